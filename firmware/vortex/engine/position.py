@@ -1,0 +1,291 @@
+"""Position: the state of a game, its legal actions, push and pop.
+
+    >>> from vortex.engine import Position
+    >>> p = Position()                 # the empty board, pieces set up
+    >>> len(p.legal_actions())         # 64 cells x 4 terrains
+    256
+    >>> p.push(p.parse_action("W@d4"))
+    >>> p.pop() == p.parse_action("W@d4")
+    True
+
+State lives in bytearrays and small ints; push() keeps an undo record of one
+small int per action, so pop() restores the position exactly.
+"""
+from .defs import (LIGHT, DARK, NO_TILE, TRAVELLER, HEART, PLACE, SWAP, VORTEX,
+                   QUIET_LIMIT)
+from .tables import OFF
+from .movegen import MAX_DESTINATIONS, new_buffer, legal_into, destinations, why_illegal
+from . import notation
+
+START = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
+
+# Outcome reasons.
+HEART_TAKEN = "heart taken"
+NO_ACTION = "no legal action"
+QUIET_END = "80 quiet actions"
+TIME_OUT = "time out"  # decided by the clock, outside the engine
+
+
+class Outcome:
+    """How a game ended: winner is LIGHT, DARK or None (a draw)."""
+
+    def __init__(self, winner, reason):
+        self.winner = winner
+        self.reason = reason
+
+    def __eq__(self, other):
+        return (isinstance(other, Outcome) and self.winner == other.winner
+                and self.reason == other.reason)
+
+    def __repr__(self):
+        who = "draw" if self.winner is None else ("Light wins", "Dark wins")[self.winner]
+        return "<Outcome %s: %s>" % (who, self.reason)
+
+
+class IllegalAction(ValueError):
+    """An action that is well formed but not legal in the position."""
+
+
+class Position:
+    """A game position. Position() is the start; Position(text) parses the
+    notation of spec/notation.md and raises NotationError on bad text.
+
+    Public state (read it, change it only through push/pop):
+      tiles[64]    terrain per cell (NO_TILE, WATER, FIRE, EARTH, AIR)
+      pieces[64]   piece code per cell (0, or side << 2 | kind)
+      side         LIGHT or DARK, to act
+      vortexes[2]  Vortexes left to Light and Dark
+      ban          swap code the previous action made (OFF if none)
+      quiet        battle actions since the last capture
+      ply          actions since the empty board
+      stack        actions pushed since this object was parsed
+    """
+
+    def __init__(self, text=START):
+        self.tiles = bytearray(64)
+        self.pieces = bytearray(64)
+        self.pool = bytearray(5)  # tiles left in the pool, per terrain
+        self.vortexes = bytearray(2)
+        self.hearts = bytearray(2)  # each side's Heart cell, OFF once taken
+        self.side = LIGHT
+        self.ban = OFF
+        self.quiet = 0
+        self.ply = 0
+        self.filled = 0  # cells with a tile; the building phase lasts while < 64
+        self.stack = []
+        self._undo = []
+        self._scratch = new_buffer(MAX_DESTINATIONS)
+        self._all = None  # a full action buffer, made on first need
+        notation.parse_position(text, self)
+
+    # --- text ---------------------------------------------------------------
+    def text(self):
+        """The position in notation."""
+        return notation.position_text(self)
+
+    def __str__(self):
+        return self.text()
+
+    def __repr__(self):
+        return "Position(%r)" % self.text()
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.text() == other.text()
+
+    def copy(self):
+        """An independent copy of the position (without the action stack)."""
+        return Position(self.text())
+
+    def action_text(self, action):
+        return notation.action_text(action)
+
+    def parse_action(self, text):
+        """The action `text` names, if legal here; NotationError if it is not
+        well formed, IllegalAction if it is not legal in this position."""
+        a = notation.parse_action(text)
+        if not self.is_legal(a):
+            raise IllegalAction("illegal action %s: %s" % (text, self.why_illegal(a)))
+        return a
+
+    # --- phase and end ------------------------------------------------------
+    def is_building(self):
+        return self.filled < 64
+
+    def is_over(self):
+        """True once a Heart is taken or the quiet count reached its limit.
+        (A side with no legal action has also lost: see outcome().)"""
+        return self.hearts[0] == OFF or self.hearts[1] == OFF or self.quiet >= QUIET_LIMIT
+
+    def outcome(self):
+        """The Outcome of a finished game, or None while it goes on."""
+        hearts = self.hearts
+        if hearts[0] == OFF or hearts[1] == OFF:
+            return Outcome(DARK if hearts[0] == OFF else LIGHT, HEART_TAKEN)
+        if self.quiet >= QUIET_LIMIT:
+            light = dark = 0
+            for p in self.pieces:
+                if p and (p & 3) != HEART:
+                    if p >> 2:
+                        dark += 1
+                    else:
+                        light += 1
+            return Outcome(None if light == dark else (LIGHT if light > dark else DARK),
+                           QUIET_END)
+        if not self.legal_into(self._actions()):
+            return Outcome(self.side ^ 1, NO_ACTION)
+        return None
+
+    def _actions(self):
+        if self._all is None:
+            self._all = new_buffer()
+        return self._all
+
+    # --- legal actions ------------------------------------------------------
+    def legal_actions(self):
+        """A view of the legal actions: len(), iteration, `in`."""
+        return LegalActions(self)
+
+    # Generation lives in movegen.py; these bind its functions as methods.
+    legal_into = legal_into
+    destinations = destinations
+    why_illegal = why_illegal
+
+    def is_legal(self, a):
+        return not self.why_illegal(a)
+
+    def push(self, a):
+        """Play action a (assumed legal: see is_legal)."""
+        tiles = self.tiles
+        side = self.side
+        # Undo record: taken piece (bits 0-2), awakened (3), ban (4-11), quiet (12-).
+        undo = self.ban << 4 | self.quiet << 12
+        if a < PLACE:
+            pieces = self.pieces
+            f = a >> 6
+            t = a & 63
+            p = pieces[f]
+            taken = pieces[t]
+            if (p & 3) == TRAVELLER and (t >> 3) == (0 if side else 7):
+                p += 1  # TRAVELLER -> AWAKENED on the enemy back rank
+                undo |= 8
+            elif (p & 3) == HEART:
+                self.hearts[side] = t
+            pieces[f] = 0
+            pieces[t] = p
+            if taken:
+                undo |= taken
+                self.quiet = 0
+                if (taken & 3) == HEART:
+                    self.hearts[side ^ 1] = OFF
+            else:
+                self.quiet += 1
+            self.ban = OFF
+        elif a < SWAP:
+            c = a & 63
+            t = ((a - PLACE) >> 6) + 1
+            tiles[c] = t
+            self.pool[t] -= 1
+            self.filled += 1
+            self.ban = OFF
+        elif a < VORTEX:
+            code = a - SWAP
+            c = code >> 1
+            d = c + 8 if code & 1 else c + 1
+            t = tiles[c]
+            tiles[c] = tiles[d]
+            tiles[d] = t
+            self.ban = code
+            self.quiet += 1
+        else:
+            self._turn(a - VORTEX)
+            self.vortexes[side] -= 1
+            self.ban = OFF
+            self.quiet += 1
+        self.side = side ^ 1
+        self.ply += 1
+        self.stack.append(a)
+        self._undo.append(undo)
+
+    def pop(self):
+        """Take back the last action pushed; return it."""
+        a = self.stack.pop()
+        undo = self._undo.pop()
+        side = self.side ^ 1
+        self.side = side
+        self.ply -= 1
+        self.ban = (undo >> 4) & 255
+        self.quiet = undo >> 12
+        tiles = self.tiles
+        if a < PLACE:
+            pieces = self.pieces
+            f = a >> 6
+            t = a & 63
+            p = pieces[t]
+            if undo & 8:
+                p -= 1
+            elif (p & 3) == HEART:
+                self.hearts[side] = f
+            pieces[f] = p
+            taken = undo & 7
+            pieces[t] = taken
+            if (taken & 3) == HEART:
+                self.hearts[side ^ 1] = t
+        elif a < SWAP:
+            c = a & 63
+            self.pool[tiles[c]] += 1
+            tiles[c] = NO_TILE
+            self.filled -= 1
+        elif a < VORTEX:
+            code = a - SWAP
+            c = code >> 1
+            d = c + 8 if code & 1 else c + 1
+            t = tiles[c]
+            tiles[c] = tiles[d]
+            tiles[d] = t
+        else:
+            self._turn((a - VORTEX) ^ 1)  # the opposite turn
+            self.vortexes[side] += 1
+        return a
+
+    def _turn(self, code):
+        # Rotate the block code >> 1 a quarter turn: clockwise if code is even.
+        # Cells in clockwise order: c, c+8, c+9, c+1 (see defs.block_cells).
+        tiles = self.tiles
+        c = code >> 1
+        x0 = tiles[c]
+        x1 = tiles[c + 8]
+        x2 = tiles[c + 9]
+        x3 = tiles[c + 1]
+        if code & 1:
+            tiles[c] = x1
+            tiles[c + 8] = x2
+            tiles[c + 9] = x3
+            tiles[c + 1] = x0
+        else:
+            tiles[c + 8] = x0
+            tiles[c + 9] = x1
+            tiles[c + 1] = x2
+            tiles[c] = x3
+
+
+class LegalActions:
+    """A lazy view of a position's legal actions, in the spirit of
+    python-chess's legal_moves: len(), iteration and `in` without a list."""
+
+    def __init__(self, position):
+        self.position = position
+
+    def __len__(self):
+        return self.position.legal_into(self.position._actions())
+
+    def __iter__(self):
+        buf = new_buffer()
+        n = self.position.legal_into(buf)
+        for i in range(n):
+            yield buf[i]
+
+    def __contains__(self, a):
+        return self.position.is_legal(a)
+
+    def __repr__(self):
+        return "<LegalActions (%s)>" % ", ".join(notation.action_text(a) for a in self)
