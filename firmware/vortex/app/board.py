@@ -1,0 +1,431 @@
+"""The board's brain: sensor snapshots and time in, LED frames and committed
+actions out. Pure: the hardware (or the virtual board) is driven by the caller.
+
+    board = Board(store, Settings())
+    while True:
+        if board.step(now_ms, reeds.cells, tiles.cells, tiles.ids, buttons):
+            pixels.show(board.frame)
+
+The game is board.pos (an engine Position); board.pos.stack lists the
+actions committed since board.start. Every commit is saved to the store.
+"""
+try:
+    from time import ticks_diff
+except ImportError:  # CPython
+    def ticks_diff(a, b):
+        return a - b
+
+from vortex.engine.defs import PLACE, SWAP, VORTEX, TRAVELLER, block_cells, const
+from vortex.engine.tables import OFF
+from vortex.engine.position import (Position, Outcome, START, TIME_OUT, new_buffer,
+                                    MAX_DESTINATIONS)
+from vortex.app import leds
+from vortex.app.leds import put
+from vortex.app.recognise import (Recogniser, AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE,
+                                  GONE, EXTRA, TILE_AWAY, TILE_NEW, TILE_WRONG)
+from vortex.app.clock import Clock
+from vortex.app.ai import Ai
+from vortex.app import session
+from vortex.app.session import Settings, NO_AI
+
+# Buttons, as bits of the `buttons` argument of step().
+BTN_UNDO = const(1)    # take back the last action (and the AI's reply)
+BTN_NEW = const(2)     # a new game with the same settings
+BTN_LEVEL = const(4)   # next brightness level
+
+SETTLE_MS = const(300)   # sensors unchanged this long before an action is judged
+ERROR_MS = const(2000)   # an illegal action flashes this long
+BLINK_MS = const(250)
+
+TERRAIN_COLOURS = ((0, 0, 0), (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 220, 220))
+
+
+class Board:
+    def __init__(self, store=None, settings=None, seed=1):
+        self.store = store
+        self.frame = bytearray(leds.FRAME_BYTES)
+        self.watch = bytearray(64)  # cells whose tiles are worth reading first
+        self.watch_serial = 0  # bumped when watch changes: pass it to the tile scanner
+        self.rec = Recogniser()
+        self.known_ids = bytearray(64)  # tile serials seen where the board agreed
+        self._occ = bytearray(64)
+        self._tiles = bytearray(64)
+        self._dest = new_buffer(MAX_DESTINATIONS)
+        self.ai = Ai(seed)
+        self._buttons = 0
+        self.error_until = 0
+        self._errors = bytearray(4)
+        self._nerrors = 0
+        self._blink = -1
+        self._blinking = False
+        self.verdict = AGREE
+        self.restoring = True  # the board must agree with the game before anything is recognised
+        self._low = False
+        self.changed_at = 0
+        self.judged = True
+        self.dirty = True
+        self.messages = []  # the last few things that happened, for a log or a screen
+        saved = None
+        if store is not None:
+            data = store.load()
+            if data:
+                try:
+                    saved = session.load(data)
+                except ValueError as e:  # a save from another version: start afresh, say so
+                    self._say("save not resumed: %s" % e)
+        if saved:
+            self.settings, self.start, self.pos, left = saved
+            self._setup_clock(left)
+            self._after_change()
+            self._say("resumed after %d actions" % len(self.pos.stack))
+        else:
+            self.settings = settings or Settings()
+            self.new_game(START)
+
+    # --- the game session ---------------------------------------------------
+    def new_game(self, text=START):
+        """Start a new game from a position (the start by default) and save it."""
+        self.start = text
+        self.pos = Position(text)
+        self.restoring = True
+        self._setup_clock(None)
+        self._after_change()
+
+    def _setup_clock(self, left):
+        s = self.settings
+        self.clock = Clock(s.clock_ms, s.increment_ms) if s.clock_ms else None
+        if self.clock and left:
+            self.clock.left[0], self.clock.left[1] = left[0], left[1]
+        self.timed_out = None
+
+    def request(self, action):
+        """An action to carry out on the board: a remote opponent's. The
+        board lights it and accepts only it from the side to act."""
+        if self.pos.is_legal(action):
+            self.pending = action
+            self.dirty = True
+
+    def takeback(self):
+        """Take back the last action; against the AI, back to the human's turn."""
+        if not self.pos.stack or self.timed_out:
+            return False
+        self.pos.pop()
+        if self.settings.ai_side == self.pos.side and self.pos.stack:
+            self.pos.pop()
+        self.restoring = True
+        self._after_change()
+        self._say("takeback")
+        return True
+
+    def commit(self, action):
+        side = self.pos.side
+        self.pos.push(action)
+        if self.clock:
+            self.clock.pressed(side)
+        self._after_change()
+        self._say("played %s" % self.pos.action_text(action))
+
+    def _after_change(self):
+        # The game changed: save it, find the next action to carry out, redraw.
+        self.outcome = self.pos.outcome()
+        self.pending = -1
+        if self.outcome is None and self.settings.ai_side == self.pos.side:
+            self.pending = self.ai.choose(self.pos)
+        self.error_until = 0
+        self.judged = False  # judge the sensors against the new expectation
+        self.dirty = True
+        self.save()
+
+    def save(self):
+        if self.store is not None:
+            left = self.clock.left if self.clock else (0, 0)
+            self.store.save(session.dump(self.settings, self.start, self.pos.stack, left))
+
+    def _say(self, text):
+        m = self.messages
+        m.append(text)
+        if len(m) > 8:
+            m.pop(0)
+
+    def result(self):
+        """The Outcome (engine's, or a time-out), or None while the game goes on."""
+        return self.timed_out or self.outcome
+
+    # --- the loop -----------------------------------------------------------
+    def step(self, now, occ, tiles, ids, buttons=0):
+        """One tick. occ: bytearray(64) debounced occupancy; tiles: bytearray(64)
+        tile readings (vortex.tag codes); ids: bytearray(64) tile serials (0
+        unknown); buttons: bits. Returns True when self.frame was redrawn.
+        Allocates nothing unless something happened."""
+        pressed = buttons & ~self._buttons
+        self._buttons = buttons
+        if pressed:
+            self._press(pressed)
+        if self.clock and self.result() is None:
+            if self.clock.tick(now, self.pos.side):
+                self.timed_out = Outcome(self.pos.side ^ 1, TIME_OUT)
+                self.dirty = True
+                self.save()
+            elif self.clock.is_low(self.pos.side) != self._low:
+                self._low = not self._low
+                self.dirty = True
+        if self._sensors_changed(occ, tiles):
+            self.changed_at = now
+            self.judged = False
+            self.rec.observe(occ)
+            self._judge(now, occ, tiles, ids, False)
+        elif not self.judged and ticks_diff(now, self.changed_at) >= SETTLE_MS:
+            self._judge(now, occ, tiles, ids, True)
+        if self.error_until and ticks_diff(now, self.error_until) >= 0:
+            self.error_until = 0
+            self.dirty = True
+        if self._blinking:
+            b = (now // BLINK_MS) & 1
+            if b != self._blink:
+                self._blink = b
+                self.dirty = True
+        if self.dirty:
+            self._render(now)
+            return True
+        return False
+
+    def _press(self, pressed):
+        if pressed & BTN_UNDO:
+            self.takeback()
+        if pressed & BTN_NEW:
+            self.new_game(START)
+            self._say("new game")
+        if pressed & BTN_LEVEL:
+            self.settings.level = (self.settings.level + 1) % len(leds.LEVELS)
+            self.dirty = True
+
+    def _sensors_changed(self, occ, tiles):
+        changed = False
+        mine = self._occ
+        seen = self._tiles
+        for c in range(64):
+            if occ[c] != mine[c]:
+                mine[c] = occ[c]
+                changed = True
+            if tiles[c] != seen[c]:
+                seen[c] = tiles[c]
+                changed = True
+        return changed
+
+    def _judge(self, now, occ, tiles, ids, settled):
+        # Quick verdicts (agreement, a piece in hand) show at once; actions,
+        # errors and disagreements wait until the sensors have settled.
+        rec = self.rec
+        if self.result() is not None:
+            rec.compare(self.pos, occ, tiles)
+            v = AGREE if not (rec.gone or rec.extra or rec.tiles) else DISAGREE
+            if settled:
+                self.judged = True
+            self._set_verdict(v)
+            return
+        rec.compare(self.pos, occ, tiles)
+        v = rec.judge(self.pos, tiles, ids, self.known_ids, self._dest)
+        if self.restoring and v != AGREE:
+            # After a takeback, a new game or a resume, the board is put
+            # back as the game says before any action counts.
+            v = DISAGREE
+        if v == AGREE:
+            self.restoring = False
+            rec.reset(occ)
+            self._learn_ids(tiles, ids)
+            self.judged = True
+        elif v == HAND:
+            pass
+        elif not settled:
+            return  # keep the last view until the hands are still
+        else:
+            self.judged = True
+            if v == ACTION:
+                a = rec.action
+                if self.pending >= 0 and a != self.pending:
+                    v = ILLEGAL  # not the action the board asked for
+                    self._flag_action(a)
+                else:
+                    self.commit(a)
+                    rec.reset(occ)
+                    self._learn_ids(tiles, ids)
+                    v = AGREE
+            if v == ILLEGAL:
+                if v != self.verdict:
+                    self._say("illegal action")
+                self._errors[:] = rec.cells
+                self._nerrors = rec.ncells
+                self.error_until = now + ERROR_MS
+        self._set_verdict(v)
+
+    def _flag_action(self, a):
+        rec = self.rec
+        if a < PLACE:
+            rec.cells[0], rec.cells[1] = a >> 6, a & 63
+            rec.ncells = 2
+        elif a < SWAP:
+            rec.cells[0] = a & 63
+            rec.ncells = 1
+
+    def _set_verdict(self, v):
+        if v != self.verdict or v != AGREE:
+            self.dirty = True
+        self.verdict = v
+        self._update_watch()
+
+    def _learn_ids(self, tiles, ids):
+        known = self.known_ids
+        for c in range(64):
+            if ids[c] and tiles[c] == self.pos.tiles[c]:
+                known[c] = ids[c]
+
+    def _update_watch(self):
+        # Read first where tiles may change: cells without a tile while the
+        # board is built, and around every difference (a swap's or a
+        # Vortex's other cells are neighbours of the first one that changed).
+        w = self.watch
+        diff = self.rec.diff
+        want = self.pos.tiles
+        building = self.pos.is_building()
+        changed = False
+        for c in range(64):
+            v = 1 if building and not want[c] else 0
+            if not v:
+                f = c & 7
+                for r in range((c >> 3) - 1, (c >> 3) + 2):
+                    if 0 <= r < 8:
+                        i = r * 8 + f
+                        if diff[i] or (f > 0 and diff[i - 1]) or (f < 7 and diff[i + 1]):
+                            v = 1
+                            break
+            if w[c] != v:
+                w[c] = v
+                changed = True
+        if changed:
+            self.watch_serial += 1
+
+    # --- the LED frame ------------------------------------------------------
+    def _render(self, now):
+        self.dirty = False
+        self._blinking = False
+        frame = self.frame
+        leds.clear(frame)
+        pos = self.pos
+        on = (now // BLINK_MS) & 1
+        self._blink = on
+        result = self.result()
+        if result is not None:
+            self._draw_last()
+            self._draw_end(result)
+        else:
+            if pos.is_building():
+                for c in range(64):
+                    if not pos.tiles[c]:
+                        put(frame, c, leds.PLACE)
+            self._draw_last()
+            self._draw_turn(on)
+            if self.pending >= 0:
+                self._draw_pending(on)
+            v = self.verdict
+            if v == HAND:
+                self._draw_hand()
+            elif v == WAIT or v == DISAGREE or v == ILLEGAL:
+                self._draw_diff()
+            if self.error_until:
+                self._blinking = True
+                for i in range(self._nerrors):
+                    put(frame, self._errors[i], leds.ERROR if on else leds.OFF)
+        leds.finish(frame, leds.LEVELS[self.settings.level], self.settings.budget_ma)
+
+    def _draw_last(self):
+        stack = self.pos.stack
+        if not stack:
+            return
+        a = stack[-1]
+        frame = self.frame
+        if a < PLACE:
+            put(frame, a >> 6, leds.LAST)
+            put(frame, a & 63, leds.LAST)
+        elif a < SWAP:
+            put(frame, a & 63, leds.LAST)
+        elif a < VORTEX:
+            c = (a - SWAP) >> 1
+            put(frame, c, leds.LAST)
+            put(frame, c + (8 if a & 1 else 1), leds.LAST)
+        else:
+            for c in block_cells((a - VORTEX) >> 1):
+                put(frame, c, leds.LAST)
+
+    def _draw_turn(self, on):
+        # The side to act: the two corners of its home edge.
+        side = self.pos.side
+        colour = leds.SIDE[side]
+        if self.clock and self.clock.is_low(side):
+            self._blinking = True
+            colour = leds.LOW_CLOCK if on else leds.OFF
+        base = 56 if side else 0
+        put(self.frame, base, colour)
+        put(self.frame, base + 7, colour)
+
+    def _draw_pending(self, on):
+        a = self.pending
+        self._blinking = True
+        frame = self.frame
+        if a < PLACE:
+            put(frame, a >> 6, leds.TODO_FROM)
+            put(frame, a & 63, leds.TODO_TO if on else leds.OFF)
+        elif a < SWAP:  # lay this terrain here: its colour, blinking
+            put(frame, a & 63, TERRAIN_COLOURS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
+        elif a < VORTEX:
+            c = (a - SWAP) >> 1
+            put(frame, c, leds.TODO_FROM)
+            put(frame, c + (8 if a & 1 else 1), leds.TODO_TO if on else leds.OFF)
+        else:
+            # The block; its first cell blinks in the direction's colour.
+            cells = block_cells((a - VORTEX) >> 1)
+            for c in cells:
+                put(frame, c, leds.TODO_FROM)
+            put(frame, cells[1] if a & 1 == 0 else cells[3], leds.TODO_TO if on else leds.OFF)
+
+    def _draw_hand(self):
+        pos = self.pos
+        f = self.rec.hand
+        frame = self.frame
+        put(frame, f, leds.LIFTED)
+        buf = self._dest
+        awake = (pos.pieces[f] & 3) == TRAVELLER
+        back = 0 if pos.side else 7
+        for i in range(pos.destinations(f, buf)):
+            t = buf[i] & 63
+            if pos.pieces[t]:
+                colour = leds.CAPTURE
+            elif awake and t >> 3 == back:
+                colour = leds.AWAKEN
+            else:
+                colour = leds.DEST
+            put(frame, t, colour)
+
+    def _draw_diff(self):
+        # Missing things in one colour, extra ones in red. A new tile in the
+        # building phase is a placement under way, not an error, unless two are.
+        diff = self.rec.diff
+        frame = self.frame
+        lone_new = self.pos.is_building() and self.rec.new_tiles == 1
+        for c in range(64):
+            f = diff[c]
+            if f & (EXTRA | TILE_WRONG) or (f & TILE_NEW and not lone_new):
+                put(frame, c, leds.EXTRA)
+            elif f & (GONE | TILE_AWAY):
+                put(frame, c, leds.MISSING)
+
+    def _draw_end(self, result):
+        frame = self.frame
+        if result.winner is None:  # a draw: both colours, checkered
+            for c in range(64):
+                put(frame, c, leds.SIDE[((c >> 3) + c) & 1])
+            return
+        colour = leds.SIDE[result.winner]
+        for c in range(64):
+            r = c >> 3
+            if r == 0 or r == 7 or c & 7 == 0 or c & 7 == 7:
+                put(frame, c, colour)

@@ -1,0 +1,78 @@
+"""LED frames: colours, brightness and the current budget.
+
+A frame is a bytearray(192): R, G, B for each cell index (a1 = 0). The pixel
+driver maps cells to the LED chain; everything here is wiring-agnostic.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+FRAME_BYTES = const(192)
+
+# Colours, at full scale; the brightness level scales them down.
+OFF = (0, 0, 0)
+WHITE = (200, 200, 200)
+DEST = (0, 200, 0)          # a lifted piece may go here
+CAPTURE = (255, 60, 0)      # ... and take the piece there
+AWAKEN = (170, 0, 255)      # ... and awaken there
+LIFTED = (255, 255, 255)    # the cell a piece was lifted from
+LAST = (160, 120, 0)        # the last action's cells
+TODO_FROM = (0, 120, 255)   # the action to carry out (opponent or AI): from
+TODO_TO = (0, 220, 220)     # ... and to
+MISSING = (0, 0, 255)       # something should be here and is not
+EXTRA = (255, 0, 0)         # something is here that should not be
+ERROR = (255, 0, 0)         # an illegal action, flashing
+PLACE = (40, 40, 40)        # building phase: a tile may be laid here
+SIDE = ((255, 200, 120), (60, 0, 200))  # Light's and Dark's turn / win colours
+LOW_CLOCK = (255, 0, 0)
+
+# The current model: a WS2812 draws about 20 mA per channel at 255 and about
+# 1 mA idle. Default budget for the LEDs: 500 mA (a USB port).
+MA_PER_CHANNEL = const(20)
+MA_IDLE = const(1)
+DEFAULT_BUDGET_MA = const(500)
+LEVELS = (32, 80, 160, 255)  # brightness levels, as a scale out of 255
+
+
+def clear(frame):
+    for i in range(FRAME_BYTES):
+        frame[i] = 0
+
+
+def put(frame, cell, colour):
+    i = cell * 3
+    frame[i] = colour[0]
+    frame[i + 1] = colour[1]
+    frame[i + 2] = colour[2]
+
+
+def current_ma(frame):
+    """Estimated LED current of a frame, in mA."""
+    total = 0
+    for i in range(FRAME_BYTES):
+        total += frame[i]
+    return total * MA_PER_CHANNEL // 255 + MA_IDLE * (FRAME_BYTES // 3)
+
+
+def finish(frame, level, budget_ma):
+    """Scale a full-scale frame by a brightness level (0-255), then down to the
+    current budget if it would draw more. In place; allocates nothing."""
+    total = 0
+    for i in range(FRAME_BYTES):
+        v = frame[i] * level // 255
+        frame[i] = v
+        total += v
+    idle = MA_IDLE * (FRAME_BYTES // 3)
+    # total * MA_PER_CHANNEL / 255 + idle <= budget, else scale by the ratio.
+    room = (budget_ma - idle) * 255
+    need = total * MA_PER_CHANNEL
+    if need > room:
+        if room <= 0:
+            clear(frame)
+            return
+        # Scale in fixed point (x/1024) and floor, so the result never exceeds the budget.
+        k = room * 1024 // need
+        for i in range(FRAME_BYTES):
+            frame[i] = frame[i] * k >> 10

@@ -1,0 +1,257 @@
+"""From sensor readings to game actions.
+
+The board knows what it expects to see: a piece wherever the game has one
+and each cell's terrain. compare() marks where the sensors differ; judge()
+names what the differences mean: agreement, a piece in hand, a legal action
+to commit, an illegal one, or a disagreement to show.
+
+Reed switches tell only occupancy, so a capture (the taken piece lifted, the
+mover put in its place) leaves the same occupancy as a lifted piece. The
+history tells them apart: which cells went empty since the board last
+agreed (`touched`) and which cell was filled last (`last_rise`).
+"""
+from vortex.engine.defs import (NO_TILE, SWAP, VORTEX, placement, swap as swap_action,
+                                block_cells, const)
+from vortex.engine.tables import OFF, BLOCKS
+from vortex.tag import UNKNOWN, NOT_READ
+
+# Per-cell difference flags.
+GONE = const(1)       # a piece is expected and none is sensed
+EXTRA = const(2)      # a piece is sensed and none is expected
+TILE_AWAY = const(4)  # a tile is expected and none answers
+TILE_NEW = const(8)   # a tile answers where none is expected
+TILE_WRONG = const(16)  # another terrain (or an unknown tag) is read
+TILE_UNREAD = const(32)  # not read yet: nothing can be judged there
+
+# Verdicts of judge().
+AGREE = const(0)
+HAND = const(1)       # one own piece lifted: show where it may go
+WAIT = const(2)       # an action under way: show what is missing, no error
+ACTION = const(3)     # a legal action: commit it
+ILLEGAL = const(4)    # a whole action that the rules refuse
+DISAGREE = const(5)   # board and game differ: show what to restore
+
+
+class Recogniser:
+    """Compares sensors with the game and names what happened. Preallocated;
+    compare() and judge() allocate nothing."""
+
+    def __init__(self):
+        self.diff = bytearray(64)
+        self.touched = bytearray(64)
+        self.last_rise = OFF
+        self._occ = bytearray(64)  # occupancy seen at the previous observe()
+        self.cells = bytearray(4)  # the cells of the last verdict (up to 4)
+        self.ncells = 0
+        self.action = -1
+        self.gone = self.extra = self.tiles = self.new_tiles = 0
+        self.gone_cell = self.extra_cell = self.hand = OFF
+        self.own_gone = 0
+
+    def reset(self, occ):
+        """Forget the history: the board and the game agree (or start over)."""
+        for c in range(64):
+            self.touched[c] = 0
+            self._occ[c] = occ[c]
+        self.last_rise = OFF
+
+    def observe(self, occ):
+        """Follow occupancy changes: remember cells emptied and the last filled."""
+        prev = self._occ
+        for c in range(64):
+            o = occ[c]
+            if o != prev[c]:
+                if o:
+                    self.last_rise = c
+                else:
+                    self.touched[c] = 1
+                prev[c] = o
+
+    def compare(self, pos, occ, tiles):
+        """Mark each cell's differences in self.diff; count them."""
+        diff = self.diff
+        pieces = pos.pieces
+        want = pos.tiles
+        side = pos.side
+        gone = extra = tcount = new = own = 0
+        for c in range(64):
+            f = 0
+            if pieces[c]:
+                if not occ[c]:
+                    f = GONE
+                    gone += 1
+                    self.gone_cell = c
+                    if pieces[c] >> 2 == side:
+                        own += 1
+                        self.hand = c
+            elif occ[c]:
+                f = EXTRA
+                extra += 1
+                self.extra_cell = c
+            r = tiles[c]
+            w = want[c]
+            if r != w:
+                if r == NOT_READ:
+                    f |= TILE_UNREAD
+                elif r == NO_TILE:
+                    f |= TILE_AWAY
+                elif w == NO_TILE:
+                    f |= TILE_NEW
+                    new += 1
+                else:
+                    f |= TILE_WRONG  # another terrain, or UNKNOWN on a laid tile
+                tcount += 1
+            diff[c] = f
+        self.gone = gone
+        self.extra = extra
+        self.tiles = tcount
+        self.new_tiles = new
+        self.own_gone = own
+
+    def judge(self, pos, tiles, ids, known_ids, buf):
+        """The verdict on the last compare(). ACTION sets self.action; ILLEGAL
+        sets self.cells/ncells to the cells to flash. buf: a destinations
+        buffer (MAX_DESTINATIONS)."""
+        self.action = -1
+        self.ncells = 0
+        if not (self.gone or self.extra or self.tiles):
+            return AGREE
+        if self.tiles:
+            if self.extra:
+                return DISAGREE
+            if self.gone:
+                return WAIT  # pieces lifted off tiles that are being laid or moved
+            if pos.is_building():
+                return self._placement(pos, tiles)
+            return self._tile_action(pos, tiles, ids, known_ids)
+        if pos.is_building():
+            return DISAGREE  # no piece moves while the board is built
+        pieces = pos.pieces
+        if self.gone == 1 and self.extra == 1:
+            f = self.gone_cell
+            return self._move(pos, f, self.extra_cell, buf)
+        if self.own_gone == 1 and not self.extra:
+            f = self.hand
+            t = self.last_rise
+            if (self.gone == 1 and t != OFF and t != f and self.touched[t]
+                    and pieces[t] and pieces[t] >> 2 != pos.side):
+                return self._move(pos, f, t, buf)  # a capture: t was emptied and filled again
+            return HAND  # other pieces lifted are enemies: a capture under way
+        return DISAGREE
+
+    def _flag(self, a, b=OFF, c=OFF, d=OFF):
+        cells = self.cells
+        n = 0
+        for x in (a, b, c, d):
+            if x != OFF:
+                cells[n] = x
+                n += 1
+        self.ncells = n
+
+    def _move(self, pos, f, t, buf):
+        a = f << 6 | t
+        if pos.is_legal(a):
+            self.action = a
+            return ACTION
+        self._flag(f, t)
+        return ILLEGAL
+
+    def _placement(self, pos, tiles):
+        diff = self.diff
+        cell = OFF
+        for c in range(64):
+            if diff[c]:
+                if diff[c] != TILE_NEW or cell != OFF or tiles[c] == UNKNOWN:
+                    return DISAGREE if not diff[c] & TILE_UNREAD else WAIT
+                cell = c
+        a = placement(tiles[cell], cell)
+        if pos.is_legal(a):
+            self.action = a
+            return ACTION
+        self._flag(cell)
+        return ILLEGAL
+
+    def _tile_action(self, pos, tiles, ids, known_ids):
+        # A swap or a Vortex: 2 to 4 cells of one 2x2 block read other terrains.
+        diff = self.diff
+        n = 0
+        cells = self.cells
+        for c in range(64):
+            f = diff[c]
+            if f:
+                if f & (TILE_UNREAD | TILE_AWAY):
+                    return WAIT  # a tile in hand or not read yet
+                if f != TILE_WRONG or n == 4 or tiles[c] == UNKNOWN:
+                    return DISAGREE
+                cells[n] = c
+                n += 1
+        self.ncells = n
+        if n < 2:
+            return DISAGREE
+        lo = cells[0]
+        best = -1
+        shaped = False
+        # Candidates in order of preference: the swap, then Vortexes, clockwise first.
+        if n == 2 and (cells[1] - lo == 8 or (cells[1] - lo == 1 and lo & 7 != 7)):
+            if tiles[lo] == pos.tiles[cells[1]] and tiles[cells[1]] == pos.tiles[lo]:
+                shaped = True
+                a = swap_action(lo, cells[1])
+                if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
+                    best = a
+        if best < 0:
+            for b in (lo, lo - 1, lo - 8, lo - 9):
+                if b < 0 or b not in BLOCKS or not _inside(cells, n, b):
+                    continue
+                for a in (VORTEX + 2 * b, VORTEX + 2 * b + 1):
+                    if _turn_fits(a, pos.tiles, tiles):
+                        shaped = True
+                        if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
+                            best = a
+                            break
+                if best >= 0:
+                    break
+        if best >= 0:
+            self.action = best
+            return ACTION
+        return ILLEGAL if shaped else DISAGREE
+
+
+def _inside(cells, n, b):
+    # Are all n cells inside the block with lower-left cell b?
+    for i in range(n):
+        d = cells[i] - b
+        if d != 0 and d != 1 and d != 8 and d != 9:
+            return False
+    return True
+
+
+def _turn_fits(a, want, tiles):
+    # Does the Vortex a, applied to the expected tiles, give what is read?
+    code = a - VORTEX
+    c0, c1, c2, c3 = block_cells(code >> 1)
+    if code & 1:  # counter-clockwise: each tile goes to the previous cell
+        return (tiles[c0] == want[c1] and tiles[c1] == want[c2]
+                and tiles[c2] == want[c3] and tiles[c3] == want[c0])
+    return (tiles[c1] == want[c0] and tiles[c2] == want[c1]
+            and tiles[c3] == want[c2] and tiles[c0] == want[c3])
+
+
+def _ids_fit(a, ids, known):
+    # Tile serials, where both the read and the expected one are known, must
+    # have moved as the action moves them; unknown serials do not object.
+    if a < VORTEX:
+        c = (a - SWAP) >> 1
+        d = c + (8 if a & 1 else 1)
+        return _same(ids[c], known[d]) and _same(ids[d], known[c])
+    code = a - VORTEX
+    c0, c1, c2, c3 = block_cells(code >> 1)
+    if code & 1:
+        return (_same(ids[c0], known[c1]) and _same(ids[c1], known[c2])
+                and _same(ids[c2], known[c3]) and _same(ids[c3], known[c0]))
+    return (_same(ids[c1], known[c0]) and _same(ids[c2], known[c1])
+            and _same(ids[c3], known[c2]) and _same(ids[c0], known[c3]))
+
+
+def _same(read, known):
+    return not read or not known or read == known
+

@@ -1,0 +1,58 @@
+"""Settings and the saved game.
+
+A save is text, so a maker can read it off the board with mpremote:
+
+    vortex-game 1
+    settings <ai side> <clock ms> <increment ms> <brightness> <budget mA>
+    <the position the game started from>
+    <the actions played, in notation, space-separated>
+    clock <Light's ms left> <Dark's ms left>
+
+The store (hal/store.py) writes it atomically with a checksum.
+"""
+from vortex.engine.position import Position
+from vortex.engine.notation import action_text, parse_action
+
+MAGIC = "vortex-game 1"
+NO_AI = -1
+
+
+class Settings:
+    """ai_side: LIGHT, DARK or NO_AI. clock_ms 0 plays without a clock."""
+
+    def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, level=2, budget_ma=500):
+        self.ai_side = ai_side
+        self.clock_ms = clock_ms
+        self.increment_ms = increment_ms
+        self.level = level
+        self.budget_ma = budget_ma
+
+    def fields(self):
+        return (self.ai_side, self.clock_ms, self.increment_ms, self.level, self.budget_ma)
+
+
+def dump(settings, start, actions, clock_left):
+    """The save text of a game, as bytes."""
+    return ("%s\nsettings %d %d %d %d %d\n%s\n%s\nclock %d %d\n" % (
+        (MAGIC,) + settings.fields() + (start, " ".join(action_text(a) for a in actions))
+        + tuple(clock_left))).encode()
+
+
+def load(data):
+    """(settings, start text, Position with the actions replayed, clock_left)
+    from a save; ValueError if it is not a valid one."""
+    lines = bytes(data).decode().split("\n")
+    if len(lines) < 5 or lines[0] != MAGIC:
+        raise ValueError("save: not a vortex game")
+    f = lines[1].split()
+    c = lines[4].split()
+    if len(f) != 6 or f[0] != "settings" or len(c) != 3 or c[0] != "clock":
+        raise ValueError("save: bad settings or clock line")
+    settings = Settings(*[int(x) for x in f[1:]])
+    pos = Position(lines[2])
+    for text in lines[3].split():
+        a = parse_action(text)
+        if not pos.is_legal(a):
+            raise ValueError("save: illegal action " + text)
+        pos.push(a)
+    return settings, lines[2], pos, [int(c[1]), int(c[2])]

@@ -1,0 +1,181 @@
+"""The virtual board: a physical truth (which piece and tile lies where, what
+the hands hold) that produces the sensor readings the firmware sees.
+
+The firmware's own debouncer and tile-read scheduler run on top of it, so
+what is simulated is only the physics: reed contacts (with optional bounce)
+and NFC tags answering under an antenna (with optional misreads).
+
+Runs on CPython and on the MicroPython unix port (firmware/ on sys.path), so
+whole games can be played through it under both.
+"""
+from vortex.engine.defs import NO_TILE, cell_name
+from vortex.engine.notation import parse_cell
+from vortex.hal.debounce import Debouncer
+from vortex.hal.tiles import TileScanner, OK, NOTAG, ERR
+from vortex import tag
+from vortex.app.ai import Rng
+
+
+class PhysicsError(ValueError):
+    """A physical operation that cannot happen (an empty hand, a full cell)."""
+
+
+class VirtualReader:
+    """An NFC reader (hal.tiles' reader interface) and its antenna mux: the
+    antenna under the selected cell meets the truth's tag there, if any."""
+
+    def __init__(self, board):
+        self.board = board
+        self.cell = -1
+
+    def select(self, cell):  # the antenna multiplexer
+        self.cell = cell
+
+    def off(self):
+        self.cell = -1
+
+    def read_tile(self, out):
+        """Fill out with the tag's user pages: OK, NOTAG, or ERR (a garbled frame)."""
+        b = self.board
+        c = self.cell
+        terrain = b.tiles[c] if c >= 0 else 0
+        if not terrain:
+            return NOTAG
+        if b.misread and b.rng.below(1000) < b.misread:
+            if b.rng.below(2):
+                return NOTAG  # the tag did not answer this time
+            return ERR
+        out[:] = tag.encode(terrain, b.serials[c])
+        return OK
+
+
+class VirtualBoard:
+    """pieces[64]: engine piece codes; tiles[64]: terrains; serials[64]: each
+    tile's serial (1-255). hand: what the player holds, last taken last."""
+
+    def __init__(self, seed=0, bounce_ms=0, misread=0):
+        """bounce_ms: reed contacts chatter this long after a change;
+        misread: per-mille chance that a tag read fails or comes back garbled."""
+        self.pieces = bytearray(64)
+        self.tiles = bytearray(64)
+        self.serials = bytearray(64)
+        self.hand = []  # ("piece", code) or ("tile", terrain, serial)
+        self.rng = Rng(seed + 1)
+        self.bounce_ms = bounce_ms
+        self.misread = misread
+        self._next_serial = 1
+        self._changed_at = [-100000] * 64
+        self._raw = bytearray(64)
+        self.debouncer = Debouncer(64)
+        self.reader = VirtualReader(self)
+        self.scanner = TileScanner(self.reader, self.reader, 0)
+
+    @classmethod
+    def from_position(cls, pos, **kw):
+        """A board laid out as a Position says (tiles get fresh serials)."""
+        b = cls(**kw)
+        for c in range(64):
+            b.pieces[c] = pos.pieces[c]
+            if pos.tiles[c]:
+                b.tiles[c] = pos.tiles[c]
+                b.serials[c] = b._serial()
+        return b
+
+    def _serial(self):
+        s = self._next_serial
+        self._next_serial = s % 255 + 1
+        return s
+
+    # --- sensors, as the firmware sees them ---------------------------------
+    @property
+    def occupancy(self):
+        return self.debouncer.state
+
+    @property
+    def tile_cells(self):
+        return self.scanner.cells
+
+    @property
+    def tile_ids(self):
+        return self.scanner.ids
+
+    def sense(self, now):
+        """One tick of the sensors: a reed scan and one tile read."""
+        raw = self._raw
+        for c in range(64):
+            v = 1 if self.pieces[c] else 0
+            if self.bounce_ms and now - self._changed_at[c] < self.bounce_ms:
+                v = self.rng.below(2)  # the contact chatters
+            raw[c] = v
+        self.debouncer.update(raw, now)
+        self.scanner.poll(now)
+
+    # --- hands ----------------------------------------------------------------
+    def _cell(self, c):
+        return parse_cell(c) if isinstance(c, str) else c
+
+    def _touch(self, c, now):
+        self._changed_at[c] = now
+
+    def lift(self, cell, now=0):
+        c = self._cell(cell)
+        if not self.pieces[c]:
+            raise PhysicsError("no piece on %s to lift" % cell_name(c))
+        self.hand.append(("piece", self.pieces[c]))
+        self.pieces[c] = 0
+        self._touch(c, now)
+
+    def place(self, cell, now=0):
+        """Put down the piece taken last."""
+        c = self._cell(cell)
+        if self.pieces[c]:
+            raise PhysicsError("%s already holds a piece" % cell_name(c))
+        for i in range(len(self.hand) - 1, -1, -1):
+            if self.hand[i][0] == "piece":
+                self.pieces[c] = self.hand.pop(i)[1]
+                self._touch(c, now)
+                return
+        raise PhysicsError("no piece in hand")
+
+    def drop(self):
+        """Set the piece taken last aside, off the board (a captured piece)."""
+        for i in range(len(self.hand) - 1, -1, -1):
+            if self.hand[i][0] == "piece":
+                return self.hand.pop(i)[1]
+        raise PhysicsError("no piece in hand")
+
+    def lift_tile(self, cell, now=0):
+        c = self._cell(cell)
+        if self.pieces[c]:
+            raise PhysicsError("lift the piece off %s first" % cell_name(c))
+        if not self.tiles[c]:
+            raise PhysicsError("no tile on %s" % cell_name(c))
+        self.hand.append(("tile", self.tiles[c], self.serials[c]))
+        self.tiles[c] = NO_TILE
+        self.serials[c] = 0
+
+    def place_tile(self, cell, now=0, which=-1):
+        """Lay a tile from the hand (the one taken last, or hand index which)."""
+        c = self._cell(cell)
+        if self.tiles[c]:
+            raise PhysicsError("%s already has a tile" % cell_name(c))
+        if self.pieces[c]:
+            raise PhysicsError("lift the piece off %s first" % cell_name(c))
+        tiles = [i for i, h in enumerate(self.hand) if h[0] == "tile"]
+        if not tiles:
+            raise PhysicsError("no tile in hand")
+        i = tiles[which]
+        _, terrain, serial = self.hand.pop(i)
+        self.tiles[c] = terrain
+        self.serials[c] = serial
+
+    def new_tile(self, terrain):
+        """Take a fresh tile of a terrain from the pool into the hand."""
+        self.hand.append(("tile", terrain, self._serial()))
+
+    def text(self):
+        """The truth as two notation fields (tiles and pieces)."""
+        from vortex.engine.notation import _board_text
+        from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS
+        return "%s %s" % (_board_text(self.tiles, TERRAIN_LETTERS),
+                          _board_text(self.pieces, PIECE_LETTERS))

@@ -1,0 +1,271 @@
+"""Scenario tests: scripted hands on the virtual board, checked against the
+committed game and the LEDs. Plain asserts: pytest runs them on CPython and
+tests/mpy_runner.py under the MicroPython unix port."""
+from host_sim.scenario import Rig, scaled
+from vortex.app import leds
+from vortex.app.session import Settings
+from vortex.engine.defs import LIGHT, DARK
+from vortex.engine.notation import action_text, parse_cell
+
+# Full board, pieces at the start, Light to act. e2 stands on Water: it slides
+# e3-e6 and may take the Traveller on e7 (Fire, so not protected).
+BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+# A Light Traveller on c6 (Water) with c7 and c8 empty: c6c8 awakens it.
+# Dark's Heart on h8 stands on Water; Light's Awakened on h6 (Air) can take it.
+AWAKE = ("AAAWAWEW/FFWEFEFF/FEWWFAEA/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEEEAWA "
+         "7h/t7/2T4S/8/8/8/8/4H3 l 3,4 - 0 80")
+START = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
+
+
+def shows(rig, cell, colour):
+    """Does the cell show this palette colour (at the default level, or
+    scaled down evenly by the current budget)?"""
+    got = rig.colour(cell)
+    want = scaled(colour)
+    if got == want:
+        return True
+    top = max(got)
+    if not top or not max(want):
+        return False
+    k = max(want) / top  # the budget scales every channel by one factor
+    return all(abs(w - g * k) <= 2 * k + 1 for w, g in zip(want, got))
+
+
+def played(rig):
+    return " ".join(action_text(a) for a in rig.board.pos.stack)
+
+
+def test_lift_shows_destinations_then_move_commits():
+    rig = Rig(BATTLE)
+    rig.run("lift e2")
+    assert shows(rig, "e2", leds.LIFTED)
+    for c in ("e3", "e4", "e5", "e6"):
+        assert shows(rig, c, leds.DEST), c
+    assert shows(rig, "e7", leds.CAPTURE)
+    assert rig.board.pos.stack == []
+    rig.run("place e4, settle")
+    assert played(rig) == "e2e4"
+    assert shows(rig, "e2", leds.LAST) and shows(rig, "e4", leds.LAST)
+    assert shows(rig, "a8", leds.SIDE[DARK])  # Dark's turn: its corners
+    assert rig.agrees()
+
+
+def test_capture_taken_piece_lifted_first():
+    rig = Rig(BATTLE)
+    rig.run("lift e7, drop, lift e2, place e7, settle")
+    assert played(rig) == "e2e7"
+    assert rig.board.pos.pieces[parse_cell("e7")] == 1  # Light's Traveller
+
+
+def test_capture_mover_lifted_first():
+    rig = Rig(BATTLE)
+    rig.run("lift e2, lift e7, drop, place e7, settle")
+    assert played(rig) == "e2e7"
+    assert rig.board.pos.quiet == 0
+
+
+def test_capture_shows_destinations_while_taken_piece_is_off():
+    rig = Rig(BATTLE)
+    rig.run("lift e7, drop, wait 400, lift e2")
+    assert shows(rig, "e2", leds.LIFTED)
+    assert shows(rig, "e7", leds.CAPTURE)
+
+
+def test_awakening_by_a_move():
+    rig = Rig(AWAKE)
+    rig.run("lift c6")
+    assert shows(rig, "c8", leds.AWAKEN)
+    rig.run("place c8, settle")
+    assert played(rig) == "c6c8"
+    assert rig.board.pos.pieces[parse_cell("c8")] == 2  # Awakened
+
+
+def test_heart_taken_ends_the_game_with_the_winner_lit():
+    rig = Rig(AWAKE)
+    rig.run("lift h8, drop, lift h6, place h8, settle")
+    assert played(rig) == "h6h8"
+    result = rig.board.result()
+    assert result is not None and result.winner == LIGHT
+    assert shows(rig, "a1", leds.SIDE[LIGHT]) and shows(rig, "d4", leds.OFF)
+
+
+def test_piece_lifted_and_put_back_is_no_action():
+    rig = Rig(BATTLE)
+    rig.run("lift e2, wait 500, place e2, settle")
+    assert rig.board.pos.stack == []
+    assert shows(rig, "e3", leds.OFF) and shows(rig, "e2", leds.OFF)
+
+
+def test_wrong_piece_lifted_and_put_back():
+    rig = Rig(BATTLE)
+    rig.run("lift d7, wait 500, place d7, lift d2, place d2, settle, play e2e4")
+    assert played(rig) == "e2e4"
+
+
+def test_piece_slid_across_cells():
+    rig = Rig(BATTLE)
+    rig.run("slide e2 e3 e4 e5, settle")
+    assert played(rig) == "e2e5"
+
+
+def test_illegal_move_flashes_and_shows_what_to_restore():
+    rig = Rig(BATTLE)
+    rig.run("lift e2, place d4, wait 400")  # e2 is on Water: no diagonal
+    assert rig.board.pos.stack == []
+    flashing = set()
+    for _ in range(120):  # the flash blinks red on e2 and d4
+        rig.tick()
+        flashing.add(rig.colour("d4"))
+    assert scaled(leds.ERROR) in flashing and (0, 0, 0) in flashing
+    rig.wait(2500)  # after the flash: missing piece blue, extra piece red
+    assert shows(rig, "e2", leds.MISSING) and shows(rig, "d4", leds.EXTRA)
+    rig.run("lift d4, place e2, settle")
+    assert rig.board.pos.stack == [] and shows(rig, "d4", leds.OFF)
+
+
+def test_piece_knocked_off_its_cell():
+    rig = Rig(BATTLE)
+    rig.run("knock d7 d6, settle")  # Dark's piece, on Light's turn
+    assert rig.board.pos.stack == []
+    rig.wait(2500)
+    assert shows(rig, "d7", leds.MISSING) and shows(rig, "d6", leds.EXTRA)
+    rig.run("lift d6, place d7, settle, play e2e3")
+    assert played(rig) == "e2e3"
+
+
+def test_tile_lifted_and_put_back():
+    rig = Rig(BATTLE)
+    rig.run("take-tile a3, wait 600, put-tile a3, settle")
+    assert rig.board.pos.stack == []
+    assert shows(rig, "a3", leds.OFF)
+
+
+def test_swap_and_its_ban():
+    rig = Rig(BATTLE)
+    rig.run("play c3~d3")  # c3 Water, d3 Earth
+    assert played(rig) == "c3~d3"
+    assert shows(rig, "c3", leds.LAST) and shows(rig, "d3", leds.LAST)
+    rig.run("play b6~b7")  # Dark replies with a swap of its own (pieces stay)
+    assert played(rig) == "c3~d3 b6~b7"
+    assert rig.agrees()
+
+
+def test_swapping_back_the_swap_just_played_is_refused():
+    rig = Rig(BATTLE)
+    rig.run("play c3~d3")
+    # Dark tries to undo Light's swap: the board flashes and does not commit.
+    v = rig.virtual
+    rig.run("take-tile c3, take-tile d3")
+    v.place_tile("d3", rig.now, which=-2)
+    v.place_tile("c3", rig.now, which=-1)
+    rig.settle()
+    assert played(rig) == "c3~d3"
+    assert rig.board.error_until and rig.colour("c3") in ((0, 0, 0), scaled(leds.ERROR))
+
+
+def test_vortex_both_directions():
+    for text in ("V+c3", "V-c3"):
+        rig = Rig(BATTLE)
+        rig.run("play " + text)
+        assert played(rig) == text
+        assert rig.board.pos.vortexes[LIGHT] == 2
+        assert rig.agrees()
+
+
+def test_vortex_with_pieces_on_the_block():
+    rig = Rig(BATTLE)
+    rig.run("play V-d1")  # d1, e1 (Heart), d2, e2 (Travellers) lifted and put back
+    assert played(rig) == "V-d1"
+    assert rig.agrees()
+
+
+def test_vortex_direction_told_by_tile_serials():
+    # The block a2 (a2 F, b2 W, a3 W, b3 F) gives the same terrains turned
+    # either way: only the tiles' serials tell the two Vortexes apart.
+    pos = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WFWEEEFW/FWWAWAEF/AAEWWAWA "
+           "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+    for text in ("V+a2", "V-a2"):
+        rig = Rig(pos)
+        rig.run("play " + text)
+        assert played(rig) == text
+
+
+def test_building_phase_placements():
+    rig = Rig(START)
+    assert shows(rig, "d4", leds.PLACE)  # a tile may be laid on any bare cell
+    rig.run("lay W d4, settle")
+    assert played(rig) == "W@d4"
+    assert shows(rig, "d4", leds.LAST)
+    rig.run("lift e7, lay F e7, place e7, settle")  # under a piece
+    assert played(rig) == "W@d4 F@e7"
+    assert rig.board.pos.side == LIGHT
+
+
+def test_ai_action_carried_out():
+    rig = Rig(BATTLE, settings=Settings(ai_side=DARK))
+    rig.run("play e2e4")
+    pending = rig.board.pending
+    assert pending >= 0
+    rig.run("carry")
+    assert rig.board.pos.stack[-1] == pending
+    assert rig.board.pos.side == LIGHT and rig.board.pending == -1
+
+
+def test_other_action_than_the_ai_asked_is_refused():
+    rig = Rig(START, settings=Settings(ai_side=LIGHT))
+    want = rig.board.pending
+    assert want >= 0
+    cell = "h8" if action_text(want)[2:] != "h8" else "g8"  # the wrong cell
+    rig.run("lay %s %s, settle" % (action_text(want)[0], cell))
+    assert rig.board.pos.stack == []
+    rig.run("take-tile %s, settle, carry" % cell)
+    assert rig.board.pos.stack[:1] == [want]
+
+
+def test_takeback_shows_what_to_restore():
+    rig = Rig(BATTLE)
+    rig.run("play e2e4, press undo, settle")
+    assert rig.board.pos.stack == []
+    rig.wait(100)
+    assert shows(rig, "e2", leds.MISSING) and shows(rig, "e4", leds.EXTRA)
+    rig.run("lift e4, place e2, settle")
+    assert rig.agrees() and shows(rig, "e4", leds.OFF)
+
+
+def test_new_game_button():
+    rig = Rig(BATTLE)
+    rig.run("play e2e4, press new, settle")
+    assert rig.board.pos.text() == START
+
+
+def test_brightness_button():
+    rig = Rig(BATTLE)
+    rig.run("play e2e4")
+    dim = rig.colour("e4")
+    rig.run("press level")
+    assert rig.colour("e4") > dim
+
+
+def test_clock_low_then_out():
+    rig = Rig(BATTLE, settings=Settings(clock_ms=12000, increment_ms=1000))
+    rig.wait(3000)  # Light's clock under 10 s: its corners blink red
+    seen = set()
+    for _ in range(200):
+        rig.tick()
+        seen.add(rig.colour("a1"))
+    assert scaled(leds.LOW_CLOCK) in seen
+    rig.wait(10000)
+    result = rig.board.result()
+    assert result is not None and result.winner == DARK and result.reason == "time out"
+
+
+def test_every_frame_within_the_current_budget():
+    worst = [0]
+
+    def check(frame):
+        worst[0] = max(worst[0], leds.current_ma(frame))
+
+    rig = Rig(BATTLE, settings=Settings(level=3, budget_ma=300), on_frame=check)
+    rig.run("lift e2, place e4, settle, play d7d6, lift d2")
+    assert 0 < worst[0] <= 300
