@@ -2,13 +2,15 @@
 
     micropython -X heapsize=64K tests/mpy_runner.py test_engine_rules ...
 
-The module names are looked up with firmware/ and tests/ on sys.path. Test
+The module names are looked up with tests/, firmware/ and the repository
+root (for host_sim's virtual board) on sys.path. Test
 functions here take no arguments and use plain asserts, so that pytest
 runs the very same files on CPython. Prints "N passed, N failed" last.
 """
 import sys
 
 HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+sys.path.insert(0, HERE + "/..")
 sys.path.insert(0, HERE)
 sys.path.insert(0, HERE + "/../firmware")
 

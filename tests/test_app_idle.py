@@ -1,0 +1,62 @@
+"""The idle tick allocates nothing: a scan loop that allocates would make
+the garbage collector pause the board. Plain asserts (dual-run); the
+allocation check itself needs MicroPython's gc.mem_alloc()."""
+import gc
+
+from vortex.app.board import Board
+from vortex.app.session import Settings
+from vortex.engine.position import Position
+
+BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+
+
+def idle_board(settings):
+    board = Board(None, settings)
+    board.new_game(BATTLE)
+    pos = Position(BATTLE)
+    occ = bytearray(64)
+    tiles = bytearray(64)
+    ids = bytearray(64)
+    for c in range(64):
+        occ[c] = 1 if pos.pieces[c] else 0
+        tiles[c] = pos.tiles[c]
+        ids[c] = c + 1
+    now = 0
+    for _ in range(200):  # settle into agreement; the first frame is drawn
+        now += 5
+        board.step(now, occ, tiles, ids, 0)
+    return board, occ, tiles, ids, now
+
+
+def idle_growth(settings, ticks=1000):
+    """gc.mem_alloc() growth over `ticks` idle ticks (None off MicroPython)."""
+    board, occ, tiles, ids, now = idle_board(settings)
+    step = board.step
+    if not hasattr(gc, "mem_alloc"):
+        redrawn = 0
+        for _ in range(ticks):
+            now += 5
+            if step(now, occ, tiles, ids, 0):
+                redrawn += 1
+        assert redrawn == 0  # nothing changes, so nothing is drawn
+        return None
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for _ in range(ticks):
+        now += 5
+        step(now, occ, tiles, ids, 0)
+    after = gc.mem_alloc()
+    gc.enable()
+    return after - before
+
+
+def test_idle_tick_allocates_nothing():
+    growth = idle_growth(Settings())
+    assert growth is None or growth == 0, growth
+
+
+def test_idle_tick_with_a_running_clock_allocates_nothing():
+    growth = idle_growth(Settings(clock_ms=600000, increment_ms=5000))
+    assert growth is None or growth == 0, growth

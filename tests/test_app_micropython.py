@@ -1,0 +1,26 @@
+"""The board logic under the MicroPython unix port, as it runs on the RP2040:
+compiled with mpy-cross (tools/build_mpy.py), in a 128 KB heap."""
+import re
+import sys
+
+import pytest
+
+from mpy import ROOT, run_compiled
+
+sys.path.insert(0, ROOT + "/tools")
+import build_mpy  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("mpy"))
+    build_mpy.build(out, with_tests=True)
+    return out
+
+
+@pytest.mark.parametrize("module", ["test_app_scenarios", "test_app_games", "test_app_idle"])
+def test_under_micropython_in_128k(tree, module):
+    code, out = run_compiled(tree, [module], "128K")
+    assert code == 0, out
+    m = re.search(r"(\d+) passed, (\d+) failed", out)
+    assert m and int(m.group(1)) > 0 and m.group(2) == "0", out

