@@ -7,6 +7,7 @@ root (for host_sim's virtual board) on sys.path. Test
 functions here take no arguments and use plain asserts, so that pytest
 runs the very same files on CPython. Prints "N passed, N failed" last.
 """
+import gc
 import sys
 
 HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -23,6 +24,7 @@ def run(names):
             fn = getattr(mod, attr)
             if not attr.startswith("test_") or not callable(fn):
                 continue
+            gc.collect()  # each test starts on a clean heap: steadier heap limits
             try:
                 fn()
                 passed += 1

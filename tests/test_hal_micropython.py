@@ -1,0 +1,45 @@
+"""The hal and tag tests again, under the MicroPython unix port with a 64 KB
+heap (one process per module, so that each gets the whole heap), and every
+hal file through mpy-cross. The unix port's 64-bit objects are bigger than
+the RP2040's, so fitting here is a conservative check."""
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
+
+MODULES = ["test_hal_tag", "test_hal_debounce", "test_hal_reed",
+           "test_hal_mfrc522", "test_hal_tiles", "test_hal_pixels",
+           "test_hal_store", "test_hal_store_lfs"]
+
+FIRMWARE = ["firmware/vortex/tag.py"] + [
+    "firmware/vortex/hal/" + f
+    for f in sorted(os.listdir(os.path.join(ROOT, "firmware/vortex/hal")))
+    if f.endswith(".py")] + ["hardware/pins.py"]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_under_micropython(module):
+    if not os.path.exists(MICROPYTHON):
+        pytest.skip("no MicroPython unix port in .venv")
+    out = subprocess.run(
+        [MICROPYTHON, "-X", "heapsize=64K", "tests/mpy_runner.py", module],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    text = out.stdout + out.stderr
+    last = text.strip().splitlines()[-1] if text.strip() else ""
+    assert last.endswith(" passed, 0 failed"), text
+    assert not last.startswith("0 passed"), text
+    assert out.returncode == 0, text
+
+
+@pytest.mark.parametrize("path", FIRMWARE)
+def test_mpy_cross_compiles(path, tmp_path):
+    if not os.path.exists(MPY_CROSS):
+        pytest.skip("no mpy-cross in .venv")
+    out = subprocess.run(
+        [MPY_CROSS, "-o", str(tmp_path / "out.mpy"), path],
+        cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr

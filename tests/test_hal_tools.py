@@ -1,0 +1,107 @@
+"""tools/write_tag.py, and the tag codes against the engine's (CPython).
+
+The program write_tag sends to the board is run here under the MicroPython
+unix port, against the fake MFRC522 and NTAG213 of hal_fake_rc522 behind a
+fake `machine` module: it must write the tag and read it back."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import write_tag  # noqa: E402
+
+from vortex import tag  # noqa: E402
+from vortex.engine import defs  # noqa: E402
+
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+
+
+def test_reading_codes_are_the_engines_terrains():
+    assert (tag.NO_TILE, tag.WATER, tag.FIRE, tag.EARTH, tag.AIR) == (
+        defs.NO_TILE, defs.WATER, defs.FIRE, defs.EARTH, defs.AIR)
+
+
+def test_prints_the_pages(capsys):
+    assert write_tag.main(["fire", "--serial", "7"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Fire tile, serial 7, NTAG213 user memory:"
+    assert out[1:] == ["  page 4: FD 0C 56 58", "  page 5: 01 02 07 00",
+                       "  page 6: 00 00 00 00", "  page 7: 00 D9 FE 00"]
+    data = bytes.fromhex("".join(l.split(":")[1] for l in out[1:]))
+    assert tag.decode(data) == tag.FIRE and tag.serial(data) == 7
+
+
+def test_names_and_cells():
+    assert write_tag.parse_terrain("Water") == tag.WATER
+    assert write_tag.parse_terrain("a") == tag.AIR
+    assert write_tag.parse_terrain("3") == tag.EARTH
+    assert write_tag.parse_cell("a1") == 0 and write_tag.parse_cell("e4") == 28
+    assert write_tag.parse_cell("H8") == 63
+    with pytest.raises(SystemExit):
+        write_tag.main(["lava"])
+    with pytest.raises(SystemExit):
+        write_tag.main(["fire", "--cell", "i9"])
+
+
+RUNNER = """
+import sys
+sys.path.insert(0, ROOT + '/firmware')
+sys.path.insert(0, ROOT + '/tests')
+sys.path.insert(0, ROOT + '/hardware')
+import binascii
+import pins
+from hal_fakes import FakePin
+from hal_fake_rc522 import FakeNtag, FakeRC522
+chip = FakeRC522(FakeNtag())
+others = {}
+shifted = []
+
+class Bus:
+    # The MFRC522 when its CS is low, else the 74HC595 of the antenna mux.
+    def __init__(self, *a, **k):
+        pass
+    def write(self, b):
+        if chip.cs.v == 0:
+            chip.write(b)
+        else:
+            shifted.append(bytes(b))
+    def write_readinto(self, o, i):
+        chip.write_readinto(o, i)
+
+def Pin(n, *a, **k):
+    if n == pins.NFC_CS:
+        return chip.cs
+    if n == pins.NFC_RST:
+        return chip.rst
+    return others.setdefault(n, FakePin())
+
+class machine:
+    pass
+machine.Pin = Pin
+machine.SPI = Bus
+sys.modules['machine'] = machine
+exec(open(SCRIPT).read())
+print('MEM', binascii.hexlify(bytes(chip.tag.mem[16:32])).decode())
+print('MUX', binascii.hexlify(b''.join(shifted)).decode())
+"""
+
+
+def test_board_script_writes_and_verifies_under_micropython(tmp_path):
+    if not os.path.exists(MICROPYTHON):
+        pytest.skip("no MicroPython unix port in .venv")
+    data = tag.encode(tag.EARTH, 513)
+    script = tmp_path / "script.py"
+    script.write_text(write_tag.script(data, 28))
+    runner = tmp_path / "runner.py"
+    runner.write_text("ROOT = %r\nSCRIPT = %r\n" % (ROOT, str(script)) + RUNNER)
+    out = subprocess.run([MICROPYTHON, str(runner)], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("VERIFIED uid 04112233445566 terrain 3 serial 513"), out.stdout
+    assert lines[1] == "MEM " + data.hex()
+    # Antenna 28 selected (mux 1, channel 12), then all off.
+    assert lines[2] == "MUX f0" + "%02x" % (0xF0 ^ 0x20 | 12) + "f0"

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Print, or write through the board, the tag bytes of a terrain tile.
+
+    python3 tools/write_tag.py fire --serial 12
+        page 4: FD 0C 56 58
+        ...                      the 16 bytes for pages 4-7 (hardware/tag-format.md)
+
+    python3 tools/write_tag.py fire --serial 12 --write --cell e4 --port /dev/ttyACM0
+        writes them on the tag lying on cell e4 of a board running our
+        firmware, through its MFRC522, then reads them back. It runs
+            mpremote connect PORT exec "<script>"
+        (pip install mpremote; the board must have pins.py and vortex/ on
+        its filesystem, and no main loop running: press Ctrl-C in
+        `mpremote repl` first). --show-script prints that script instead.
+
+Any phone app that writes raw NTAG pages (e.g. NXP TagInfo / TagWriter
+"write memory") can write the printed pages too.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "firmware"))
+from vortex import tag  # noqa: E402
+
+TERRAINS = {"water": tag.WATER, "w": tag.WATER, "fire": tag.FIRE,
+            "f": tag.FIRE, "earth": tag.EARTH, "e": tag.EARTH,
+            "air": tag.AIR, "a": tag.AIR}
+
+SCRIPT = """\
+import time
+from machine import Pin, SPI
+import pins
+from vortex import tag
+from vortex.hal.mfrc522 import MFRC522, OK
+from vortex.hal.tiles import ShiftMux
+spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
+          mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
+rdr = MFRC522(spi, Pin(pins.NFC_CS), Pin(pins.NFC_RST))
+mux = ShiftMux(spi, Pin(pins.MUX_LATCH))
+mux.select({cell})
+time.sleep_ms(10)
+data = {data!r}
+ok = False
+for attempt in range(50):
+    if rdr.request(True) == OK and rdr.select() == OK:
+        ok = True
+        for p in range(4):
+            ok = ok and rdr.write(tag.FIRST_PAGE + p, data[4 * p:4 * p + 4]) == OK
+        rdr.halt()
+        break
+    time.sleep_ms(100)
+buf = bytearray(16)
+st = rdr.read_tile(buf)
+uid = ''.join('%02X' % b for b in rdr.uid[:rdr.uid_len])
+mux.off()
+if ok and st == OK and bytes(buf) == data:
+    print('VERIFIED uid', uid, 'terrain', tag.decode(buf), 'serial', tag.serial(buf))
+else:
+    print('FAILED write', ok, 'read', st, 'uid', uid)
+"""
+
+
+def parse_terrain(s):
+    s = s.lower()
+    if s in TERRAINS:
+        return TERRAINS[s]
+    if s.isdigit() and tag.WATER <= int(s) <= tag.AIR:
+        return int(s)
+    raise argparse.ArgumentTypeError("terrain: water, fire, earth, air or 1-4")
+
+
+def parse_cell(s):
+    s = s.lower()
+    if len(s) == 2 and s[0] in "abcdefgh" and s[1] in "12345678":
+        return (int(s[1]) - 1) * 8 + "abcdefgh".index(s[0])
+    raise argparse.ArgumentTypeError("cell: a1 .. h8")
+
+
+def pages(data):
+    """The lines 'page N: XX XX XX XX' for 16 bytes from page 4."""
+    return ["page %d: %s" % (tag.FIRST_PAGE + p,
+                             " ".join("%02X" % b for b in data[4 * p:4 * p + 4]))
+            for p in range(4)]
+
+
+def script(data, cell):
+    """The MicroPython program that writes `data` on the tag on `cell`."""
+    return SCRIPT.format(data=bytes(data), cell=cell)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("terrain", type=parse_terrain)
+    ap.add_argument("--serial", type=int, default=0)
+    ap.add_argument("--write", action="store_true",
+                    help="write through the board with mpremote")
+    ap.add_argument("--cell", type=parse_cell, default=0,
+                    help="the cell the tile lies on (default a1)")
+    ap.add_argument("--port", default="auto", help="mpremote connect target")
+    ap.add_argument("--show-script", action="store_true")
+    a = ap.parse_args(argv)
+    data = tag.encode(a.terrain, a.serial)
+    name = ("-", "Water", "Fire", "Earth", "Air")[a.terrain]
+    print("%s tile, serial %d, NTAG213 user memory:" % (name, a.serial))
+    for line in pages(data):
+        print("  " + line)
+    if a.show_script:
+        print(script(data, a.cell))
+    if a.write:
+        cmd = ["mpremote", "connect", a.port, "exec", script(data, a.cell)]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        sys.stdout.write(out.stdout)
+        sys.stderr.write(out.stderr)
+        return 0 if "VERIFIED" in out.stdout else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
