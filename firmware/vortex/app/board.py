@@ -407,10 +407,13 @@ class Board:
 
     def _draw_diff(self):
         # Missing things in one colour, extra ones in red. A new tile in the
-        # building phase is a placement under way, not an error, unless two are.
+        # building phase is a placement under way (a piece lifted to lay it
+        # under), not an error, when it is the only thing out of place.
         diff = self.rec.diff
         frame = self.frame
-        lone_new = self.pos.is_building() and self.rec.new_tiles == 1
+        rec = self.rec
+        lone_new = (self.pos.is_building() and rec.tiles == 1 and rec.new_tiles == 1
+                    and not rec.extra and not self.restoring)
         for c in range(64):
             f = diff[c]
             if f & (EXTRA | TILE_WRONG) or (f & TILE_NEW and not lone_new):

@@ -1,0 +1,114 @@
+"""Random hands and random sensor noise against the board (hypothesis).
+
+Whatever the hands do, the board never crashes and never commits an illegal
+action; once the hands stop, either the board and the game agree or the
+LEDs show, on every cell where they differ, what to restore."""
+from hypothesis import settings, HealthCheck, Phase
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from host_sim.scenario import Rig
+from vortex.app import leds
+from vortex.app.recognise import HAND
+from vortex.engine.position import Position
+
+BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+BUILDING = "8/8/2WF4/8/3EA3/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 4"
+cells = st.integers(0, 63)
+
+
+def hue(rgb):
+    """A colour up to brightness: the budget scales all channels alike."""
+    top = max(rgb)
+    return tuple(round(8 * x / top) for x in rgb) if top else (0, 0, 0)
+
+
+class Hands(RuleBasedStateMachine):
+    @initialize(start=st.sampled_from([BATTLE, BUILDING]), seed=st.integers(0, 1000),
+                bounce=st.sampled_from([0, 3]), misread=st.sampled_from([0, 20, 100]))
+    def setup(self, start, seed, bounce, misread):
+        self.rig = Rig(start, seed=seed, bounce_ms=bounce, misread=misread)
+        self.checked = 0  # committed actions already replayed
+
+    # --- what hands do --------------------------------------------------------
+    @rule(c=cells)
+    def lift(self, c):
+        if self.rig.virtual.pieces[c]:
+            self.rig.do("lift", c)
+
+    @precondition(lambda self: any(h[0] == "piece" for h in self.rig.virtual.hand))
+    @rule(c=cells)
+    def place(self, c):
+        if not self.rig.virtual.pieces[c]:
+            self.rig.do("place", c)
+
+    @rule(c=cells)
+    def take_tile(self, c):
+        v = self.rig.virtual
+        if v.tiles[c] and not v.pieces[c]:
+            self.rig.do("take-tile", c)
+
+    @precondition(lambda self: any(h[0] == "tile" for h in self.rig.virtual.hand))
+    @rule(c=cells)
+    def put_tile(self, c):
+        v = self.rig.virtual
+        if not v.tiles[c] and not v.pieces[c]:
+            self.rig.do("put-tile", c)
+
+    @rule(pick=st.integers(0, 10 ** 6))
+    def play_legal(self, pick):
+        # A tidy action now and then keeps the game moving.
+        rig = self.rig
+        if rig.virtual.hand or not rig.agrees() or rig.board.result() is not None:
+            return
+        legal = list(rig.board.pos.legal_actions())
+        if legal:
+            rig.play(legal[pick % len(legal)], settle=False)
+
+    @rule(ms=st.integers(5, 1500))
+    def wait(self, ms):
+        self.rig.wait(ms)
+
+    @rule()
+    def takeback(self):
+        self.rig.do("press", "undo")
+
+    # --- what must hold -----------------------------------------------------
+    @invariant()
+    def every_commit_is_legal(self):
+        board = self.rig.board
+        stack = board.pos.stack
+        replay = Position(board.start)
+        for a in stack:  # a takeback may have shortened it: replay all
+            assert replay.is_legal(a), (board.start, [replay.action_text(x) for x in stack])
+            replay.push(a)
+        assert replay.text() == board.pos.text()
+
+    def teardown(self):
+        rig = self.rig
+        rig.virtual.misread = rig.virtual.bounce_ms = 0  # the noise stops
+        rig.wait(3500)  # hands off: the flash ends, every tile is read again
+        board = rig.board
+        if board.result() is not None or board.verdict == HAND:
+            return  # the end view, or a piece in hand with its destinations
+        v = rig.virtual
+        missing, extra = hue(leds.MISSING), hue(leds.EXTRA)
+        differ = False
+        for c in range(64):
+            occ = bool(v.pieces[c]) != bool(board.pos.pieces[c])
+            tile = v.tiles[c] != board.pos.tiles[c]
+            if occ or tile:
+                differ = True
+                assert hue(rig.colour(c)) in (missing, extra), (
+                    c, rig.colour(c), v.text(), board.pos.text(), board.verdict,
+                    list(board.rec.diff), list(v.scanner.cells), board.messages)
+        if not differ:  # agreement: nothing shown as missing or extra
+            for c in range(64):
+                assert hue(rig.colour(c)) not in (missing, extra), (c, rig.colour(c))
+
+
+Hands.TestCase.settings = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], max_examples=25, stateful_step_count=25, deadline=None,
+                                   suppress_health_check=[HealthCheck.too_slow])
+TestHands = Hands.TestCase
+
