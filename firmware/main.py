@@ -1,0 +1,73 @@
+"""The board's main loop: wire the RP2040's parts to the board logic.
+
+Deployed with tools/deploy.py next to pins.py (hardware/pins.py). Every
+tick: one reed-matrix scan, at most one tile read, one step of the board
+logic, and the LEDs when the frame changed. The loop allocates nothing.
+"""
+import gc
+import time
+
+from machine import Pin, SPI
+
+import pins
+from vortex.hal.reed import ReedMatrix
+from vortex.hal.mfrc522 import MFRC522
+from vortex.hal.tiles import TileScanner, ShiftMux
+from vortex.hal.pixels import Pixels, led_map
+from vortex.hal.store import FileStore
+from vortex.hal.watchdog import Watchdog
+from vortex.app.board import Board, BTN_UNDO, BTN_NEW, BTN_LEVEL
+
+SAVE = "/game.bin"
+
+
+def buttons(a, b):
+    # Two buttons to ground: A takes back, B steps the brightness, both
+    # together start a new game (hard to do by accident).
+    pa = not a.value()
+    pb = not b.value()
+    if pa and pb:
+        return BTN_NEW
+    return (BTN_UNDO if pa else 0) | (BTN_LEVEL if pb else 0)
+
+
+def build():
+    """The parts, from the pin map."""
+    reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
+                       pins.DEBOUNCE_MS)
+    spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
+              mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
+    reader = MFRC522(spi, Pin(pins.NFC_CS), Pin(pins.NFC_RST))
+    reader.init()
+    tiles = TileScanner(reader, ShiftMux(spi, Pin(pins.MUX_LATCH)), time.ticks_ms())
+    pixels = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
+    a = Pin(pins.BUTTON_A, Pin.IN, Pin.PULL_UP)
+    b = Pin(pins.BUTTON_B, Pin.IN, Pin.PULL_UP)
+    return reeds, tiles, pixels, a, b
+
+
+def run(ticks=-1):
+    """The loop; `ticks` bounds it for tests (-1: forever)."""
+    reeds, tiles, pixels, a, b = build()
+    board = Board(FileStore(SAVE))
+    watchdog = Watchdog(pins.WATCHDOG_MS)
+    hinted = -1
+    gc.collect()
+    while ticks:
+        ticks -= 1
+        now = time.ticks_ms()
+        reeds.scan(now)
+        tiles.poll(now)
+        if board.step(now, reeds.cells, tiles.cells, tiles.ids, buttons(a, b)):
+            pixels.show(board.frame)
+        if board.watch_serial != hinted:  # read first where tiles may change
+            hinted = board.watch_serial
+            for c in range(64):
+                if board.watch[c]:
+                    tiles.expect(c)
+        watchdog.feed()
+    return board
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,57 @@
+"""A stand-in for MicroPython's `machine` on the rp2 port, for running
+firmware/main.py on the unix port (KMK style: the module table is faked,
+the firmware is not touched). Buttons read released, no reed is closed,
+and the SPI bus has an MFRC522 with an empty field behind the NFC CS pin."""
+from hal_fakes import FakePin
+from hal_fake_rc522 import FakeRC522
+import pins
+
+PINS = {}  # the last Pin made for each GPIO number
+
+
+class Pin(FakePin):
+    def __init__(self, n, mode=-1, pull=-1, value=None):
+        FakePin.__init__(self, "GP%d" % n)
+        self.init(mode, pull, value)
+        if pull == self.PULL_UP:
+            self.v = 1  # a released button reads high
+        PINS[n] = self
+
+
+class SPI:
+    """The reader's bus: transfers count only while the MFRC522's CS is low
+    (the 74HC595 of the antenna mux takes the others)."""
+
+    def __init__(self, bus, **kw):
+        self.chip = FakeRC522()
+        self.shifted = 0
+
+    def _chip(self):
+        cs = PINS.get(pins.NFC_CS)
+        if cs is None or cs.v:
+            self.shifted += 1
+            return None
+        self.chip.cs = cs
+        return self.chip
+
+    def write(self, buf):
+        chip = self._chip()
+        if chip:
+            chip.write(buf)
+
+    def write_readinto(self, out, into):
+        chip = self._chip()
+        if chip:
+            chip.write_readinto(out, into)
+
+
+class WDT:
+    made = []
+
+    def __init__(self, timeout=5000):
+        self.timeout = timeout
+        self.fed = 0
+        WDT.made.append(self)
+
+    def feed(self):
+        self.fed += 1
