@@ -10,7 +10,7 @@ ticks_ms wrap-around.
 import gc
 
 from vortex.hal.debounce import Debouncer
-from vortex.hal.ticks import ticks_add, ticks_diff
+from vortex.ticks import ticks_add, ticks_diff
 
 ON = 1
 OFF = 0

@@ -8,7 +8,7 @@ from vortex import tag
 from vortex.tag import NO_TILE, WATER, FIRE, EARTH, AIR, UNKNOWN, NOT_READ
 from vortex.hal.tiles import (TileScanner, AntennaMux, ShiftMux, OK, NOTAG,
                               ERR, BURST)
-from vortex.hal.ticks import ticks_add, ticks_diff
+from vortex.ticks import ticks_add, ticks_diff
 
 def test_starts_not_read_then_first_sweep_reads_everything():
     board = full_board()

@@ -9,12 +9,7 @@ actions out. Pure: the hardware (or the virtual board) is driven by the caller.
 The game is board.pos (an engine Position); board.pos.stack lists the
 actions committed since board.start. Every commit is saved to the store.
 """
-try:
-    from time import ticks_diff
-except ImportError:  # CPython
-    def ticks_diff(a, b):
-        return a - b
-
+from vortex.ticks import ticks_diff
 from vortex.engine.defs import PLACE, SWAP, VORTEX, TRAVELLER, block_cells, const
 from vortex.engine.tables import OFF
 from vortex.engine.position import (Position, Outcome, START, TIME_OUT, new_buffer,

@@ -1,9 +1,5 @@
 """An optional game clock: base time plus an increment per action (e.g. 10 min + 5 s)."""
-try:
-    from time import ticks_diff  # MicroPython: ticks wrap around
-except ImportError:  # CPython: plain integers
-    def ticks_diff(a, b):
-        return a - b
+from vortex.ticks import ticks_diff
 
 LOW_MS = 10000  # below this the side to act is warned
 

@@ -6,7 +6,7 @@ driver maps cells to the LED chain; everything here is wiring-agnostic.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 FRAME_BYTES = const(192)

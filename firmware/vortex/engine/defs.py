@@ -11,7 +11,7 @@ Actions are small ints in four ranges, so they fit an array('H'):
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 # Sides. A piece code's bit 2 is its side.

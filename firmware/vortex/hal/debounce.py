@@ -19,7 +19,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
-from .ticks import ticks_diff
+from ..ticks import ticks_diff
 
 DEBOUNCE_MS = const(5)
 

@@ -28,7 +28,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
         return x
 
 from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, decode
-from .ticks import ticks_add, ticks_diff
+from ..ticks import ticks_add, ticks_diff
 
 # Reader statuses (mfrc522.OK, NOTAG, ERR).
 OK = const(0)
