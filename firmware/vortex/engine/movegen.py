@@ -17,8 +17,9 @@ MAX_DESTINATIONS = const(36)
 
 
 def new_buffer(size=MAX_ACTIONS):
-    """A reusable action buffer for legal_into() and destinations()."""
-    return array("H", bytearray(size))
+    """A reusable action buffer for legal_into() and destinations(): `size`
+    16-bit entries (a bytes initialiser is taken as raw memory, 2 per entry)."""
+    return array("H", bytes(2 * size))
 
 
 def _lands(pieces, tiles, t, side):

@@ -52,7 +52,8 @@ def _parse_board(text, field, letters, out):
 
 
 def _parse_int(text, field, low, high):
-    if not text.isdigit() or not low <= int(text) <= high:
+    # ASCII digits only: CPython's isdigit() also takes "\u00b2" and Arabic-Indic digits.
+    if not text or [ch for ch in text if ch not in "0123456789"] or not low <= int(text) <= high:
         raise NotationError("%s: %r is not a number from %d to %d" % (field, text, low, high))
     return int(text)
 

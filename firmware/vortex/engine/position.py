@@ -9,12 +9,13 @@
     True
 
 State lives in bytearrays and small ints; push() keeps an undo record of one
-small int per action, so pop() restores the position exactly.
+small int per action, so pop() restores the position exactly. Generation
+(movegen.py) and playing (play.py) are functions bound here as methods.
 """
-from .defs import (LIGHT, DARK, NO_TILE, TRAVELLER, HEART, PLACE, SWAP, VORTEX,
-                   QUIET_LIMIT)
+from .defs import LIGHT, DARK, HEART, QUIET_LIMIT
 from .tables import OFF
 from .movegen import MAX_DESTINATIONS, new_buffer, legal_into, destinations, why_illegal
+from .play import push, pop
 from . import notation
 
 START = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
@@ -153,119 +154,9 @@ class Position:
     def is_legal(self, a):
         return not self.why_illegal(a)
 
-    def push(self, a):
-        """Play action a (assumed legal: see is_legal)."""
-        tiles = self.tiles
-        side = self.side
-        # Undo record: taken piece (bits 0-2), awakened (3), ban (4-11), quiet (12-).
-        undo = self.ban << 4 | self.quiet << 12
-        if a < PLACE:
-            pieces = self.pieces
-            f = a >> 6
-            t = a & 63
-            p = pieces[f]
-            taken = pieces[t]
-            if (p & 3) == TRAVELLER and (t >> 3) == (0 if side else 7):
-                p += 1  # TRAVELLER -> AWAKENED on the enemy back rank
-                undo |= 8
-            elif (p & 3) == HEART:
-                self.hearts[side] = t
-            pieces[f] = 0
-            pieces[t] = p
-            if taken:
-                undo |= taken
-                self.quiet = 0
-                if (taken & 3) == HEART:
-                    self.hearts[side ^ 1] = OFF
-            else:
-                self.quiet += 1
-            self.ban = OFF
-        elif a < SWAP:
-            c = a & 63
-            t = ((a - PLACE) >> 6) + 1
-            tiles[c] = t
-            self.pool[t] -= 1
-            self.filled += 1
-            self.ban = OFF
-        elif a < VORTEX:
-            code = a - SWAP
-            c = code >> 1
-            d = c + 8 if code & 1 else c + 1
-            t = tiles[c]
-            tiles[c] = tiles[d]
-            tiles[d] = t
-            self.ban = code
-            self.quiet += 1
-        else:
-            self._turn(a - VORTEX)
-            self.vortexes[side] -= 1
-            self.ban = OFF
-            self.quiet += 1
-        self.side = side ^ 1
-        self.ply += 1
-        self.stack.append(a)
-        self._undo.append(undo)
-
-    def pop(self):
-        """Take back the last action pushed; return it."""
-        a = self.stack.pop()
-        undo = self._undo.pop()
-        side = self.side ^ 1
-        self.side = side
-        self.ply -= 1
-        self.ban = (undo >> 4) & 255
-        self.quiet = undo >> 12
-        tiles = self.tiles
-        if a < PLACE:
-            pieces = self.pieces
-            f = a >> 6
-            t = a & 63
-            p = pieces[t]
-            if undo & 8:
-                p -= 1
-            elif (p & 3) == HEART:
-                self.hearts[side] = f
-            pieces[f] = p
-            taken = undo & 7
-            pieces[t] = taken
-            if (taken & 3) == HEART:
-                self.hearts[side ^ 1] = t
-        elif a < SWAP:
-            c = a & 63
-            self.pool[tiles[c]] += 1
-            tiles[c] = NO_TILE
-            self.filled -= 1
-        elif a < VORTEX:
-            code = a - SWAP
-            c = code >> 1
-            d = c + 8 if code & 1 else c + 1
-            t = tiles[c]
-            tiles[c] = tiles[d]
-            tiles[d] = t
-        else:
-            self._turn((a - VORTEX) ^ 1)  # the opposite turn
-            self.vortexes[side] += 1
-        return a
-
-    def _turn(self, code):
-        # Rotate the block code >> 1 a quarter turn: clockwise if code is even.
-        # Cells in clockwise order: c, c+8, c+9, c+1 (see defs.block_cells).
-        tiles = self.tiles
-        c = code >> 1
-        x0 = tiles[c]
-        x1 = tiles[c + 8]
-        x2 = tiles[c + 9]
-        x3 = tiles[c + 1]
-        if code & 1:
-            tiles[c] = x1
-            tiles[c + 8] = x2
-            tiles[c + 9] = x3
-            tiles[c + 1] = x0
-        else:
-            tiles[c + 8] = x0
-            tiles[c + 9] = x1
-            tiles[c + 1] = x2
-            tiles[c] = x3
+    # Playing lives in play.py; these bind its functions as methods.
+    push = push
+    pop = pop
 
 
 class LegalActions:

@@ -1,0 +1,123 @@
+"""Playing actions: push() and pop() with a compact undo record.
+
+Functions of the Position, which binds them as methods (kept apart from
+position.py so that MicroPython compiles each module in a small heap).
+Undo record, one small int per action: taken piece (bits 0-2), awakened
+(bit 3), the previous ban (bits 4-11), the previous quiet count (bits 12-).
+"""
+from .defs import NO_TILE, TRAVELLER, HEART, PLACE, SWAP, VORTEX
+from .tables import OFF
+
+
+def push(pos, a):
+    """Play action a (assumed legal: see is_legal)."""
+    tiles = pos.tiles
+    side = pos.side
+    undo = pos.ban << 4 | pos.quiet << 12
+    if a < PLACE:
+        pieces = pos.pieces
+        f = a >> 6
+        t = a & 63
+        p = pieces[f]
+        taken = pieces[t]
+        if (p & 3) == TRAVELLER and (t >> 3) == (0 if side else 7):
+            p += 1  # TRAVELLER -> AWAKENED on the enemy back rank
+            undo |= 8
+        elif (p & 3) == HEART:
+            pos.hearts[side] = t
+        pieces[f] = 0
+        pieces[t] = p
+        if taken:
+            undo |= taken
+            pos.quiet = 0
+            if (taken & 3) == HEART:
+                pos.hearts[side ^ 1] = OFF
+        else:
+            pos.quiet += 1
+        pos.ban = OFF
+    elif a < SWAP:
+        c = a & 63
+        t = ((a - PLACE) >> 6) + 1
+        tiles[c] = t
+        pos.pool[t] -= 1
+        pos.filled += 1
+        pos.ban = OFF
+    elif a < VORTEX:
+        code = a - SWAP
+        c = code >> 1
+        d = c + 8 if code & 1 else c + 1
+        t = tiles[c]
+        tiles[c] = tiles[d]
+        tiles[d] = t
+        pos.ban = code
+        pos.quiet += 1
+    else:
+        _turn(pos, a - VORTEX)
+        pos.vortexes[side] -= 1
+        pos.ban = OFF
+        pos.quiet += 1
+    pos.side = side ^ 1
+    pos.ply += 1
+    pos.stack.append(a)
+    pos._undo.append(undo)
+
+def pop(pos):
+    """Take back the last action pushed; return it."""
+    a = pos.stack.pop()
+    undo = pos._undo.pop()
+    side = pos.side ^ 1
+    pos.side = side
+    pos.ply -= 1
+    pos.ban = (undo >> 4) & 255
+    pos.quiet = undo >> 12
+    tiles = pos.tiles
+    if a < PLACE:
+        pieces = pos.pieces
+        f = a >> 6
+        t = a & 63
+        p = pieces[t]
+        if undo & 8:
+            p -= 1
+        elif (p & 3) == HEART:
+            pos.hearts[side] = f
+        pieces[f] = p
+        taken = undo & 7
+        pieces[t] = taken
+        if (taken & 3) == HEART:
+            pos.hearts[side ^ 1] = t
+    elif a < SWAP:
+        c = a & 63
+        pos.pool[tiles[c]] += 1
+        tiles[c] = NO_TILE
+        pos.filled -= 1
+    elif a < VORTEX:
+        code = a - SWAP
+        c = code >> 1
+        d = c + 8 if code & 1 else c + 1
+        t = tiles[c]
+        tiles[c] = tiles[d]
+        tiles[d] = t
+    else:
+        _turn(pos, (a - VORTEX) ^ 1)  # the opposite turn
+        pos.vortexes[side] += 1
+    return a
+
+def _turn(pos, code):
+    # Rotate the block code >> 1 a quarter turn: clockwise if code is even.
+    # Cells in clockwise order: c, c+8, c+9, c+1 (see defs.block_cells).
+    tiles = pos.tiles
+    c = code >> 1
+    x0 = tiles[c]
+    x1 = tiles[c + 8]
+    x2 = tiles[c + 9]
+    x3 = tiles[c + 1]
+    if code & 1:
+        tiles[c] = x1
+        tiles[c + 8] = x2
+        tiles[c + 9] = x3
+        tiles[c + 1] = x0
+    else:
+        tiles[c + 8] = x0
+        tiles[c + 9] = x1
+        tiles[c + 1] = x2
+        tiles[c] = x3
