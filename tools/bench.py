@@ -1,4 +1,5 @@
-"""Benchmarks of the engine: figures and ratios, never a pass/fail on a time.
+"""Benchmarks of the engine and the board logic: figures and ratios, never a
+pass/fail on a time.
 
     make bench            (or: .venv/bin/python tools/bench.py)
 
@@ -14,6 +15,7 @@ inside it); its 64-bit objects make its RAM figures an upper bound of the
 RP2040's, and a PC runs it many times faster than a 133 MHz Cortex-M0+.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -267,7 +269,72 @@ def destinations(figures):
         show("  heap allocated per call", alloc, "bytes")
 
 
-SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, destinations]
+def _app_tree(figures):
+    # The board runs .mpy files: build them once (with the virtual board and
+    # the bench script) for the app sections.
+    if "app_tree" not in figures:
+        sys.path.insert(0, os.path.join(ROOT, "tools"))
+        import build_mpy
+        tree = tempfile.mkdtemp(prefix="vortex-bench-")
+        build_mpy.build(tree, with_tests=True)
+        subprocess.run([MPY_CROSS, "-o", os.path.join(tree, "bench_app_mpy.mpy"),
+                        os.path.join(ROOT, "tools", "bench_app_mpy.py")], check=True)
+        figures["app_tree"] = tree
+    return figures["app_tree"]
+
+
+def _app_run(tree, mode, arg, heap):
+    code = ("import sys\nsys.path[:0] = [%r, %r, %r]\nimport bench_app_mpy as b\n"
+            "b.%s_mode(%d)\n" % (tree, tree + "/firmware", tree + "/tests", mode, arg))
+    lines, rc, err = mpy("-c", code, heap=heap, cwd=tree)
+    return dict_of(lines), rc, err
+
+
+def app_step(figures):
+    """Board logic: a piece lifted to its frame ready (MicroPython).
+
+    Board.step() on the tick a reed opens: compare, judge, destinations,
+    the frame drawn and budgeted; then the same for putting it back."""
+    if not need_micropython():
+        return
+    values, rc, err = _app_run(_app_tree(figures), "step", 300, 128)
+    if rc:
+        raise RuntimeError("bench_app_mpy step failed: %s" % err.strip())
+    figures["app_lift_us"] = float(values["lift_us"][0])
+    show("lift -> frame ready (mean of 300)", "%.1f" % figures["app_lift_us"], "us")
+    show("put back -> frame ready", "%.1f" % float(values["putback_us"][0]), "us")
+    figures["app_idle_alloc"] = int(values["idle_alloc"][0])
+    show("heap allocated by 1,000 idle ticks", figures["app_idle_alloc"], "bytes")
+
+
+def app_game(figures):
+    """Board logic: a whole game through the virtual board (MicroPython).
+
+    Built and fought to a result by two AIs, every action carried out by
+    virtual hands and recognised from the sensors; .mpy modules as deployed."""
+    if not need_micropython():
+        return
+    tree = _app_tree(figures)
+    values, rc, err = _app_run(tree, "game", 1, 128)
+    if rc:
+        raise RuntimeError("bench_app_mpy game failed: %s" % err.strip())
+    figures["app_live_peak"] = int(values["live_peak"][0])
+    show("actions played", values["actions"][0], values["result"][0])
+    show("heap live after import (firmware + virtual board)", values["base"][0], "bytes")
+    show("peak live heap during the game (after gc)", figures["app_live_peak"], "bytes")
+    lo, hi = 32, 128  # the smallest -X heapsize (4 KB steps) that finishes it
+    while hi - lo > 4:
+        mid = (lo + hi) // 2 & ~3
+        if _app_run(tree, "game", 1, mid)[1] == 0:
+            hi = mid
+        else:
+            lo = mid
+    figures["app_min_heap"] = hi
+    show("smallest heap that plays the whole game", hi, "KB")
+
+
+SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, destinations,
+            app_step, app_game]
 
 
 # --- summary ----------------------------------------------------------------------
@@ -294,6 +361,12 @@ TARGETS = [
      "<= 8192 bytes", lambda v: v <= 8192),
     ("destinations, worst (unix port)", _dest_worst, "%.1f us",
      "<= 50 us", lambda v: v <= 50),
+    ("board: lift -> frame (unix port)", lambda f: f.get("app_lift_us"), "%.1f us",
+     "<= 300 us", lambda v: v <= 300),
+    ("board: whole game heap (unix port)", lambda f: f.get("app_min_heap"), "%d KB",
+     "<= 128 KB", lambda v: v <= 128),
+    ("board: idle tick allocation", lambda f: f.get("app_idle_alloc"), "%d bytes",
+     "0 bytes", lambda v: v == 0),
 ]
 
 
@@ -321,7 +394,8 @@ def main():
     figures = {}
     broken = 0
     t0 = time.perf_counter()
-    print("Engine benchmark (Python %s; figures, not pass/fail)" % sys.version.split()[0])
+    print("Benchmark of the engine and the board logic (Python %s; figures, not pass/fail)"
+          % sys.version.split()[0])
     for section in SECTIONS:
         print("\n%s" % section.__doc__.split("\n")[0].rstrip("."))
         try:
@@ -334,6 +408,8 @@ def main():
             broken += 1
         sys.stdout.flush()
     summary(figures)
+    if "app_tree" in figures:
+        shutil.rmtree(figures["app_tree"], ignore_errors=True)
     print("\n(%.0f s)" % (time.perf_counter() - t0))
     return 1 if broken else 0
 

@@ -11,17 +11,16 @@ actions committed since board.start. Every commit is saved to the store.
 """
 from vortex.ticks import ticks_diff
 from vortex.engine.defs import PLACE, SWAP, VORTEX, TRAVELLER, block_cells, const
-from vortex.engine.tables import OFF
+from vortex.engine.tables import OFF, STEP
 from vortex.engine.position import (Position, Outcome, START, TIME_OUT, new_buffer,
                                     MAX_DESTINATIONS)
 from vortex.app import leds
-from vortex.app.leds import put
 from vortex.app.recognise import (Recogniser, AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE,
                                   GONE, EXTRA, TILE_AWAY, TILE_NEW, TILE_WRONG)
 from vortex.app.clock import Clock
 from vortex.app.ai import Ai
 from vortex.app import session
-from vortex.app.session import Settings, NO_AI
+from vortex.app.session import Settings
 
 # Buttons, as bits of the `buttons` argument of step().
 BTN_UNDO = const(1)    # take back the last action (and the AI's reply)
@@ -41,6 +40,8 @@ class Board:
         self.frame = bytearray(leds.FRAME_BYTES)
         self.watch = bytearray(64)  # cells whose tiles are worth reading first
         self.watch_serial = 0  # bumped when watch changes: pass it to the tile scanner
+        self._next_watch = bytearray(64)
+        self._level = leds.LEVELS[2]
         self.rec = Recogniser()
         self.known_ids = bytearray(64)  # tile serials seen where the board agreed
         self._occ = bytearray(64)
@@ -278,30 +279,28 @@ class Board:
         # Read first where tiles may change: cells without a tile while the
         # board is built, and around every difference (a swap's or a
         # Vortex's other cells are neighbours of the first one that changed).
-        w = self.watch
+        w = self._next_watch
         diff = self.rec.diff
         want = self.pos.tiles
         building = self.pos.is_building()
-        changed = False
         for c in range(64):
-            v = 1 if building and not want[c] else 0
-            if not v:
-                f = c & 7
-                for r in range((c >> 3) - 1, (c >> 3) + 2):
-                    if 0 <= r < 8:
-                        i = r * 8 + f
-                        if diff[i] or (f > 0 and diff[i - 1]) or (f < 7 and diff[i + 1]):
-                            v = 1
-                            break
-            if w[c] != v:
-                w[c] = v
-                changed = True
-        if changed:
+            w[c] = 1 if building and not want[c] else 0
+        for c in range(64):
+            if diff[c]:
+                w[c] = 1
+                i = c << 3
+                for d in range(8):
+                    n = STEP[i + d]
+                    if n != OFF:
+                        w[n] = 1
+        if w != self.watch:
+            self.watch[:] = w
             self.watch_serial += 1
 
     # --- the LED frame ------------------------------------------------------
     def _render(self, now):
         self.dirty = False
+        self._level = leds.LEVELS[self.settings.level]
         self._blinking = False
         frame = self.frame
         leds.clear(frame)
@@ -316,7 +315,7 @@ class Board:
             if pos.is_building():
                 for c in range(64):
                     if not pos.tiles[c]:
-                        put(frame, c, leds.PLACE)
+                        self._put(c, leds.PLACE)
             self._draw_last()
             self._draw_turn(on)
             if self.pending >= 0:
@@ -329,27 +328,29 @@ class Board:
             if self.error_until:
                 self._blinking = True
                 for i in range(self._nerrors):
-                    put(frame, self._errors[i], leds.ERROR if on else leds.OFF)
-        leds.finish(frame, leds.LEVELS[self.settings.level], self.settings.budget_ma)
+                    self._put(self._errors[i], leds.ERROR if on else leds.OFF)
+        leds.finish(frame, self.settings.budget_ma)
+
+    def _put(self, cell, colour):
+        leds.put(self.frame, cell, colour, self._level)
 
     def _draw_last(self):
         stack = self.pos.stack
         if not stack:
             return
         a = stack[-1]
-        frame = self.frame
         if a < PLACE:
-            put(frame, a >> 6, leds.LAST)
-            put(frame, a & 63, leds.LAST)
+            self._put(a >> 6, leds.LAST)
+            self._put(a & 63, leds.LAST)
         elif a < SWAP:
-            put(frame, a & 63, leds.LAST)
+            self._put(a & 63, leds.LAST)
         elif a < VORTEX:
             c = (a - SWAP) >> 1
-            put(frame, c, leds.LAST)
-            put(frame, c + (8 if a & 1 else 1), leds.LAST)
+            self._put(c, leds.LAST)
+            self._put(c + (8 if a & 1 else 1), leds.LAST)
         else:
             for c in block_cells((a - VORTEX) >> 1):
-                put(frame, c, leds.LAST)
+                self._put(c, leds.LAST)
 
     def _draw_turn(self, on):
         # The side to act: the two corners of its home edge.
@@ -359,34 +360,32 @@ class Board:
             self._blinking = True
             colour = leds.LOW_CLOCK if on else leds.OFF
         base = 56 if side else 0
-        put(self.frame, base, colour)
-        put(self.frame, base + 7, colour)
+        self._put(base, colour)
+        self._put(base + 7, colour)
 
     def _draw_pending(self, on):
         a = self.pending
         self._blinking = True
-        frame = self.frame
         if a < PLACE:
-            put(frame, a >> 6, leds.TODO_FROM)
-            put(frame, a & 63, leds.TODO_TO if on else leds.OFF)
+            self._put(a >> 6, leds.TODO_FROM)
+            self._put(a & 63, leds.TODO_TO if on else leds.OFF)
         elif a < SWAP:  # lay this terrain here: its colour, blinking
-            put(frame, a & 63, TERRAIN_COLOURS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
+            self._put(a & 63, TERRAIN_COLOURS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
         elif a < VORTEX:
             c = (a - SWAP) >> 1
-            put(frame, c, leds.TODO_FROM)
-            put(frame, c + (8 if a & 1 else 1), leds.TODO_TO if on else leds.OFF)
+            self._put(c, leds.TODO_FROM)
+            self._put(c + (8 if a & 1 else 1), leds.TODO_TO if on else leds.OFF)
         else:
             # The block; its first cell blinks in the direction's colour.
             cells = block_cells((a - VORTEX) >> 1)
             for c in cells:
-                put(frame, c, leds.TODO_FROM)
-            put(frame, cells[1] if a & 1 == 0 else cells[3], leds.TODO_TO if on else leds.OFF)
+                self._put(c, leds.TODO_FROM)
+            self._put(cells[1] if a & 1 == 0 else cells[3], leds.TODO_TO if on else leds.OFF)
 
     def _draw_hand(self):
         pos = self.pos
         f = self.rec.hand
-        frame = self.frame
-        put(frame, f, leds.LIFTED)
+        self._put(f, leds.LIFTED)
         buf = self._dest
         awake = (pos.pieces[f] & 3) == TRAVELLER
         back = 0 if pos.side else 7
@@ -398,32 +397,30 @@ class Board:
                 colour = leds.AWAKEN
             else:
                 colour = leds.DEST
-            put(frame, t, colour)
+            self._put(t, colour)
 
     def _draw_diff(self):
         # Missing things in one colour, extra ones in red. A new tile in the
         # building phase is a placement under way (a piece lifted to lay it
         # under), not an error, when it is the only thing out of place.
         diff = self.rec.diff
-        frame = self.frame
         rec = self.rec
         lone_new = (self.pos.is_building() and rec.tiles == 1 and rec.new_tiles == 1
                     and not rec.extra and not self.restoring)
         for c in range(64):
             f = diff[c]
             if f & (EXTRA | TILE_WRONG) or (f & TILE_NEW and not lone_new):
-                put(frame, c, leds.EXTRA)
+                self._put(c, leds.EXTRA)
             elif f & (GONE | TILE_AWAY):
-                put(frame, c, leds.MISSING)
+                self._put(c, leds.MISSING)
 
     def _draw_end(self, result):
-        frame = self.frame
         if result.winner is None:  # a draw: both colours, checkered
             for c in range(64):
-                put(frame, c, leds.SIDE[((c >> 3) + c) & 1])
+                self._put(c, leds.SIDE[((c >> 3) + c) & 1])
             return
         colour = leds.SIDE[result.winner]
         for c in range(64):
             r = c >> 3
             if r == 0 or r == 7 or c & 7 == 0 or c & 7 == 7:
-                put(frame, c, colour)
+                self._put(c, colour)

@@ -11,7 +11,7 @@ except ImportError:  # CPython
 
 FRAME_BYTES = const(192)
 
-# Colours, at full scale; the brightness level scales them down.
+# Colours, at full scale; put() scales them by the brightness level.
 OFF = (0, 0, 0)
 WHITE = (200, 200, 200)
 DEST = (0, 200, 0)          # a lifted piece may go here
@@ -36,38 +36,33 @@ DEFAULT_BUDGET_MA = const(500)
 LEVELS = (32, 80, 160, 255)  # brightness levels, as a scale out of 255
 
 
+_DARK = bytes(FRAME_BYTES)
+
+
 def clear(frame):
-    for i in range(FRAME_BYTES):
-        frame[i] = 0
+    frame[:] = _DARK  # a C copy; no Python loop over 192 bytes
 
 
-def put(frame, cell, colour):
+def put(frame, cell, colour, level=255):
+    """Light a cell with a palette colour at a brightness level (0-255)."""
     i = cell * 3
-    frame[i] = colour[0]
-    frame[i + 1] = colour[1]
-    frame[i + 2] = colour[2]
+    frame[i] = colour[0] * level // 255
+    frame[i + 1] = colour[1] * level // 255
+    frame[i + 2] = colour[2] * level // 255
 
 
 def current_ma(frame):
     """Estimated LED current of a frame, in mA."""
-    total = 0
-    for i in range(FRAME_BYTES):
-        total += frame[i]
-    return total * MA_PER_CHANNEL // 255 + MA_IDLE * (FRAME_BYTES // 3)
+    return sum(frame) * MA_PER_CHANNEL // 255 + MA_IDLE * (FRAME_BYTES // 3)
 
 
-def finish(frame, level, budget_ma):
-    """Scale a full-scale frame by a brightness level (0-255), then down to the
-    current budget if it would draw more. In place; allocates nothing."""
-    total = 0
-    for i in range(FRAME_BYTES):
-        v = frame[i] * level // 255
-        frame[i] = v
-        total += v
+def finish(frame, budget_ma):
+    """Scale a frame down, in place, if it would draw more than budget_ma.
+    Allocates nothing; loops over the bytes only when it must scale."""
     idle = MA_IDLE * (FRAME_BYTES // 3)
-    # total * MA_PER_CHANNEL / 255 + idle <= budget, else scale by the ratio.
+    # sum * MA_PER_CHANNEL / 255 + idle <= budget, else scale by the ratio.
     room = (budget_ma - idle) * 255
-    need = total * MA_PER_CHANNEL
+    need = sum(frame) * MA_PER_CHANNEL
     if need > room:
         if room <= 0:
             clear(frame)
