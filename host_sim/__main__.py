@@ -4,6 +4,8 @@
     perft "<position>" N [--bulk] [--divide]
     apply "<position>" ACTION...    the position after the actions
     play [--light human|random] [--dark human|random] [--seed N] [--position "<position>"]
+    board [--ai light|dark] [--clock MIN+INC] [--save FILE] [--position "<position>"]
+                                    the board simulator: the firmware on a virtual board
 """
 import sys
 
@@ -43,12 +45,18 @@ def cmd_play(args):
     return main(args)
 
 
+def cmd_board(args):
+    from .board_sim import main
+    return main(args)
+
+
 def usage():
     print(USAGE.strip(), file=sys.stderr)
     return 2
 
 
-COMMANDS = {"legal": cmd_legal, "perft": perft_mod.main, "apply": cmd_apply, "play": cmd_play}
+COMMANDS = {"legal": cmd_legal, "perft": perft_mod.main, "apply": cmd_apply, "play": cmd_play,
+            "board": cmd_board}
 
 
 def main(argv):

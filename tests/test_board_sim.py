@@ -1,0 +1,50 @@
+"""The board simulator (python3 -m host_sim board) as a user drives it."""
+import subprocess
+import sys
+
+from mpy import ROOT
+
+BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+
+
+def sim(lines, *args):
+    p = subprocess.run([sys.executable, "-m", "host_sim", "board", "--no-color"] + list(args),
+                       input="".join(line + "\n" for line in lines), capture_output=True,
+                       text=True, cwd=ROOT, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_hands_play_and_the_board_recognises():
+    code, out = sim(["lift e2", "place e4", "b7c6", "quit"], "--position", BATTLE)
+    assert code == 0, out
+    assert "board: played e2e4" in out and "board: played b7c6" in out
+    assert "\x1b[" not in out  # --no-color
+
+
+def test_ai_asks_and_carry_does_it():
+    code, out = sim(["e2e4", "carry"], "--ai", "dark", "--position", BATTLE)
+    assert code == 0, out  # end of input ends the session
+    asked = out.split("the board asks: ")[1].split()[0]
+    assert "board: played %s" % asked in out
+
+
+def test_illegal_move_is_refused_and_bad_input_explained():
+    code, out = sim(["e2d4", "lift h5", "Z@d4", "undo"], "--position", BATTLE)
+    assert code == 0, out
+    assert "doing it anyway" in out and "board: illegal action" in out
+    assert "? no piece on h5 to lift" in out
+    assert "? action:" in out
+
+
+def test_save_and_resume(tmp_path):
+    save = str(tmp_path / "game.bin")
+    code, out = sim(["W@d4", "F@e5", "quit"], "--save", save)
+    assert code == 0 and "board: played F@e5" in out, out
+    code, out = sim(["quit"], "--save", save)
+    assert "board: resumed after 2 actions" in out, out
+
+
+def test_bad_option():
+    code, out = sim([], "--ai", "purple")
+    assert code == 2 and "usage" in out
