@@ -6,8 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play test bench tables deploy clean
 
-play:  ## the simulator: a game on the virtual board in this terminal
-	$(PYTHON) -m host_sim play
+play:  ## the simulator: you against the board's AI, on a virtual board
+	$(PYTHON) -m host_sim board --ai dark
 
 test: $(STAMP)  ## every test: CPython, MicroPython unix port, mpy-cross, mypy
 	$(VPY) -m pytest -q
