@@ -47,7 +47,8 @@ class Board:
         self._occ = bytearray(64)
         self._tiles = bytearray(64)
         self._dest = new_buffer(MAX_DESTINATIONS)
-        self.ai = Ai(seed)
+        self.ai = None  # made on first need: its action buffer costs 1 KB
+        self._seed = seed
         self._buttons = 0
         self.error_until = 0
         self._errors = bytearray(4)
@@ -126,6 +127,8 @@ class Board:
         self.outcome = self.pos.outcome()
         self.pending = -1
         if self.outcome is None and self.settings.ai_side == self.pos.side:
+            if self.ai is None:
+                self.ai = Ai(self._seed)
             self.pending = self.ai.choose(self.pos)
         self.error_until = 0
         self.judged = False  # judge the sensors against the new expectation

@@ -67,6 +67,33 @@ def legal_into(pos, buf):
                 n += 2
     return n
 
+def has_legal(pos):
+    """Has the side to act any legal action? Answers without listing them
+    all (outcome() asks after every action: no 1 KB buffer for it)."""
+    if pos.is_over():
+        return False
+    if pos.filled < 64:
+        return True  # 64 - filled bare cells and as many tiles in the pool
+    tiles = pos.tiles
+    ban = pos.ban
+    for code in SWAPS:
+        a = code >> 1
+        if tiles[a] != tiles[a + 8 if code & 1 else a + 1] and code != ban:
+            return True
+    side = pos.side
+    if pos.vortexes[side]:
+        for c in BLOCKS:
+            t = tiles[c]
+            if t != tiles[c + 1] or t != tiles[c + 8] or t != tiles[c + 9]:
+                return True
+    pieces = pos.pieces
+    for c in range(64):
+        p = pieces[c]
+        if p and p >> 2 == side and _moves_from(pos, c, pos._scratch, 0):
+            return True
+    return False
+
+
 def destinations(pos, cell, buf):
     """Write the legal moves of the piece on `cell` into buf (at least
     MAX_DESTINATIONS long); return the count. 0 if it may not move now."""

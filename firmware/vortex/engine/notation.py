@@ -116,6 +116,8 @@ def parse_position(text, pos):
             raise NotationError("ban: there is no swap in the building phase")
         ban = swap(a, c) - SWAP
     quiet = _parse_int(parts[5], "quiet", 0, QUIET_LIMIT)
+    if quiet and filled < 64:
+        raise NotationError("quiet: placements do not count, so it is 0 while the board is built")
     ply = _parse_int(parts[6], "ply", 0, 1 << 30)
     # All checked: fill the position.
     pos.tiles[:] = tiles

@@ -14,7 +14,8 @@ small int per action, so pop() restores the position exactly. Generation
 """
 from .defs import LIGHT, DARK, HEART, QUIET_LIMIT
 from .tables import OFF
-from .movegen import MAX_DESTINATIONS, new_buffer, legal_into, destinations, why_illegal
+from .movegen import (MAX_DESTINATIONS, new_buffer, legal_into, has_legal, destinations,
+                      why_illegal)
 from .play import push, pop
 from . import notation
 
@@ -76,7 +77,6 @@ class Position:
         self.stack = []
         self._undo = []
         self._scratch = new_buffer(MAX_DESTINATIONS)
-        self._all = None  # a full action buffer, made on first need
         notation.parse_position(text, self)
 
     # --- text ---------------------------------------------------------------
@@ -132,14 +132,9 @@ class Position:
                         light += 1
             return Outcome(None if light == dark else (LIGHT if light > dark else DARK),
                            QUIET_END)
-        if not self.legal_into(self._actions()):
+        if not self.has_legal():
             return Outcome(self.side ^ 1, NO_ACTION)
         return None
-
-    def _actions(self):
-        if self._all is None:
-            self._all = new_buffer()
-        return self._all
 
     # --- legal actions ------------------------------------------------------
     def legal_actions(self):
@@ -148,6 +143,7 @@ class Position:
 
     # Generation lives in movegen.py; these bind its functions as methods.
     legal_into = legal_into
+    has_legal = has_legal
     destinations = destinations
     why_illegal = why_illegal
 
@@ -167,7 +163,7 @@ class LegalActions:
         self.position = position
 
     def __len__(self):
-        return self.position.legal_into(self.position._actions())
+        return self.position.legal_into(new_buffer())
 
     def __iter__(self):
         buf = new_buffer()
