@@ -6,7 +6,7 @@
 
 Commands (comma, semicolon or newline separated):
     lift X | place X | drop | slide X Y [Z...] | knock X Y
-    lay T X (a new tile of terrain T) | take-tile X | put-tile X
+    lay T X (a new tile of terrain T, or ? a tag that is not ours) | take-tile X | put-tile X
     wait MS | settle | press undo|new|level | play ACTION | carry (the board's pending action)
 """
 from vortex.engine.defs import PLACE, SWAP, VORTEX, TERRAIN_LETTERS, block_cells
@@ -14,7 +14,7 @@ from vortex.engine.notation import parse_cell
 from vortex.engine.position import Position
 from vortex.app.board import Board, SETTLE_MS, BTN_UNDO, BTN_NEW, BTN_LEVEL
 from vortex.app import leds
-from host_sim.virtual import VirtualBoard
+from host_sim.virtual import VirtualBoard, FOREIGN
 
 TICK_MS = 5
 BUTTONS = {"undo": BTN_UNDO, "new": BTN_NEW, "level": BTN_LEVEL}
@@ -101,8 +101,8 @@ class Rig:
         elif verb == "knock":
             v.lift(args[0], self.now)
             v.place(args[1], self.now)
-        elif verb == "lay":
-            v.new_tile(TERRAIN_LETTERS.index(args[0]))
+        elif verb == "lay":  # terrain letter, or ? for a tag that is not ours
+            v.new_tile(FOREIGN if args[0] == "?" else TERRAIN_LETTERS.index(args[0]))
             v.place_tile(args[1], self.now)
         elif verb == "take-tile":
             v.lift_tile(args[0], self.now)

@@ -16,6 +16,9 @@ from vortex import tag
 from vortex.app.ai import Rng
 
 
+FOREIGN = 255  # a tile whose tag answers but is not ours (or is corrupt)
+
+
 class PhysicsError(ValueError):
     """A physical operation that cannot happen (an empty hand, a full cell)."""
 
@@ -45,7 +48,10 @@ class VirtualReader:
             if b.rng.below(2):
                 return NOTAG  # the tag did not answer this time
             return ERR
-        out[:] = tag.encode(terrain, b.serials[c])
+        if terrain == FOREIGN:
+            out[:] = bytes(16)  # answers, but holds no tile of ours
+        else:
+            out[:] = tag.encode(terrain, b.serials[c])
         return OK
 
 

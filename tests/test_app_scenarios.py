@@ -202,6 +202,32 @@ def test_building_phase_placements():
     assert rig.board.pos.side == LIGHT
 
 
+def test_tile_with_an_unknown_tag():
+    rig = Rig(START)
+    rig.run("lay ? d4, settle")  # a tag that answers but is not a tile of ours
+    assert rig.board.pos.stack == []
+    assert shows(rig, "d4", leds.EXTRA)
+    rig.run("take-tile d4, settle, lay E d4, settle")
+    assert played(rig) == "E@d4"
+
+
+def test_vortex_with_a_tile_on_the_wrong_cell():
+    rig = Rig(BATTLE)
+    v = rig.virtual
+    # V+c3 moves c3 -> c4 -> d4 -> d3 -> c3; the hands swap two of them wrongly.
+    rig.run("take-tile c3, take-tile c4, take-tile d4, take-tile d3")
+    for cell, i in (("c4", -4), ("d3", -3), ("d4", -2), ("c3", -1)):
+        v.place_tile(cell, rig.now, which=i)
+    rig.settle()
+    assert rig.board.pos.stack == []
+    assert shows(rig, "d3", leds.EXTRA) or shows(rig, "d4", leds.EXTRA)
+    rig.run("take-tile d3, take-tile d4")
+    v.place_tile("d3", rig.now, which=-1)
+    v.place_tile("d4", rig.now, which=-1)
+    rig.settle()
+    assert played(rig) == "V+c3"
+
+
 def test_ai_action_carried_out():
     rig = Rig(BATTLE, settings=Settings(ai_side=DARK))
     rig.run("play e2e4")

@@ -96,7 +96,7 @@ class Recogniser:
                 elif r == NO_TILE:
                     f |= TILE_AWAY
                 elif w == NO_TILE:
-                    f |= TILE_NEW
+                    f |= TILE_NEW if r != UNKNOWN else TILE_NEW | TILE_WRONG
                     new += 1
                 else:
                     f |= TILE_WRONG  # another terrain, or UNKNOWN on a laid tile
@@ -161,7 +161,7 @@ class Recogniser:
         cell = OFF
         for c in range(64):
             if diff[c]:
-                if diff[c] != TILE_NEW or cell != OFF or tiles[c] == UNKNOWN:
+                if diff[c] != TILE_NEW or cell != OFF:
                     return DISAGREE if not diff[c] & TILE_UNREAD else WAIT
                 cell = c
         a = placement(tiles[cell], cell)
