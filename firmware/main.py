@@ -16,19 +16,16 @@ from vortex.hal.tiles import TileScanner, ShiftMux
 from vortex.hal.pixels import Pixels, led_map
 from vortex.hal.store import FileStore
 from vortex.hal.watchdog import Watchdog
-from vortex.app.board import Board, BTN_UNDO, BTN_NEW, BTN_LEVEL
+from vortex.app.board import Board
+from vortex.app import buttons as btn
 
 SAVE = "/game.bin"
 
 
 def buttons(a, b):
-    # Two buttons to ground: A takes back, B steps the brightness, both
-    # together start a new game (hard to do by accident).
-    pa = not a.value()
-    pb = not b.value()
-    if pa and pb:
-        return BTN_NEW
-    return (BTN_UNDO if pa else 0) | (BTN_LEVEL if pb else 0)
+    # Two buttons to ground (pressed reads 0); what presses and holds mean
+    # is the board logic's business (vortex/app/buttons.py).
+    return (0 if a.value() else btn.A) | (0 if b.value() else btn.B)
 
 
 def build():

@@ -21,9 +21,13 @@ Actions, carried out by tidy hands:  W@d4  e2e4  c3~d3  V+c3  V-c3
   (an illegal move is carried out all the same, to see the board refuse it)
 Hands, one at a time:  lift e2 | place e4 | drop | slide e2 e3 e4 | knock d7 d6
   lay W d4 | take-tile d4 | put-tile e4
-Board:  carry (do the action the board shows) | undo | new | level | wait MS
-  help | quit"""
+Board:  carry (do the action the board shows) | wait MS | help | quit
+Buttons:  undo (short A) | level (short B) | new (hold A+B) | menu (hold B)
+  press a | press b | hold b | hold ab   (in the menu: A the next value,
+  B the next item, hold B to close, hold A+B to close and start a new game)"""
 
+SHORTCUTS = {"undo": ("press", "a"), "level": ("press", "b"), "new": ("hold", "ab"),
+             "menu": ("hold", "b")}
 ESC = "\x1b["
 TERRAIN_BG = {0: (40, 40, 40), 1: (0, 70, 170), 2: (170, 30, 0), 3: (110, 70, 20),
               4: (150, 150, 150)}
@@ -95,8 +99,8 @@ class BoardSim:
             self.say(HELP)
             return True
         try:
-            if verb in ("undo", "new", "level"):
-                rig.do("press", verb)
+            if verb in SHORTCUTS:
+                rig.do(*SHORTCUTS[verb])
             elif len(words) == 1 and verb != "carry" and verb != "drop":
                 self.act(verb)
             else:

@@ -7,17 +7,18 @@
 Commands (comma, semicolon or newline separated):
     lift X | place X | drop | slide X Y [Z...] | knock X Y
     lay T X (a new tile of terrain T, or ? a tag that is not ours) | take-tile X | put-tile X
-    wait MS | settle | press undo|new|level | play ACTION | carry (the board's pending action)
+    wait MS | settle | press a|b | hold b|ab | play ACTION | carry (the board's pending action)
 """
 from vortex.engine.defs import PLACE, SWAP, VORTEX, TERRAIN_LETTERS, block_cells
 from vortex.engine.notation import parse_cell
 from vortex.engine.position import Position
-from vortex.app.board import Board, SETTLE_MS, BTN_UNDO, BTN_NEW, BTN_LEVEL
+from vortex.app.board import Board, SETTLE_MS
+from vortex.app.buttons import A, B, HOLD_MS
 from vortex.app import leds
 from host_sim.virtual import VirtualBoard, FOREIGN
 
 TICK_MS = 5
-BUTTONS = {"undo": BTN_UNDO, "new": BTN_NEW, "level": BTN_LEVEL}
+BUTTONS = {"a": A, "b": B, "ab": A | B}
 
 
 class Rig:
@@ -114,9 +115,9 @@ class Rig:
         elif verb == "settle":
             self.settle()
             return
-        elif verb == "press":
+        elif verb == "press" or verb == "hold":  # a short press, or held past HOLD_MS
             self.buttons = BUTTONS[args[0]]
-            self.tick(2)
+            self.wait(HOLD_MS + 50 if verb == "hold" else 100)
             self.buttons = 0
         elif verb == "play":
             self.play(self.board.pos.parse_action(args[0]))

@@ -161,7 +161,7 @@ def test_swapping_back_the_swap_just_played_is_refused():
     v.place_tile("c3", rig.now, which=-1)
     rig.settle()
     assert played(rig) == "c3~d3"
-    assert rig.board.error_until and rig.colour("c3") in ((0, 0, 0), scaled(leds.ERROR))
+    assert rig.board.flashing and rig.colour("c3") in ((0, 0, 0), scaled(leds.ERROR))
 
 
 def test_vortex_both_directions():
@@ -251,7 +251,7 @@ def test_other_action_than_the_ai_asked_is_refused():
 
 def test_takeback_shows_what_to_restore():
     rig = Rig(BATTLE)
-    rig.run("play e2e4, press undo, settle")
+    rig.run("play e2e4, press a, settle")
     assert rig.board.pos.stack == []
     rig.wait(100)
     assert shows(rig, "e2", leds.MISSING) and shows(rig, "e4", leds.EXTRA)
@@ -261,7 +261,7 @@ def test_takeback_shows_what_to_restore():
 
 def test_new_game_button():
     rig = Rig(BATTLE)
-    rig.run("play e2e4, press new, settle")
+    rig.run("play e2e4, hold ab, settle")
     assert rig.board.pos.text() == START
 
 
@@ -269,7 +269,7 @@ def test_brightness_button():
     rig = Rig(BATTLE)
     rig.run("play e2e4")
     dim = rig.colour("e4")
-    rig.run("press level")
+    rig.run("press b")
     assert rig.colour("e4") > dim
 
 

@@ -72,7 +72,7 @@ class Hands(RuleBasedStateMachine):
 
     @rule()
     def takeback(self):
-        self.rig.do("press", "undo")
+        self.rig.do("press", "a")
 
     # --- what must hold -----------------------------------------------------
     @invariant()

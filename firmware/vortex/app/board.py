@@ -9,7 +9,7 @@ actions out. Pure: the hardware (or the virtual board) is driven by the caller.
 The game is board.pos (an engine Position); board.pos.stack lists the
 actions committed since board.start. Every commit is saved to the store.
 """
-from vortex.ticks import ticks_diff
+from vortex.ticks import ticks_add, ticks_diff
 from vortex.engine.defs import PLACE, SWAP, VORTEX, TRAVELLER, block_cells, const
 from vortex.engine.tables import OFF, STEP
 from vortex.engine.position import (Position, Outcome, START, TIME_OUT, new_buffer,
@@ -21,11 +21,8 @@ from vortex.app.clock import Clock
 from vortex.app.ai import Ai
 from vortex.app import session
 from vortex.app.session import Settings
-
-# Buttons, as bits of the `buttons` argument of step().
-BTN_UNDO = const(1)    # take back the last action (and the AI's reply)
-BTN_NEW = const(2)     # a new game with the same settings
-BTN_LEVEL = const(4)   # next brightness level
+from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_B, HOLD_AB
+from vortex.app.menu import Menu
 
 SETTLE_MS = const(300)   # sensors unchanged this long before an action is judged
 ERROR_MS = const(2000)   # an illegal action flashes this long
@@ -49,7 +46,9 @@ class Board:
         self._dest = new_buffer(MAX_DESTINATIONS)
         self.ai = None  # made on first need: its action buffer costs 1 KB
         self._seed = seed
-        self._buttons = 0
+        self.buttons = Buttons()
+        self.menu = None  # the settings menu, while it is open
+        self.flashing = False  # an illegal action's cells flash until error_until
         self.error_until = 0
         self._errors = bytearray(4)
         self._nerrors = 0
@@ -130,7 +129,7 @@ class Board:
             if self.ai is None:
                 self.ai = Ai(self._seed)
             self.pending = self.ai.choose(self.pos)
-        self.error_until = 0
+        self.flashing = False
         self.judged = False  # judge the sensors against the new expectation
         self.dirty = True
         self.save()
@@ -154,12 +153,12 @@ class Board:
     def step(self, now, occ, tiles, ids, buttons=0):
         """One tick. occ: bytearray(64) debounced occupancy; tiles: bytearray(64)
         tile readings (vortex.tag codes); ids: bytearray(64) tile serials (0
-        unknown); buttons: bits. Returns True when self.frame was redrawn.
-        Allocates nothing unless something happened."""
-        pressed = buttons & ~self._buttons
-        self._buttons = buttons
-        if pressed:
-            self._press(pressed)
+        unknown); buttons: the raw state, bits buttons.A and buttons.B.
+        Returns True when self.frame was redrawn. Allocates nothing unless
+        something happened."""
+        event = self.buttons.update(buttons, now)
+        if event:
+            self._button(event)
         if self.clock and self.result() is None:
             if self.clock.tick(now, self.pos.side):
                 self.timed_out = Outcome(self.pos.side ^ 1, TIME_OUT)
@@ -168,15 +167,17 @@ class Board:
             elif self.clock.is_low(self.pos.side) != self._low:
                 self._low = not self._low
                 self.dirty = True
-        if self._sensors_changed(occ, tiles):
+        if self.menu is not None:
+            self.judged = False  # the game waits; judge the board when the menu closes
+        elif self._sensors_changed(occ, tiles):
             self.changed_at = now
             self.judged = False
             self.rec.observe(occ)
             self._judge(now, occ, tiles, ids, False)
         elif not self.judged and ticks_diff(now, self.changed_at) >= SETTLE_MS:
             self._judge(now, occ, tiles, ids, True)
-        if self.error_until and ticks_diff(now, self.error_until) >= 0:
-            self.error_until = 0
+        if self.flashing and ticks_diff(now, self.error_until) >= 0:
+            self.flashing = False
             self.dirty = True
         if self._blinking:
             b = (now // BLINK_MS) & 1
@@ -188,15 +189,32 @@ class Board:
             return True
         return False
 
-    def _press(self, pressed):
-        if pressed & BTN_UNDO:
+    def _button(self, event):
+        self.dirty = True
+        menu = self.menu
+        if menu is not None:
+            if event == SHORT_A:
+                menu.next_value()
+            elif event == SHORT_B:
+                menu.next_item()
+            else:  # a hold closes the menu; A+B also starts a new game
+                self.menu = None
+                if event == HOLD_AB:
+                    self.new_game(START)
+                    self._say("new game")
+                else:
+                    self._after_change()  # the AI may have changed sides; save the settings
+                self._say("settings closed")
+        elif event == SHORT_A:
             self.takeback()
-        if pressed & BTN_NEW:
+        elif event == SHORT_B:
+            self.settings.level = (self.settings.level + 1) % len(leds.LEVELS)
+        elif event == HOLD_B:
+            self.menu = Menu(self.settings)
+            self._say("settings")
+        elif event == HOLD_AB:
             self.new_game(START)
             self._say("new game")
-        if pressed & BTN_LEVEL:
-            self.settings.level = (self.settings.level + 1) % len(leds.LEVELS)
-            self.dirty = True
 
     def _sensors_changed(self, occ, tiles):
         changed = False
@@ -254,7 +272,8 @@ class Board:
                     self._say("illegal action")
                 self._errors[:] = rec.cells
                 self._nerrors = rec.ncells
-                self.error_until = now + ERROR_MS
+                self.error_until = ticks_add(now, ERROR_MS)
+                self.flashing = True
         self._set_verdict(v)
 
     def _flag_action(self, a):
@@ -311,7 +330,9 @@ class Board:
         on = (now // BLINK_MS) & 1
         self._blink = on
         result = self.result()
-        if result is not None:
+        if self.menu is not None:
+            self.menu.draw(self._put)
+        elif result is not None:
             self._draw_last()
             self._draw_end(result)
         else:
@@ -328,7 +349,7 @@ class Board:
                 self._draw_hand()
             elif v == WAIT or v == DISAGREE or v == ILLEGAL:
                 self._draw_diff()
-            if self.error_until:
+            if self.flashing:
                 self._blinking = True
                 for i in range(self._nerrors):
                     self._put(self._errors[i], leds.ERROR if on else leds.OFF)

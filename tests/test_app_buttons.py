@@ -1,0 +1,65 @@
+"""Buttons and the settings menu. Table-driven timed sequences, QMK style;
+plain asserts (dual-run)."""
+from vortex.app.buttons import (Buttons, A, B, NONE, SHORT_A, SHORT_B, HOLD_B, HOLD_AB,
+                                HOLD_MS)
+from vortex.app.menu import Menu, CLOCK_CHOICES
+from vortex.app.session import Settings, NO_AI
+from vortex.ticks import ticks_add
+from host_sim.scenario import Rig
+from vortex.engine.defs import DARK
+
+# (time ms, raw state) steps, and the events expected, in order.
+CASES = (
+    ("short A", ((0, A), (80, A), (120, 0)), [SHORT_A]),
+    ("short B", ((0, B), (120, 0)), [SHORT_B]),
+    ("hold B fires once, while held", ((0, B), (HOLD_MS - 1, B), (HOLD_MS, B), (HOLD_MS + 500, B),
+                                       (HOLD_MS + 600, 0)), [HOLD_B]),
+    ("hold A+B, pressed a moment apart", ((0, A), (40, A | B), (HOLD_MS + 10, A | B),
+                                          (HOLD_MS + 60, B), (HOLD_MS + 90, 0)), [HOLD_AB]),
+    ("A and B tapped together is no short press", ((0, A | B), (100, 0)), []),
+    ("holding A alone does nothing", ((0, A), (HOLD_MS * 3, A), (HOLD_MS * 3 + 1, 0)), []),
+    ("two shorts", ((0, A), (50, 0), (200, B), (260, 0)), [SHORT_A, SHORT_B]),
+    ("across the ticks wrap", ((ticks_add(0, -500), B), (ticks_add(0, HOLD_MS - 500), B)),
+     [HOLD_B]),
+)
+
+
+def test_button_sequences():
+    for name, steps, want in CASES:
+        b = Buttons()
+        got = []
+        for t, state in steps:
+            e = b.update(state, t)
+            if e != NONE:
+                got.append(e)
+        assert got == want, (name, got)
+
+
+def test_menu_cycles_values_and_items():
+    s = Settings()
+    m = Menu(s)
+    m.next_value()  # AI: off -> plays Light
+    m.next_value()  # -> plays Dark
+    assert s.ai_side == DARK
+    m.next_value()
+    assert s.ai_side == NO_AI
+    m.next_item()
+    m.next_value()
+    assert (s.clock_ms, s.increment_ms) == CLOCK_CHOICES[1]
+    m.next_item()
+    m.next_item()
+    m.next_value()
+    assert s.budget_ma == 900
+
+
+def test_menu_on_the_board():
+    rig = Rig()
+    rig.run("hold b")  # the menu opens: rank 8 shows the AI choices
+    assert rig.board.menu is not None
+    lit = rig.lit()
+    assert 56 in lit and 63 in lit  # AI "off" chosen, and the cursor on that row
+    rig.run("press a, press a")  # AI plays Dark
+    rig.run("hold b, settle")  # closed: the game goes on with the AI
+    assert rig.board.menu is None and rig.board.settings.ai_side == DARK
+    rig.run("play E@e4")
+    assert rig.board.pending >= 0  # the AI asks for its placement
