@@ -63,3 +63,13 @@ def test_menu_on_the_board():
     assert rig.board.menu is None and rig.board.settings.ai_side == DARK
     rig.run("play E@e4")
     assert rig.board.pending >= 0  # the AI asks for its placement
+
+
+def test_clock_stops_while_the_menu_is_open():
+    rig = Rig(settings=Settings(clock_ms=60000))
+    rig.wait(1000)
+    left = rig.board.clock.left[0]
+    rig.run("hold b, wait 5000")
+    assert rig.board.clock.left[0] >= left - 1100  # only the hold itself, before the menu opened
+    rig.run("hold b, wait 1000")
+    assert rig.board.clock.left[0] < left - 1100  # running again

@@ -3,7 +3,7 @@
 Whatever the hands do, the board never crashes and never commits an illegal
 action; once the hands stop, either the board and the game agree or the
 LEDs show, on every cell where they differ, what to restore."""
-from hypothesis import settings, HealthCheck, Phase
+from hypothesis import settings, HealthCheck
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -108,7 +108,7 @@ class Hands(RuleBasedStateMachine):
                 assert hue(rig.colour(c)) not in (missing, extra), (c, rig.colour(c))
 
 
-Hands.TestCase.settings = settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], max_examples=25, stateful_step_count=25, deadline=None,
+Hands.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None,
                                    suppress_health_check=[HealthCheck.too_slow])
 TestHands = Hands.TestCase
 

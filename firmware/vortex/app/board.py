@@ -159,7 +159,9 @@ class Board:
         event = self.buttons.update(buttons, now)
         if event:
             self._button(event)
-        if self.clock and self.result() is None:
+        if self.clock and self.menu is not None:
+            self.clock.pause()  # setting up is not thinking time
+        elif self.clock and self.result() is None:
             if self.clock.tick(now, self.pos.side):
                 self.timed_out = Outcome(self.pos.side ^ 1, TIME_OUT)
                 self.dirty = True

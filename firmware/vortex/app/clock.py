@@ -24,6 +24,10 @@ class Clock:
         self._last = now_ms
         return self.left[side] == 0
 
+    def pause(self):
+        """Stop the time: the next tick() starts it again, charging nothing."""
+        self._last = None
+
     def pressed(self, side):
         """`side` completed an action: it earns the increment."""
         if self.left[side]:
