@@ -9,27 +9,13 @@ import gc
 import sys
 import time
 
-BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
-          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
 START = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
 
 
 def step_mode(repeats):
-    from vortex.app.board import Board
-    from vortex.engine.position import Position
-    board = Board(None)
-    board.new_game(BATTLE)
-    pos = Position(BATTLE)
-    occ = bytearray(64)
-    tiles = bytearray(64)
-    ids = bytearray(64)
-    for c in range(64):
-        occ[c] = 1 if pos.pieces[c] else 0
-        tiles[c] = pos.tiles[c]
-    now = 0
-    for _ in range(100):
-        now += 5
-        board.step(now, occ, tiles, ids, 0)
+    from test_app_idle import idle_board  # a board in battle, agreeing with its sensors
+    from vortex.app.session import Settings
+    board, occ, tiles, ids, now = idle_board(Settings())
     lift = put = 0
     e2 = 12
     for _ in range(repeats):

@@ -43,13 +43,8 @@ def push(pos, a):
         pos.filled += 1
         pos.ban = OFF
     elif a < VORTEX:
-        code = a - SWAP
-        c = code >> 1
-        d = c + 8 if code & 1 else c + 1
-        t = tiles[c]
-        tiles[c] = tiles[d]
-        tiles[d] = t
-        pos.ban = code
+        _swap(tiles, a - SWAP)
+        pos.ban = a - SWAP
         pos.quiet += 1
     else:
         _turn(pos, a - VORTEX)
@@ -91,16 +86,21 @@ def pop(pos):
         tiles[c] = NO_TILE
         pos.filled -= 1
     elif a < VORTEX:
-        code = a - SWAP
-        c = code >> 1
-        d = c + 8 if code & 1 else c + 1
-        t = tiles[c]
-        tiles[c] = tiles[d]
-        tiles[d] = t
+        _swap(tiles, a - SWAP)  # its own inverse
     else:
         _turn(pos, (a - VORTEX) ^ 1)  # the opposite turn
         pos.vortexes[side] += 1
     return a
+
+def _swap(tiles, code):
+    # Exchange the tiles of swap code: cell code >> 1 and its east (even
+    # code) or north (odd) neighbour.
+    c = code >> 1
+    d = c + 8 if code & 1 else c + 1
+    t = tiles[c]
+    tiles[c] = tiles[d]
+    tiles[d] = t
+
 
 def _turn(pos, code):
     # Rotate the block code >> 1 a quarter turn: clockwise if code is even.
