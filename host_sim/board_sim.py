@@ -12,6 +12,7 @@ from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_action
 from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS
 from vortex.app.session import Settings, NO_AI
+from vortex.app.leds import LEVELS
 from vortex.hal.store import FileStore
 from .scenario import Rig
 from .virtual import PhysicsError
@@ -56,12 +57,13 @@ class BoardSim:
                 cell = TERRAIN_LETTERS[v.tiles[c]].replace("-", ".") + PIECE_LETTERS[v.pieces[c]]
                 row.append(self._cell(cell, TERRAIN_BG[v.tiles[c]]))
             row.append("   ")
+            level = LEVELS[rig.board.settings.level]
             for f in range(8):
                 rgb = rig.colour(rank * 8 + f)
-                # LEDs are dim in a frame; brighten them for the screen.
-                top = max(rgb)
-                shown = tuple(min(255, x * 255 // top) for x in rgb) if top else (0, 0, 0)
-                row.append(self._cell("  " if top else " .", shown))
+                # Undo the brightness level for the screen; keep the
+                # palette's own dim and bright apart.
+                shown = tuple(min(255, x * 255 // level) for x in rgb)
+                row.append(self._cell("  " if max(rgb) else " .", shown))
             self.say("".join(row))
         self.say("   a b c d e f g h          a b c d e f g h")
         b = rig.board
