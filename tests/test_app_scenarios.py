@@ -238,6 +238,19 @@ def test_ai_action_carried_out():
     assert rig.board.pos.side == LIGHT and rig.board.pending == -1
 
 
+def test_remote_opponents_action_carried_out():
+    rig = Rig(BATTLE)
+    rig.run("play e2e4")
+    asked = rig.board.pos.parse_action("b7c6")  # from a remote opponent, say
+    rig.board.request(asked)
+    rig.tick()
+    assert shows(rig, "b7", leds.TODO_FROM)
+    rig.run("lift d7, place d6, settle")  # another legal move: refused
+    assert played(rig) == "e2e4"
+    rig.run("lift d6, place d7, settle, carry")
+    assert played(rig) == "e2e4 b7c6"
+
+
 def test_other_action_than_the_ai_asked_is_refused():
     rig = Rig(START, settings=Settings(ai_side=LIGHT))
     want = rig.board.pending

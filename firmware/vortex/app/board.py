@@ -32,6 +32,10 @@ TERRAIN_COLOURS = ((0, 0, 0), (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 22
 
 
 class Board:
+    """Board(store=None, settings=None, seed=1): resumes the game in the
+    store if there is one, else starts a new game with the settings. seed
+    makes the AI's choices repeatable."""
+
     def __init__(self, store=None, settings=None, seed=1):
         self.store = store
         self.frame = bytearray(leds.FRAME_BYTES)
@@ -234,14 +238,10 @@ class Board:
     def _judge(self, now, occ, tiles, ids, settled):
         # Quick verdicts (agreement, a piece in hand) show at once; actions,
         # errors and disagreements wait until the sensors have settled.
-        rec = self.rec
         if self.result() is not None:
-            rec.compare(self.pos, occ, tiles)
-            v = AGREE if not (rec.gone or rec.extra or rec.tiles) else DISAGREE
-            if settled:
-                self.judged = True
-            self._set_verdict(v)
+            self.judged = True  # the game is over: nothing more to recognise
             return
+        rec = self.rec
         rec.compare(self.pos, occ, tiles)
         v = rec.judge(self.pos, tiles, ids, self.known_ids, self._dest)
         if self.restoring and v != AGREE:
