@@ -228,6 +228,23 @@ def test_vortex_with_a_tile_on_the_wrong_cell():
     assert played(rig) == "V+c3"
 
 
+def test_heart_set_on_another_file_before_the_first_tile():
+    rig = Rig(START, settings=Settings(free_hearts=1))
+    rig.run("lift e1, place c1, settle")
+    assert rig.board.start.split()[1].endswith("/2H5") and rig.board.pos.stack == []
+    assert rig.agrees()
+    rig.run("lay W d4, settle")
+    assert played(rig) == "W@d4"
+    rig.run("lift e8, place f8, settle")  # too late: a tile is down
+    assert rig.board.pos.pieces[parse_cell("e8")] and shows(rig, "f8", leds.EXTRA)
+
+
+def test_heart_stays_put_without_the_option():
+    rig = Rig(START)
+    rig.run("lift e1, place c1, wait 400")
+    assert rig.board.flashing and rig.board.start == START
+
+
 def test_ai_action_carried_out():
     rig = Rig(BATTLE, settings=Settings(ai_side=DARK))
     rig.run("play e2e4")

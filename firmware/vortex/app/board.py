@@ -10,13 +10,13 @@ The game is board.pos (an engine Position); board.pos.stack lists the
 actions committed since board.start. Every commit is saved to the store.
 """
 from vortex.ticks import ticks_add, ticks_diff
-from vortex.engine.defs import PLACE, SWAP, VORTEX, TRAVELLER, block_cells, const
+from vortex.engine.defs import PLACE, SWAP, VORTEX, TRAVELLER, block_cells, cell_name, const
 from vortex.engine.tables import OFF, STEP
 from vortex.engine.position import (Position, Outcome, START, TIME_OUT, new_buffer,
                                     MAX_DESTINATIONS)
 from vortex.app import leds
 from vortex.app.recognise import (Recogniser, AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE,
-                                  GONE, EXTRA, TILE_AWAY, TILE_NEW, TILE_WRONG)
+                                  SETUP, GONE, EXTRA, TILE_AWAY, TILE_NEW, TILE_WRONG)
 from vortex.app.clock import Clock
 from vortex.app.ai import Ai
 from vortex.app import session
@@ -259,6 +259,13 @@ class Board:
             return  # keep the last view until the hands are still
         else:
             self.judged = True
+            if v == SETUP:
+                if self.settings.free_hearts:
+                    self._move_heart(rec.cells[0], rec.cells[1])
+                    rec.reset(occ)
+                    v = AGREE
+                else:
+                    v = ILLEGAL  # the option is off: the Heart goes back
             if v == ACTION:
                 a = rec.action
                 if self.pending >= 0 and a != self.pending:
@@ -277,6 +284,15 @@ class Board:
                 self.error_until = ticks_add(now, ERROR_MS)
                 self.flashing = True
         self._set_verdict(v)
+
+    def _move_heart(self, f, t):
+        # The setup option: the game starts from the Heart's new cell.
+        pos = Position(self.start)
+        pos.pieces[t] = pos.pieces[f]
+        pos.pieces[f] = 0
+        self.new_game(pos.text())
+        self.restoring = False  # the board already shows it
+        self._say("Heart set on " + cell_name(t))
 
     def _flag_action(self, a):
         rec = self.rec

@@ -6,14 +6,15 @@ others dim, and the h-file cell of the item being set in white.
     rank 7  clock       off, 5+3, 10+5, 15+10, 30+0 (minutes + seconds)
     rank 6  brightness  4 levels
     rank 5  LED budget  300, 500, 900 mA
+    rank 4  Hearts      fixed on the e-file, free on the back rank (before the first tile)
 """
 from vortex.app.session import NO_AI
 
 AI_CHOICES = (NO_AI, 0, 1)
 CLOCK_CHOICES = ((0, 0), (300000, 3000), (600000, 5000), (900000, 10000), (1800000, 0))
 BUDGET_CHOICES = (300, 500, 900)
-ITEMS = 4
-COLOURS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120))
+ITEMS = 5
+COLOURS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120), (120, 200, 0))
 DIM = (25, 25, 25)
 CURSOR = (255, 255, 255)
 
@@ -40,7 +41,9 @@ class Menu:
             return len(CLOCK_CHOICES), _index(CLOCK_CHOICES, (s.clock_ms, s.increment_ms))
         if item == 2:
             return 4, s.level
-        return len(BUDGET_CHOICES), _index(BUDGET_CHOICES, s.budget_ma, 1)
+        if item == 3:
+            return len(BUDGET_CHOICES), _index(BUDGET_CHOICES, s.budget_ma, 1)
+        return 2, 1 if s.free_hearts else 0
 
     def next_item(self):
         self.item = (self.item + 1) % ITEMS
@@ -55,8 +58,10 @@ class Menu:
             s.clock_ms, s.increment_ms = CLOCK_CHOICES[i]
         elif self.item == 2:
             s.level = i
-        else:
+        elif self.item == 3:
             s.budget_ma = BUDGET_CHOICES[i]
+        else:
+            s.free_hearts = i
 
     def draw(self, put):
         """Draw with put(cell, colour)."""

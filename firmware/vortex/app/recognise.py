@@ -10,8 +10,8 @@ mover put in its place) leaves the same occupancy as a lifted piece. The
 history tells them apart: which cells went empty since the board last
 agreed (`touched`) and which cell was filled last (`last_rise`).
 """
-from vortex.engine.defs import (NO_TILE, SWAP, VORTEX, placement, swap as swap_action,
-                                block_cells, const)
+from vortex.engine.defs import (NO_TILE, HEART, SWAP, VORTEX, placement,
+                                swap as swap_action, block_cells, const)
 from vortex.engine.tables import OFF, BLOCKS
 from vortex.tag import UNKNOWN, NOT_READ
 
@@ -30,6 +30,7 @@ WAIT = const(2)       # an action under way: show what is missing, no error
 ACTION = const(3)     # a legal action: commit it
 ILLEGAL = const(4)    # a whole action that the rules refuse
 DISAGREE = const(5)   # board and game differ: show what to restore
+SETUP = const(6)      # before the first tile, a Heart moved along its back rank: cells[0] -> cells[1]
 
 
 class Recogniser:
@@ -124,9 +125,16 @@ class Recogniser:
             if pos.is_building():
                 return self._placement(pos, tiles)
             return self._tile_action(pos, tiles, ids, known_ids)
-        if pos.is_building():
-            return DISAGREE  # no piece moves while the board is built
         pieces = pos.pieces
+        if pos.is_building():
+            # No piece moves while the board is built; but before the first
+            # tile a Heart may be set on another file of its back rank.
+            f, t = self.gone_cell, self.extra_cell
+            if (self.gone == 1 and self.extra == 1 and not pos.filled
+                    and (pieces[f] & 3) == HEART and f >> 3 == t >> 3 == (7 if pieces[f] >> 2 else 0)):
+                self._flag(f, t)
+                return SETUP
+            return DISAGREE
         if self.gone == 1 and self.extra == 1:
             f = self.gone_cell
             return self._move(pos, f, self.extra_cell, buf)

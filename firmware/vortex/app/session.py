@@ -3,7 +3,7 @@
 A save is text, so a maker can read it off the board with mpremote:
 
     vortex-game 1
-    settings <ai side> <clock ms> <increment ms> <brightness> <budget mA>
+    settings <ai side> <clock ms> <increment ms> <brightness> <budget mA> <free hearts>
     <the position the game started from>
     <the actions played, in notation, space-separated>
     clock <Light's ms left> <Dark's ms left>
@@ -18,22 +18,27 @@ NO_AI = -1
 
 
 class Settings:
-    """ai_side: LIGHT, DARK or NO_AI. clock_ms 0 plays without a clock."""
+    """ai_side: LIGHT, DARK or NO_AI. clock_ms 0 plays without a clock.
+    free_hearts: before the first tile, a Heart may be set on any file of
+    its back rank (the rulings' setup option)."""
 
-    def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, level=2, budget_ma=500):
+    def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, level=2, budget_ma=500,
+                 free_hearts=0):
         self.ai_side = ai_side
         self.clock_ms = clock_ms
         self.increment_ms = increment_ms
         self.level = level
         self.budget_ma = budget_ma
+        self.free_hearts = free_hearts
 
     def fields(self):
-        return (self.ai_side, self.clock_ms, self.increment_ms, self.level, self.budget_ma)
+        return (self.ai_side, self.clock_ms, self.increment_ms, self.level, self.budget_ma,
+                self.free_hearts)
 
 
 def dump(settings, start, actions, clock_left):
     """The save text of a game, as bytes."""
-    return ("%s\nsettings %d %d %d %d %d\n%s\n%s\nclock %d %d\n" % (
+    return ("%s\nsettings %d %d %d %d %d %d\n%s\n%s\nclock %d %d\n" % (
         (MAGIC,) + settings.fields() + (start, " ".join(action_text(a) for a in actions))
         + tuple(clock_left))).encode()
 
@@ -46,7 +51,7 @@ def load(data):
         raise ValueError("save: not a vortex game")
     f = lines[1].split()
     c = lines[4].split()
-    if len(f) != 6 or f[0] != "settings" or len(c) != 3 or c[0] != "clock":
+    if len(f) != 7 or f[0] != "settings" or len(c) != 3 or c[0] != "clock":
         raise ValueError("save: bad settings or clock line")
     settings = Settings(*[int(x) for x in f[1:]])
     pos = Position(lines[2])
