@@ -442,16 +442,16 @@ class Board:
             self._put(t, colour)
 
     def _draw_diff(self):
-        # Missing things in one colour, extra ones in red. A new tile in the
-        # building phase is a placement under way (a piece lifted to lay it
-        # under), not an error, when it is the only thing out of place.
-        diff = self.rec.diff
+        # Missing things in one colour, extra ones in red. A new tile laid
+        # under a lifted piece is a placement under way, not an error, when
+        # it is the only tile out of place: that cell asks for its piece back.
         rec = self.rec
-        lone_new = (self.pos.is_building() and rec.tiles == 1 and rec.new_tiles == 1
-                    and not rec.extra and not self.restoring)
+        diff = rec.diff
+        under_way = (self.pos.is_building() and rec.tiles == 1 and rec.new_tiles == 1
+                     and not rec.extra and not self.restoring)
         for c in range(64):
             f = diff[c]
-            if f & (EXTRA | TILE_WRONG) or (f & TILE_NEW and not lone_new):
+            if f & (EXTRA | TILE_WRONG) or (f & TILE_NEW and not (under_way and f & GONE)):
                 self._put(c, leds.EXTRA)
             elif f & (GONE | TILE_AWAY):
                 self._put(c, leds.MISSING)
