@@ -42,10 +42,10 @@ def step_mode(repeats):
 
 
 def game_mode(seed):
-    gc.collect()
-    base = gc.mem_alloc()
     from host_sim.scenario import Rig
     from vortex.app.ai import Ai
+    gc.collect()
+    imported = gc.mem_alloc()
     rig = Rig(START, seed=seed)
     players = (Ai(seed * 2 + 1), Ai(seed * 2 + 2))
     pos = rig.board.pos
@@ -58,7 +58,7 @@ def game_mode(seed):
     print("actions", len(pos.stack))
     print("result", rig.board.result())
     print("live_peak", peak)
-    print("base", base)
+    print("imported", imported)
     print("seconds", time.ticks_diff(time.ticks_ms(), t0) / 1000)
 
 
