@@ -67,6 +67,9 @@ def main(argv):
     except NotationError as e:
         print("error:", e, file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `| head`: the reader has all it wanted
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
