@@ -261,7 +261,7 @@ def test_remote_opponents_action_carried_out():
     asked = rig.board.pos.parse_action("b7c6")  # from a remote opponent, say
     rig.board.request(asked)
     rig.tick()
-    assert shows(rig, "b7", leds.TODO_FROM)
+    assert shows(rig, "b7", leds.TODO)
     rig.run("lift d7, place d6, settle")  # another legal move: refused
     assert played(rig) == "e2e4"
     rig.run("lift d6, place d7, settle, carry")

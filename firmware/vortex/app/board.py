@@ -409,20 +409,21 @@ class Board:
         a = self.pending
         self._blinking = True
         if a < PLACE:
-            self._put(a >> 6, leds.TODO_FROM)
-            self._put(a & 63, leds.TODO_TO if on else leds.OFF)
+            self._put(a >> 6, leds.TODO)
+            self._put(a & 63, leds.TODO if on else leds.OFF)
         elif a < SWAP:  # lay this terrain here: its colour, blinking
             self._put(a & 63, TERRAIN_COLOURS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
         elif a < VORTEX:
             c = (a - SWAP) >> 1
-            self._put(c, leds.TODO_FROM)
-            self._put(c + (8 if a & 1 else 1), leds.TODO_TO if on else leds.OFF)
+            self._put(c, leds.TODO)
+            self._put(c + (8 if a & 1 else 1), leds.TODO if on else leds.OFF)
         else:
-            # The block; its first cell blinks in the direction's colour.
+            # The block, steady; the cell its lower-left tile turns to
+            # blinks: up for clockwise, right for counter-clockwise.
             cells = block_cells((a - VORTEX) >> 1)
             for c in cells:
-                self._put(c, leds.TODO_FROM)
-            self._put(cells[1] if a & 1 == 0 else cells[3], leds.TODO_TO if on else leds.OFF)
+                self._put(c, leds.TODO)
+            self._put(cells[1] if a & 1 == 0 else cells[3], leds.TODO if on else leds.OFF)
 
     def _draw_hand(self):
         pos = self.pos
