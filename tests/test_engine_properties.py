@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import reference as ref
 from test_engine_perft import HAND, REFERENCE
-from vortex.engine import (Position, NotationError, action_text, new_buffer, LIGHT, DARK,
+from vortex.engine import (Position, action_text, new_buffer, LIGHT, DARK,
                            HEART_TAKEN, NO_ACTION, QUIET_END)
-from vortex.engine.defs import ACTION_END, PLACE
+from vortex.engine.defs import ACTION_END
 from vortex.engine.perft import perft
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -196,17 +196,6 @@ def test_notation_round_trip(state):
     assert pos.text() == text
     assert Position(pos.text()).text() == text
     assert ref.State.of(Position(text)) == state
-
-
-@settings(max_examples=200, **SETTINGS)
-@given(st.integers(0, ACTION_END - 1))
-def test_action_code_text_round_trip(a):
-    from vortex.engine import parse_action
-    try:
-        b = parse_action(action_text(a))
-    except NotationError:
-        return
-    assert b == a
 
 
 # --- perft ---------------------------------------------------------------------
