@@ -243,7 +243,7 @@ class Board:
             return
         rec = self.rec
         rec.compare(self.pos, occ, tiles)
-        v = rec.judge(self.pos, tiles, ids, self.known_ids, self._dest)
+        v = rec.judge(self.pos, tiles, ids, self.known_ids)
         if self.restoring and v != AGREE:
             # After a takeback, a new game or a resume, the board is put
             # back as the game says before any action counts.

@@ -11,7 +11,7 @@ history tells them apart: which cells went empty since the board last
 agreed (`touched`) and which cell was filled last (`last_rise`).
 """
 from vortex.engine.defs import (NO_TILE, HEART, SWAP, VORTEX, placement,
-                                swap as swap_action, block_cells, const)
+                                swap as swap_action, const)
 from vortex.engine.tables import OFF, BLOCKS
 from vortex.tag import UNKNOWN, NOT_READ
 
@@ -109,10 +109,9 @@ class Recogniser:
         self.new_tiles = new
         self.own_gone = own
 
-    def judge(self, pos, tiles, ids, known_ids, buf):
+    def judge(self, pos, tiles, ids, known_ids):
         """The verdict on the last compare(). ACTION sets self.action; ILLEGAL
-        sets self.cells/ncells to the cells to flash. buf: a destinations
-        buffer (MAX_DESTINATIONS)."""
+        sets self.cells/ncells to the cells to flash."""
         self.action = -1
         self.ncells = 0
         if not (self.gone or self.extra or self.tiles):
@@ -137,26 +136,22 @@ class Recogniser:
             return DISAGREE
         if self.gone == 1 and self.extra == 1:
             f = self.gone_cell
-            return self._move(pos, f, self.extra_cell, buf)
+            return self._move(pos, f, self.extra_cell)
         if self.own_gone == 1 and not self.extra:
             f = self.hand
             t = self.last_rise
             if (self.gone == 1 and t != OFF and t != f and self.touched[t]
                     and pieces[t] and pieces[t] >> 2 != pos.side):
-                return self._move(pos, f, t, buf)  # a capture: t was emptied and filled again
+                return self._move(pos, f, t)  # a capture: t was emptied and filled again
             return HAND  # other pieces lifted are enemies: a capture under way
         return DISAGREE
 
-    def _flag(self, a, b=OFF, c=OFF, d=OFF):
-        cells = self.cells
-        n = 0
-        for x in (a, b, c, d):
-            if x != OFF:
-                cells[n] = x
-                n += 1
-        self.ncells = n
+    def _flag(self, a, b=OFF):
+        self.cells[0] = a
+        self.cells[1] = b
+        self.ncells = 1 if b == OFF else 2
 
-    def _move(self, pos, f, t, buf):
+    def _move(self, pos, f, t):
         a = f << 6 | t
         if pos.is_legal(a):
             self.action = a
@@ -207,10 +202,11 @@ class Recogniser:
                 if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
                     best = a
         if best < 0:
-            for b in (lo, lo - 1, lo - 8, lo - 9):
+            for k in range(4):  # the blocks holding the lowest changed cell
+                b = lo - (0, 1, 8, 9)[k]
                 if b < 0 or b not in BLOCKS or not _inside(cells, n, b):
                     continue
-                for a in (VORTEX + 2 * b, VORTEX + 2 * b + 1):
+                for a in range(VORTEX + 2 * b, VORTEX + 2 * b + 2):  # clockwise first
                     if _turn_fits(a, pos.tiles, tiles):
                         shaped = True
                         if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
@@ -235,8 +231,12 @@ def _inside(cells, n, b):
 
 def _turn_fits(a, want, tiles):
     # Does the Vortex a, applied to the expected tiles, give what is read?
+    # The block's cells in clockwise order, as defs.block_cells gives them.
     code = a - VORTEX
-    c0, c1, c2, c3 = block_cells(code >> 1)
+    c0 = code >> 1
+    c1 = c0 + 8
+    c2 = c0 + 9
+    c3 = c0 + 1
     if code & 1:  # counter-clockwise: each tile goes to the previous cell
         return (tiles[c0] == want[c1] and tiles[c1] == want[c2]
                 and tiles[c2] == want[c3] and tiles[c3] == want[c0])
@@ -252,7 +252,10 @@ def _ids_fit(a, ids, known):
         d = c + (8 if a & 1 else 1)
         return _same(ids[c], known[d]) and _same(ids[d], known[c])
     code = a - VORTEX
-    c0, c1, c2, c3 = block_cells(code >> 1)
+    c0 = code >> 1
+    c1 = c0 + 8
+    c2 = c0 + 9
+    c3 = c0 + 1
     if code & 1:
         return (_same(ids[c0], known[c1]) and _same(ids[c1], known[c2])
                 and _same(ids[c2], known[c3]) and _same(ids[c3], known[c0]))
