@@ -60,3 +60,28 @@ def test_idle_tick_allocates_nothing():
 def test_idle_tick_with_a_running_clock_allocates_nothing():
     growth = idle_growth(Settings(clock_ms=600000, increment_ms=5000))
     assert growth is None or growth == 0, growth
+
+
+def test_lifting_and_putting_back_a_piece_allocates_nothing():
+    # Not idle, but the commonest handling: compare, judge, destinations and
+    # two full frames, a hundred times over, without a byte of garbage.
+    board, occ, tiles, ids, now = idle_board(Settings())
+    e2 = 12
+    drawn = 0
+    if hasattr(gc, "mem_alloc"):
+        gc.collect()
+        gc.disable()
+        before = gc.mem_alloc()
+    for _ in range(100):
+        now += 5
+        occ[e2] = 0
+        drawn += board.step(now, occ, tiles, ids, 0)
+        now += 5
+        occ[e2] = 1
+        drawn += board.step(now, occ, tiles, ids, 0)
+    if hasattr(gc, "mem_alloc"):
+        growth = gc.mem_alloc() - before
+        gc.enable()
+        assert growth == 0, growth
+    assert drawn == 200  # every lift and every put-back redrew the frame
+    assert board.pos.stack == []
