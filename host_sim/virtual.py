@@ -11,8 +11,9 @@ whole games can be played through it under both.
 from vortex.engine.defs import NO_TILE, cell_name
 from vortex.engine.notation import parse_cell
 from vortex.hal.debounce import Debouncer
-from vortex.hal.tiles import TileScanner, OK, NOTAG, ERR
+from vortex.hal.tiles import TileScanner
 from vortex import tag
+from vortex.tag import OK, NOTAG, ERR
 from vortex.app.ai import Rng
 
 

@@ -6,6 +6,7 @@ import gc
 from vortex.hal.mfrc522 import MFRC522, OK, NOTAG, ERR
 from vortex import tag
 from hal_fake_rc522 import FakeNtag, FakeRC522, crc_a
+from hal_fakes import FakePin
 
 UID7 = b"\x04\x11\x22\x33\x44\x55\x66"
 
@@ -168,16 +169,7 @@ def test_no_tag_path_allocates_nothing():
             for i in range(1, len(out)):
                 into[i] = self.regs[out[i - 1] >> 1 & 0x3F]
 
-    class Pin:
-        OUT = 1
-
-        def init(self, *a, **k):
-            pass
-
-        def value(self, v=None):
-            return 0
-
-    r = MFRC522(Chip(), Pin(), None)
+    r = MFRC522(Chip(), FakePin(), None)
     buf = bytearray(16)
     r.read_tile(buf)
     gc.collect()
@@ -229,17 +221,8 @@ def test_read_tile_with_a_tag_allocates_nothing():
                 i[k] = d[p + k]
             self.pos = p + len(i)
 
-    class Pin:
-        OUT = 1
-
-        def init(self, *a, **k):
-            pass
-
-        def value(self, v=None):
-            return 0
-
     bus = Replay(got)
-    r = MFRC522(bus, Pin(), Pin())
+    r = MFRC522(bus, FakePin(), FakePin())
     assert r.read_tile(buf) == OK
     gc.collect()
     gc.disable()

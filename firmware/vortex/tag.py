@@ -35,6 +35,12 @@ AIR = const(4)
 UNKNOWN = const(5)
 NOT_READ = const(6)
 
+# What a reader's read_tile() answers (hal/mfrc522.py, the virtual board):
+# a tag read, no tag in the field, or a failed exchange.
+OK = const(0)
+NOTAG = const(1)
+ERR = const(2)
+
 SIZE = const(16)         # bytes we write and read: pages 4-7
 FIRST_PAGE = const(4)    # NTAG213 user memory is pages 4-39
 VERSION = const(1)

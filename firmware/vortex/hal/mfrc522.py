@@ -24,16 +24,14 @@ except ImportError:  # CPython; the stub's signature cannot be matched
 
 import time
 
+from ..tag import OK, NOTAG, ERR  # what read_tile() answers
+
 
 def _sleep_ms(ms):
     time.sleep(ms / 1000)
 
 
 sleep_ms = getattr(time, "sleep_ms", _sleep_ms)  # CPython has no sleep_ms
-
-OK = const(0)
-NOTAG = const(1)
-ERR = const(2)
 
 # Registers (datasheet section 9.2).
 _COMMAND = const(0x01)

@@ -27,13 +27,8 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
-from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, decode
+from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, ERR, decode
 from ..ticks import ticks_add, ticks_diff
-
-# Reader statuses (mfrc522.OK, NOTAG, ERR).
-OK = const(0)
-NOTAG = const(1)
-ERR = const(2)
 
 SETTLE_MS = const(5)  # field time a tag may need before a command (14443-3)
 HOLD_MS = const(3000)  # how long an expected cell keeps being re-read
