@@ -48,7 +48,6 @@ def run(ticks=-1):
     reeds, tiles, pixels, a, b = build()
     board = Board(FileStore(SAVE))
     watchdog = Watchdog(pins.WATCHDOG_MS)
-    hinted = -1
     gc.collect()
     while ticks:
         ticks -= 1
@@ -57,11 +56,7 @@ def run(ticks=-1):
         tiles.poll(now)
         if board.step(now, reeds.cells, tiles.cells, tiles.ids, buttons(a, b)):
             pixels.show(board.frame)
-        if board.watch_serial != hinted:  # read first where tiles may change
-            hinted = board.watch_serial
-            for c in range(64):
-                if board.watch[c]:
-                    tiles.expect(c)
+        board.hint(tiles)  # read first where tiles may change
         watchdog.feed()
     return board
 

@@ -34,7 +34,6 @@ class Rig:
         self.now = 0
         self.buttons = 0
         self.frames = 0
-        self._watched = -1
         self.on_frame = on_frame  # called with each new frame (e.g. a budget check)
         self.settle()
 
@@ -48,16 +47,7 @@ class Rig:
                 self.frames += 1
                 if self.on_frame:
                     self.on_frame(b.frame)
-            self._hint()
-
-    def _hint(self):
-        # What main.py does: read first the tiles the board expects to change.
-        if self.board.watch_serial != self._watched:
-            self._watched = self.board.watch_serial
-            w = self.board.watch
-            for c in range(64):
-                if w[c]:
-                    self.virtual.scanner.expect(c)
+            b.hint(v.scanner)  # as main.py does
 
     def wait(self, ms):
         self.tick(max(1, ms // TICK_MS))

@@ -182,7 +182,7 @@ class VirtualBoard:
 
     def text(self):
         """The truth as two notation fields (tiles and pieces)."""
-        from vortex.engine.notation import _board_text
+        from vortex.engine.notation import board_text
         from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS
-        return "%s %s" % (_board_text(self.tiles, TERRAIN_LETTERS),
-                          _board_text(self.pieces, PIECE_LETTERS))
+        return "%s %s" % (board_text(self.tiles, TERRAIN_LETTERS),
+                          board_text(self.pieces, PIECE_LETTERS))

@@ -5,7 +5,8 @@ from array import array
 
 from vortex import tag
 from vortex.tag import NO_TILE, WATER, FIRE, EARTH, AIR
-from vortex.hal.tiles import TileScanner, OK, NOTAG, ERR
+from vortex.hal.tiles import TileScanner
+from vortex.tag import OK, NOTAG, ERR
 from vortex.ticks import ticks_add, ticks_diff
 
 READ_ERR = 99      # a scripted reading: the reader reports ERR

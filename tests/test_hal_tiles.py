@@ -6,8 +6,8 @@ from hal_fakes import FakePin
 from hal_fake_tiles import READ_ERR, ENC, rig, run, full_board
 from vortex import tag
 from vortex.tag import NO_TILE, WATER, FIRE, EARTH, AIR, UNKNOWN, NOT_READ
-from vortex.hal.tiles import (TileScanner, AntennaMux, ShiftMux, OK, NOTAG,
-                              ERR, BURST)
+from vortex.hal.tiles import TileScanner, AntennaMux, ShiftMux, BURST
+from vortex.tag import OK, NOTAG, ERR
 from vortex.ticks import ticks_add, ticks_diff
 
 def test_starts_not_read_then_first_sweep_reads_everything():

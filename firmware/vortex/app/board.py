@@ -28,8 +28,6 @@ SETTLE_MS = const(300)   # sensors unchanged this long before an action is judge
 ERROR_MS = const(2000)   # an illegal action flashes this long
 BLINK_MS = const(250)
 
-TERRAIN_COLOURS = ((0, 0, 0), (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 220, 220))
-
 
 class Board:
     """Board(store=None, settings=None, seed=1): resumes the game in the
@@ -40,7 +38,7 @@ class Board:
         self.store = store
         self.frame = bytearray(leds.FRAME_BYTES)
         self.watch = bytearray(64)  # cells whose tiles are worth reading first
-        self.watch_serial = 0  # bumped when watch changes: pass it to the tile scanner
+        self._watch_news = False  # watch changed since hint() last passed it on
         self._next_watch = bytearray(64)
         self._level = leds.LEVELS[2]
         self.rec = Recogniser()
@@ -335,7 +333,17 @@ class Board:
                         w[n] = 1
         if w != self.watch:
             self.watch[:] = w
-            self.watch_serial += 1
+            self._watch_news = True
+
+    def hint(self, reader):
+        """Tell the tile reader (its expect(cell)) where to read first, when
+        that has changed: where tiles are laid, lifted or moved."""
+        if self._watch_news:
+            self._watch_news = False
+            w = self.watch
+            for c in range(64):
+                if w[c]:
+                    reader.expect(c)
 
     # --- the LED frame ------------------------------------------------------
     def _render(self, now):
@@ -412,7 +420,7 @@ class Board:
             self._put(a >> 6, leds.TODO)
             self._put(a & 63, leds.TODO if on else leds.OFF)
         elif a < SWAP:  # lay this terrain here: its colour, blinking
-            self._put(a & 63, TERRAIN_COLOURS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
+            self._put(a & 63, leds.TERRAINS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
         elif a < VORTEX:
             c = (a - SWAP) >> 1
             self._put(c, leds.TODO)

@@ -26,6 +26,7 @@ ERROR = (255, 0, 0)         # an illegal action, flashing
 PLACE = (40, 40, 40)        # building phase: a tile may be laid here
 SIDE = ((255, 200, 120), (60, 0, 200))  # Light's and Dark's turn / win colours
 LOW_CLOCK = (255, 0, 0)
+TERRAINS = (OFF, (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 220, 220))  # a tile to lay, by terrain
 
 # The current model: a WS2812 draws about 20 mA per channel at 255 and about
 # 1 mA idle. Default budget for the LEDs: 500 mA (a USB port).

@@ -134,7 +134,8 @@ def parse_position(text, pos):
     pos._undo = []
 
 
-def _board_text(codes, letters):
+def board_text(codes, letters):
+    """One board field (tiles or pieces) of the notation: codes[64], letters by code."""
     out = []
     for rank in range(7, -1, -1):
         run = 0
@@ -162,7 +163,7 @@ def position_text(pos):
         a = pos.ban >> 1
         ban = cell_name(a) + cell_name(a + (8 if pos.ban & 1 else 1))
     return "%s %s %s %d,%d %s %d %d" % (
-        _board_text(pos.tiles, TERRAIN_LETTERS), _board_text(pos.pieces, PIECE_LETTERS),
+        board_text(pos.tiles, TERRAIN_LETTERS), board_text(pos.pieces, PIECE_LETTERS),
         "ld"[pos.side], pos.vortexes[0], pos.vortexes[1], ban, pos.quiet, pos.ply)
 
 

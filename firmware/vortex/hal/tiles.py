@@ -27,7 +27,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
-from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, ERR, decode
+from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, decode
 from ..ticks import ticks_add, ticks_diff
 
 SETTLE_MS = const(5)  # field time a tag may need before a command (14443-3)
