@@ -10,7 +10,7 @@ import sys
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_action
-from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS
+from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
 from vortex.app.session import Settings, NO_AI
 from vortex.app.leds import LEVELS
 from vortex.hal.store import FileStore
@@ -68,7 +68,7 @@ class BoardSim:
         self.say("   a b c d e f g h          a b c d e f g h")
         b = rig.board
         pos = b.pos
-        line = "%s to act" % ("Light", "Dark")[pos.side]
+        line = "%s to act" % SIDE_NAMES[pos.side]
         line += ", building (pool W%d F%d E%d A%d)" % tuple(pos.pool[1:5]) if pos.is_building() \
             else ", battle: Vortexes %d,%d, quiet %d" % (pos.vortexes[0], pos.vortexes[1], pos.quiet)
         if b.clock:

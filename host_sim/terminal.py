@@ -20,15 +20,14 @@ from vortex.engine import (Position, new_buffer, action_text, parse_cell, Notati
                            IllegalAction, LIGHT, DARK, NO_TILE, WATER, FIRE, EARTH, AIR,
                            TRAVELLER, AWAKENED, HEART, cell_name)
 from vortex.engine.position import HEART_TAKEN, NO_ACTION, QUIET_END
-from vortex.engine.defs import PLACE, SWAP, VORTEX, QUIET_LIMIT
+from vortex.engine.defs import (PLACE, SWAP, VORTEX, QUIET_LIMIT, PIECE_LETTERS, TERRAIN_LETTERS,
+                                SIDE_NAMES as SIDES)
 
 HUMAN = "human"
 RANDOM = "random"
-SIDES = ("Light", "Dark")
 TERRAINS = {NO_TILE: "no tile", WATER: "Water", FIRE: "Fire", EARTH: "Earth", AIR: "Air"}
 KINDS = {TRAVELLER: "Traveller", AWAKENED: "Awakened", HEART: "Heart"}
-PIECE_LETTERS = ".TSH.tsh"  # indexed by piece code, as in the notation
-TILE_LETTERS = ".WFEA"
+TILE_LETTERS = "." + TERRAIN_LETTERS[1:]  # a cell without a tile shows a dot
 
 HELP = """\
 Actions, in notation:

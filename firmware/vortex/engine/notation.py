@@ -5,7 +5,7 @@
 Actions: `W@d4` placement, `d2d4` move, `d4~e4` swap, `V+d4` / `V-d4` Vortex.
 Every error is a NotationError whose message starts with the field at fault.
 """
-from .defs import (TERRAIN_LETTERS, PIECE_LETTERS, HEART, PLACE, SWAP,
+from .defs import (TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, HEART, PLACE, SWAP,
                    VORTEX, VORTEXES, POOL_EACH, QUIET_LIMIT, cell_name, swap)
 from .tables import OFF, BLOCKS
 
@@ -87,14 +87,14 @@ def parse_position(text, pos):
         p = pieces[c]
         if (p & 3) == HEART:
             if hearts[p >> 2] != OFF:
-                raise NotationError("pieces: %s has two Hearts" % ("Light", "Dark")[p >> 2])
+                raise NotationError("pieces: %s has two Hearts" % SIDE_NAMES[p >> 2])
             hearts[p >> 2] = c
         elif p:
             counts[p >> 2] += 1
     for side in (0, 1):
         if counts[side] > 8:
             raise NotationError("pieces: %s has %d Travellers, at most 8"
-                                % (("Light", "Dark")[side], counts[side]))
+                                % (SIDE_NAMES[side], counts[side]))
     if hearts[0] == OFF and hearts[1] == OFF:
         raise NotationError("pieces: neither side has a Heart")
     if parts[2] not in ("l", "d"):
