@@ -18,8 +18,10 @@ MAX_DESTINATIONS = const(36)
 
 def new_buffer(size=MAX_ACTIONS):
     """A reusable action buffer for legal_into() and destinations(): `size`
-    16-bit entries (a bytes initialiser is taken as raw memory, 2 per entry)."""
-    return array("H", bytes(2 * size))
+    16-bit entries. Filled from a range, not from bytes(2 * size), so that no
+    second block of that size is needed for a moment (a fragmented heap may
+    not have two)."""
+    return array("H", range(size))
 
 
 def _lands(pieces, tiles, t, side):

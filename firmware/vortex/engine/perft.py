@@ -13,14 +13,13 @@ def perft(pos, depth, bulk=False):
     """The number of action sequences of length depth from pos."""
     if depth == 0:
         return 1
-    bufs = [new_buffer() for _ in range(depth + 1)]
-    return _perft(pos, depth, bufs, bulk)
+    return _perft(pos, depth, _buffers(depth), bulk)
 
 
 def divide(pos, depth, bulk=False):
     """[(action, perft of depth-1 after it)] for every legal action of pos."""
     buf = new_buffer()
-    bufs = [new_buffer() for _ in range(depth)]
+    bufs = _buffers(depth - 1)
     out = []
     for i in range(pos.legal_into(buf)):
         a = buf[i]
@@ -28,6 +27,11 @@ def divide(pos, depth, bulk=False):
         out.append((a, 1 if depth <= 1 else _perft(pos, depth - 1, bufs, bulk)))
         pos.pop()
     return out
+
+
+def _buffers(depth):
+    # One action buffer per remaining depth: bufs[d] serves depth d (bufs[0] unused).
+    return [None] + [new_buffer() for _ in range(depth)]
 
 
 def _perft(pos, depth, bufs, bulk):
