@@ -43,7 +43,6 @@ class Board:
         self._level = leds.LEVELS[2]
         self.rec = Recogniser()
         self.known_ids = bytearray(64)  # tile serials seen where the board agreed
-        self._occ = bytearray(64)
         self._tiles = bytearray(64)
         self._dest = new_buffer(MAX_DESTINATIONS)
         self.ai = None  # made on first need: its action buffer costs 1 KB
@@ -176,7 +175,6 @@ class Board:
         elif self._sensors_changed(occ, tiles):
             self.changed_at = now
             self.judged = False
-            self.rec.observe(occ)
             self._judge(now, occ, tiles, ids, False)
         elif not self.judged and ticks_diff(now, self.changed_at) >= SETTLE_MS:
             self._judge(now, occ, tiles, ids, True)
@@ -221,13 +219,9 @@ class Board:
             self._say("new game")
 
     def _sensors_changed(self, occ, tiles):
-        changed = False
-        mine = self._occ
+        changed = self.rec.observe(occ)  # the recogniser follows the pieces' history
         seen = self._tiles
         for c in range(64):
-            if occ[c] != mine[c]:
-                mine[c] = occ[c]
-                changed = True
             if tiles[c] != seen[c]:
                 seen[c] = tiles[c]
                 changed = True
@@ -248,7 +242,7 @@ class Board:
             v = DISAGREE
         if v == AGREE:
             self.restoring = False
-            rec.reset(occ)
+            rec.forget()
             self._learn_ids(tiles, ids)
             self.judged = True
         elif v == HAND:
@@ -260,7 +254,7 @@ class Board:
             if v == SETUP:
                 if self.settings.free_hearts:
                     self._move_heart(rec.cells[0], rec.cells[1])
-                    rec.reset(occ)
+                    rec.forget()
                     v = AGREE
                 else:
                     v = ILLEGAL  # the option is off: the Heart goes back
@@ -271,7 +265,7 @@ class Board:
                     self._flag_action(a)
                 else:
                     self.commit(a)
-                    rec.reset(occ)
+                    rec.forget()
                     self._learn_ids(tiles, ids)
                     v = AGREE
             if v == ILLEGAL:

@@ -49,16 +49,17 @@ class Recogniser:
         self.gone_cell = self.extra_cell = self.hand = OFF
         self.own_gone = 0
 
-    def reset(self, occ):
-        """Forget the history: the board and the game agree (or start over)."""
+    def forget(self):
+        """Forget the history: the board and the game agree."""
         for c in range(64):
             self.touched[c] = 0
-            self._occ[c] = occ[c]
         self.last_rise = OFF
 
     def observe(self, occ):
-        """Follow occupancy changes: remember cells emptied and the last filled."""
+        """Follow occupancy: remember cells emptied and the last one filled.
+        True if any cell changed since the last call."""
         prev = self._occ
+        changed = False
         for c in range(64):
             o = occ[c]
             if o != prev[c]:
@@ -67,6 +68,8 @@ class Recogniser:
                 else:
                     self.touched[c] = 1
                 prev[c] = o
+                changed = True
+        return changed
 
     def compare(self, pos, occ, tiles):
         """Mark each cell's differences in self.diff; count them."""
