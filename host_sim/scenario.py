@@ -126,6 +126,7 @@ class Rig:
         pos = self.board.pos
         if a < PLACE:
             f, t = a >> 6, a & 63
+            awakens = pos.awakens(a)
             if pos.pieces[t]:
                 if capture_first:
                     self.do("lift", t)
@@ -139,6 +140,8 @@ class Rig:
             else:
                 self.do("lift", f)
                 self.do("place", t)
+            if awakens:
+                v.awaken(t)  # the player turns the piece to its Awakened face
         elif a < SWAP:
             c = a & 63
             under = v.pieces[c]
@@ -187,9 +190,10 @@ class Rig:
         return {c: self.colour(c) for c in range(64) if any(self.colour(c))}
 
     def agrees(self):
+        """Do the game and the physical board hold the same tiles and pieces
+        (side and kind, which the reed switches cannot tell)?"""
         b, v = self.board, self.virtual
-        occ = all(bool(b.pos.pieces[c]) == bool(v.pieces[c]) for c in range(64))
-        return occ and bytes(b.pos.tiles) == bytes(v.tiles)
+        return bytes(b.pos.pieces) == bytes(v.pieces) and bytes(b.pos.tiles) == bytes(v.tiles)
 
 
 def scaled(colour, level=leds.LEVELS[2]):

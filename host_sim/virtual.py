@@ -8,7 +8,7 @@ and NFC tags answering under an antenna (with optional misreads).
 Runs on CPython and on the MicroPython unix port (firmware/ on sys.path), so
 whole games can be played through it under both.
 """
-from vortex.engine.defs import NO_TILE, cell_name
+from vortex.engine.defs import NO_TILE, TRAVELLER, AWAKENED, cell_name
 from vortex.engine.notation import parse_cell
 from vortex.hal.debounce import Debouncer
 from vortex.hal.tiles import TileScanner
@@ -143,6 +143,13 @@ class VirtualBoard:
                 self._touch(c, now)
                 return
         raise PhysicsError("no piece in hand")
+
+    def awaken(self, cell):
+        """Turn the Traveller on a cell to its Awakened face."""
+        c = self._cell(cell)
+        if self.pieces[c] & 3 != TRAVELLER:
+            raise PhysicsError("no Traveller on %s to awaken" % cell_name(c))
+        self.pieces[c] += AWAKENED - TRAVELLER
 
     def drop(self):
         """Set the piece taken last aside, off the board (a captured piece)."""

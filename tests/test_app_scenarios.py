@@ -65,6 +65,18 @@ def test_capture_mover_lifted_first():
     assert rig.board.pos.quiet == 0
 
 
+def test_enemy_put_back_before_the_mover_is_lifted_is_no_capture():
+    # Issue 6: e7 lifted and put back while a tile was away, then e2 lifted:
+    # e7 was filled again before e2 emptied, so nothing was taken.
+    rig = Rig(BATTLE)
+    rig.run("take-tile a3, wait 1500, lift e7, wait 100, place e7, wait 100, lift e2, "
+            "wait 100, put-tile a3, settle")
+    assert rig.board.pos.stack == []
+    assert shows(rig, "e2", leds.LIFTED) and shows(rig, "e7", leds.CAPTURE)
+    rig.run("lift e7, drop, place e7, settle")  # now the capture, taken piece lifted last
+    assert played(rig) == "e2e7" and rig.agrees()
+
+
 def test_capture_shows_destinations_while_taken_piece_is_off():
     rig = Rig(BATTLE)
     rig.run("lift e7, drop, wait 400, lift e2")

@@ -345,6 +345,7 @@ def test_capture_removes_the_piece():
 def test_a_move_to_the_enemy_back_rank_awakens():
     # Light c7 on Earth; Dark f2 on Earth; d8 Dark Traveller on Fire.
     p = battle("3FA3/2E5/8/8/8/8/5E2/4A3", "3th3/2T5/8/8/8/8/5t2/4H3")
+    assert p.awakens(parse_action("c7c8")) and not p.awakens(parse_action("c7c6"))
     play(p, "c7c8")
     assert piece(p, "c8") == "S"
     play(p, "f2f1")
@@ -367,6 +368,7 @@ def test_a_capture_on_the_back_rank_awakens():
 
 def test_own_back_rank_does_not_awaken():
     p = battle("4A3/8/8/8/8/8/1E6/4A3", "4h3/8/8/8/8/8/1T6/4H3")
+    assert not p.awakens(parse_action("b2b1"))
     play(p, "b2b1")
     assert piece(p, "b1") == "T"
 

@@ -7,9 +7,13 @@ to commit, an illegal one, or a disagreement to show.
 
 Reed switches tell only occupancy, so a capture (the taken piece lifted, the
 mover put in its place) leaves the same occupancy as a lifted piece. The
-history tells them apart: which cells went empty since the board last
-agreed (`touched`) and which cell was filled last (`last_rise`).
+order of events tells them apart: each cell keeps the sequence number of its
+last fall (emptied) and last rise (filled), counted since the pieces last
+stood as the game says. A capture is the mover's cell emptied and the
+taken piece's cell filled again after that; a piece lifted and put back
+before the mover was lifted is no capture.
 """
+from array import array
 from vortex.engine.defs import (NO_TILE, HEART, SWAP, VORTEX, placement,
                                 swap as swap_action, const)
 from vortex.engine.tables import OFF, BLOCKS
@@ -39,7 +43,9 @@ class Recogniser:
 
     def __init__(self):
         self.diff = bytearray(64)
-        self.touched = bytearray(64)
+        self.fell = array("H", bytes(128))  # per cell: sequence number of its last fall, 0 none
+        self.rose = array("H", bytes(128))  # ... and of its last rise
+        self.seq = 0  # events since the pieces last stood as the game says
         self.last_rise = OFF
         self._occ = bytearray(64)  # occupancy seen at the previous observe()
         self.cells = bytearray(4)  # the cells of the last verdict (up to 4)
@@ -50,23 +56,32 @@ class Recogniser:
         self.own_gone = 0
 
     def forget(self):
-        """Forget the history: the board and the game agree."""
-        for c in range(64):
-            self.touched[c] = 0
+        """Forget the pieces' history: they stand as the game says."""
+        if self.seq:
+            fell = self.fell
+            rose = self.rose
+            for c in range(64):
+                fell[c] = 0
+                rose[c] = 0
+            self.seq = 0
         self.last_rise = OFF
 
     def observe(self, occ):
-        """Follow occupancy: remember cells emptied and the last one filled.
+        """Follow occupancy: number each cell's falls and rises in order.
         True if any cell changed since the last call."""
         prev = self._occ
         changed = False
         for c in range(64):
             o = occ[c]
             if o != prev[c]:
+                if self.seq == 0xFFFF:
+                    self.forget()  # a disagreement that long: its history is stale anyway
+                self.seq += 1
                 if o:
+                    self.rose[c] = self.seq
                     self.last_rise = c
                 else:
-                    self.touched[c] = 1
+                    self.fell[c] = self.seq
                 prev[c] = o
                 changed = True
         return changed
@@ -106,6 +121,8 @@ class Recogniser:
                     f |= TILE_WRONG  # another terrain, or UNKNOWN on a laid tile
                 tcount += 1
             diff[c] = f
+        if not (gone or extra):
+            self.forget()  # the pieces stand as the game says: what came before is no capture
         self.gone = gone
         self.extra = extra
         self.tiles = tcount
@@ -143,9 +160,9 @@ class Recogniser:
         if self.own_gone == 1 and not self.extra:
             f = self.hand
             t = self.last_rise
-            if (self.gone == 1 and t != OFF and t != f and self.touched[t]
+            if (self.gone == 1 and t != OFF and t != f and self.rose[t] > self.fell[f]
                     and pieces[t] and pieces[t] >> 2 != pos.side):
-                return self._move(pos, f, t)  # a capture: t was emptied and filled again
+                return self._move(pos, f, t)  # a capture: t filled again after f emptied
             return HAND  # other pieces lifted are enemies: a capture under way
         return DISAGREE
 

@@ -46,6 +46,12 @@ PIECE_LETTERS = ".TSH.tsh"  # indexed by piece code
 SIDE_NAMES = ("Light", "Dark")
 
 
+def back_rank(side):
+    """The rank (0-7) a side's pieces start on: Light's 0, Dark's 7. A
+    Traveller awakens on the enemy's."""
+    return 7 if side else 0
+
+
 def cell_name(c):
     """cell_name(12) -> 'e2'."""
     return "abcdefgh"[c & 7] + str((c >> 3) + 1)

@@ -12,7 +12,7 @@ State lives in bytearrays and small ints; push() keeps an undo record of one
 small int per action, so pop() restores the position exactly. Generation
 (movegen.py) and playing (play.py) are functions bound here as methods.
 """
-from .defs import LIGHT, DARK, HEART, QUIET_LIMIT
+from .defs import LIGHT, DARK, TRAVELLER, HEART, PLACE, QUIET_LIMIT, back_rank
 from .tables import OFF
 from .movegen import (MAX_DESTINATIONS, new_buffer, legal_into, has_legal, destinations,
                       why_illegal)
@@ -149,6 +149,14 @@ class Position:
 
     def is_legal(self, a):
         return not self.why_illegal(a)
+
+    def awakens(self, a):
+        """Does action a awaken its piece? Only a Traveller's move onto the
+        enemy's back rank does (a tile moved under a piece never does)."""
+        if a >= PLACE:
+            return False
+        p = self.pieces[a >> 6]
+        return (p & 3) == TRAVELLER and (a & 63) >> 3 == back_rank((p >> 2) ^ 1)
 
     # Playing lives in play.py; these bind its functions as methods.
     push = push
