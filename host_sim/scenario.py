@@ -9,7 +9,8 @@ Commands (comma, semicolon or newline separated):
     lay T X (a new tile of terrain T, or ? a tag that is not ours) | take-tile X | put-tile X
     wait MS | settle | press a|b | hold b|ab | play ACTION | carry (the board's pending action)
 """
-from vortex.engine.defs import PLACE, SWAP, VORTEX, TERRAIN_LETTERS, block_cells
+from vortex.engine.defs import (PLACE, SWAP, TERRAIN_LETTERS, action_cells, tile_goes,
+                                placed_terrain)
 from vortex.engine.notation import parse_cell
 from vortex.engine.position import Position
 from vortex.app.board import Board, SETTLE_MS
@@ -147,20 +148,13 @@ class Rig:
             under = v.pieces[c]
             if under:
                 self.do("lift", c)
-            self.do("lay", TERRAIN_LETTERS[((a - PLACE) >> 6) + 1], c)
+            self.do("lay", TERRAIN_LETTERS[placed_terrain(a)], c)
             if under:
                 self.do("place", c)
         else:
-            if a < VORTEX:
-                c = (a - SWAP) >> 1
-                cells = (c, c + (8 if a & 1 else 1))
-                dest = (cells[1], cells[0])
-            else:
-                code = a - VORTEX
-                cells = block_cells(code >> 1)
-                # clockwise: each tile to the next cell of the cycle
-                k = 3 if code & 1 else 1
-                dest = tuple(cells[(i + k) % 4] for i in range(4))
+            buf = bytearray(4)
+            cells = buf[:action_cells(a, buf)]
+            dest = [cells[tile_goes(a, i)] for i in range(len(cells))]
             held = [c for c in cells if v.pieces[c]]
             for c in held:
                 self.do("lift", c)

@@ -9,7 +9,8 @@ each terrain, so that the text stays short and legal.
 from vortex.engine import (Position, IllegalAction, NotationError, START, LIGHT, DARK,
                            HEART_TAKEN, NO_ACTION, QUIET_END, new_buffer, parse_cell,
                            parse_action)
-from vortex.engine.defs import FIRE, EARTH, PLACE, SWAP, VORTEX
+from vortex.engine.defs import (FIRE, EARTH, AIR, PLACE, SWAP, VORTEX, action_cells, tile_goes,
+                                placed_terrain)
 from checks import (raises, battle, dest_list, dests, legal_texts, play, tile, piece)
 
 
@@ -492,6 +493,22 @@ def test_vortex_counter_clockwise_is_the_inverse():
     play(p, "V+d4")  # Dark turns it back
     assert [tile(p, c) for c in ("d5", "e5", "e4", "d4")] == ["W", "F", "E", "A"]
     assert list(p.vortexes) == [2, 3]
+
+
+def test_action_cells_and_tile_goes_say_what_push_does():
+    # The geometry the board lights and recognises by is the one push plays.
+    cells = bytearray(4)
+    for text in ("V+d4", "V-d4", "d4~e4", "d4~d5"):
+        p = battle(VORTEX_TILES, VORTEX_PIECES)
+        a = parse_action(text)
+        n = action_cells(a, cells)
+        before = [p.tiles[cells[i]] for i in range(n)]
+        p.push(a)
+        for i in range(n):
+            assert p.tiles[cells[tile_goes(a, i)]] == before[i], (text, i)
+    assert action_cells(parse_action("e2e4"), cells) == 2 and list(cells[:2]) == [12, 28]
+    assert action_cells(parse_action("A@c3"), cells) == 1 and cells[0] == 18
+    assert placed_terrain(parse_action("A@c3")) == AIR
 
 
 def test_vortex_directions_are_distinct_actions():

@@ -10,7 +10,8 @@ The game is board.pos (an engine Position); board.pos.stack lists the
 actions committed since board.start. Every commit is saved to the store.
 """
 from vortex.ticks import ticks_add, ticks_diff
-from vortex.engine.defs import PLACE, SWAP, VORTEX, TRAVELLER, block_cells, cell_name, const
+from vortex.engine.defs import (PLACE, SWAP, TRAVELLER, action_cells, tile_goes, placed_terrain,
+                                cell_name, const)
 from vortex.engine.tables import OFF, STEP
 from vortex.engine.position import (Position, Outcome, START, TIME_OUT, new_buffer,
                                     MAX_DESTINATIONS)
@@ -45,6 +46,7 @@ class Board:
         self.known_ids = bytearray(64)  # tile serials seen where the board agreed
         self._tiles = bytearray(64)
         self._dest = new_buffer(MAX_DESTINATIONS)
+        self._cells = bytearray(4)
         self.ai = None  # made on first need: its action buffer costs 1 KB
         self._seed = seed
         self.buttons = Buttons()
@@ -382,19 +384,9 @@ class Board:
         stack = self.pos.stack
         if not stack:
             return
-        a = stack[-1]
-        if a < PLACE:
-            self._put(a >> 6, leds.LAST)
-            self._put(a & 63, leds.LAST)
-        elif a < SWAP:
-            self._put(a & 63, leds.LAST)
-        elif a < VORTEX:
-            c = (a - SWAP) >> 1
-            self._put(c, leds.LAST)
-            self._put(c + (8 if a & 1 else 1), leds.LAST)
-        else:
-            for c in block_cells((a - VORTEX) >> 1):
-                self._put(c, leds.LAST)
+        cells = self._cells
+        for i in range(action_cells(stack[-1], cells)):
+            self._put(cells[i], leds.LAST)
 
     def _draw_turn(self, on):
         # The side to act: the two corners of its home edge.
@@ -408,24 +400,20 @@ class Board:
         self._put(base + 7, colour)
 
     def _draw_pending(self, on):
+        # Steady where it starts, blinking where it goes: a move's cells, a
+        # swap's, a Vortex's block with the cell its lower-left tile turns to
+        # blinking (up for clockwise, right for counter-clockwise); a tile to
+        # lay in its terrain's colour.
         a = self.pending
         self._blinking = True
-        if a < PLACE:
-            self._put(a >> 6, leds.TODO)
-            self._put(a & 63, leds.TODO if on else leds.OFF)
-        elif a < SWAP:  # lay this terrain here: its colour, blinking
-            self._put(a & 63, leds.TERRAINS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
-        elif a < VORTEX:
-            c = (a - SWAP) >> 1
-            self._put(c, leds.TODO)
-            self._put(c + (8 if a & 1 else 1), leds.TODO if on else leds.OFF)
-        else:
-            # The block, steady; the cell its lower-left tile turns to
-            # blinks: up for clockwise, right for counter-clockwise.
-            cells = block_cells((a - VORTEX) >> 1)
-            for c in cells:
-                self._put(c, leds.TODO)
-            self._put(cells[1] if a & 1 == 0 else cells[3], leds.TODO if on else leds.OFF)
+        cells = self._cells
+        n = action_cells(a, cells)
+        if n == 1:
+            self._put(cells[0], leds.TERRAINS[placed_terrain(a)] if on else leds.OFF)
+            return
+        for i in range(n):
+            self._put(cells[i], leds.TODO)
+        self._put(cells[1 if a < SWAP else tile_goes(a, 0)], leds.TODO if on else leds.OFF)
 
     def _draw_hand(self):
         pos = self.pos

@@ -14,7 +14,7 @@ taken piece's cell filled again after that; a piece lifted and put back
 before the mover was lifted is no capture.
 """
 from array import array
-from vortex.engine.defs import (NO_TILE, HEART, SWAP, VORTEX, placement,
+from vortex.engine.defs import (NO_TILE, HEART, VORTEX, placement, action_cells, tile_goes,
                                 swap as swap_action, const)
 from vortex.engine.tables import OFF, BLOCKS
 from vortex.tag import UNKNOWN, NOT_READ
@@ -49,6 +49,7 @@ class Recogniser:
         self.last_rise = OFF
         self._occ = bytearray(64)  # occupancy seen at the previous observe()
         self.cells = bytearray(4)  # the cells of the last verdict (up to 4)
+        self._scratch = bytearray(4)
         self.ncells = 0
         self.action = -1
         self.gone = self.extra = self.tiles = self.new_tiles = 0
@@ -196,6 +197,10 @@ class Recogniser:
 
     def _tile_action(self, pos, tiles, ids, known_ids):
         # A swap or a Vortex: 2 to 4 cells of one 2x2 block read other terrains.
+        # Terrains decide which actions fit. Identical tiles may trade places
+        # unseen by the rules, so serials only choose between candidates that
+        # terrains cannot tell apart: the fewest serials out of place wins;
+        # where serials cannot tell either, the legal candidate.
         diff = self.diff
         n = 0
         cells = self.cells
@@ -212,32 +217,52 @@ class Recogniser:
         if n < 2:
             return DISAGREE
         lo = cells[0]
-        best = -1
-        shaped = False
+        want = pos.tiles
+        best = -1  # the candidate chosen so far
+        fewest = 5  # its serials out of place
+        legal = False
         # Candidates in order of preference: the swap, then Vortexes, clockwise first.
+        a = -1
         if n == 2 and (cells[1] - lo == 8 or (cells[1] - lo == 1 and lo & 7 != 7)):
-            if tiles[lo] == pos.tiles[cells[1]] and tiles[cells[1]] == pos.tiles[lo]:
-                shaped = True
-                a = swap_action(lo, cells[1])
-                if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
-                    best = a
-        if best < 0:
-            for k in range(4):  # the blocks holding the lowest changed cell
-                b = lo - (0, 1, 8, 9)[k]
+            a = swap_action(lo, cells[1])
+        k = -1
+        while k < 8:
+            if k >= 0:  # the Vortexes of the blocks holding the lowest changed cell
+                b = lo - (0, 1, 8, 9)[k >> 1]
+                a = VORTEX + 2 * b + (k & 1)
                 if b < 0 or b not in BLOCKS or not _inside(cells, n, b):
-                    continue
-                for a in range(VORTEX + 2 * b, VORTEX + 2 * b + 2):  # clockwise first
-                    if _turn_fits(a, pos.tiles, tiles):
-                        shaped = True
-                        if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
-                            best = a
-                            break
-                if best >= 0:
-                    break
-        if best >= 0:
-            self.action = best
-            return ACTION
-        return ILLEGAL if shaped else DISAGREE
+                    a = -1
+            k += 1
+            if a < 0:
+                continue
+            wrong = self._misplaced(a, want, tiles, ids, known_ids)
+            if wrong < 0 or wrong > fewest:
+                continue  # the terrains do not fit, or the serials fit worse
+            ok = pos.is_legal(a)
+            if wrong < fewest or (ok and not legal):
+                best, fewest, legal = a, wrong, ok
+        if best < 0:
+            return DISAGREE
+        if not legal:
+            return ILLEGAL
+        self.action = best
+        return ACTION
+
+    def _misplaced(self, a, want, tiles, ids, known):
+        # Does the swap or Vortex a, applied to the expected tiles, give the
+        # terrains read? -1 if not, else how many read serials differ from
+        # those of the tiles it moves there (unknown serials do not count).
+        cells = self._scratch
+        n = action_cells(a, cells)
+        wrong = 0
+        for i in range(n):
+            s = cells[i]
+            d = cells[tile_goes(a, i)]
+            if tiles[d] != want[s]:
+                return -1
+            if ids[d] and known[s] and ids[d] != known[s]:
+                wrong += 1
+        return wrong
 
 
 def _inside(cells, n, b):
@@ -247,42 +272,3 @@ def _inside(cells, n, b):
         if d != 0 and d != 1 and d != 8 and d != 9:
             return False
     return True
-
-
-def _turn_fits(a, want, tiles):
-    # Does the Vortex a, applied to the expected tiles, give what is read?
-    # The block's cells in clockwise order, as defs.block_cells gives them.
-    code = a - VORTEX
-    c0 = code >> 1
-    c1 = c0 + 8
-    c2 = c0 + 9
-    c3 = c0 + 1
-    if code & 1:  # counter-clockwise: each tile goes to the previous cell
-        return (tiles[c0] == want[c1] and tiles[c1] == want[c2]
-                and tiles[c2] == want[c3] and tiles[c3] == want[c0])
-    return (tiles[c1] == want[c0] and tiles[c2] == want[c1]
-            and tiles[c3] == want[c2] and tiles[c0] == want[c3])
-
-
-def _ids_fit(a, ids, known):
-    # Tile serials, where both the read and the expected one are known, must
-    # have moved as the action moves them; unknown serials do not object.
-    if a < VORTEX:
-        c = (a - SWAP) >> 1
-        d = c + (8 if a & 1 else 1)
-        return _same(ids[c], known[d]) and _same(ids[d], known[c])
-    code = a - VORTEX
-    c0 = code >> 1
-    c1 = c0 + 8
-    c2 = c0 + 9
-    c3 = c0 + 1
-    if code & 1:
-        return (_same(ids[c0], known[c1]) and _same(ids[c1], known[c2])
-                and _same(ids[c2], known[c3]) and _same(ids[c3], known[c0]))
-    return (_same(ids[c1], known[c0]) and _same(ids[c2], known[c1])
-            and _same(ids[c3], known[c2]) and _same(ids[c0], known[c3]))
-
-
-def _same(read, known):
-    return not read or not known or read == known
-

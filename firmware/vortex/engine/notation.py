@@ -6,7 +6,7 @@ Actions: `W@d4` placement, `d2d4` move, `d4~e4` swap, `V+d4` / `V-d4` Vortex.
 Every error is a NotationError whose message starts with the field at fault.
 """
 from .defs import (TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, HEART, PLACE, SWAP,
-                   VORTEX, VORTEXES, POOL_EACH, QUIET_LIMIT, cell_name, swap)
+                   VORTEX, VORTEXES, POOL_EACH, QUIET_LIMIT, cell_name, swap, placed_terrain)
 from .tables import OFF, BLOCKS
 
 FIELDS = ("tiles", "pieces", "side", "vortexes", "ban", "quiet", "ply")
@@ -172,7 +172,7 @@ def action_text(a):
     if a < PLACE:
         return cell_name(a >> 6) + cell_name(a & 63)
     if a < SWAP:
-        return TERRAIN_LETTERS[((a - PLACE) >> 6) + 1] + "@" + cell_name(a & 63)
+        return TERRAIN_LETTERS[placed_terrain(a)] + "@" + cell_name(a & 63)
     if a < VORTEX:
         c = (a - SWAP) >> 1
         return cell_name(c) + "~" + cell_name(c + (8 if a & 1 else 1))
