@@ -126,7 +126,7 @@ class Hands(RuleBasedStateMachine):
             return
         shown = [c for c in range(64)
                  if hue(rig.colour(c)) in (hue(leds.MISSING), hue(leds.EXTRA), hue(leds.ERROR))]
-        assert board.verdict != AGREE and (shown or board.flashing), (
+        assert board.verdict != AGREE and (shown or board.flashing or board.verdict == HAND), (
             v.text(), board.pos.text(), board.verdict, board.messages)
 
     def teardown(self):

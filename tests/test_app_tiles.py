@@ -5,8 +5,12 @@ candidates that terrains cannot tell apart; where serials cannot either,
 the legal candidate is taken. Dual-run, like test_app_scenarios."""
 from host_sim.scenario import Rig
 from vortex.engine.defs import action_cells, tile_goes
-from vortex.engine.notation import parse_action, parse_cell
-from test_app_scenarios import BATTLE, played
+from vortex.engine.notation import action_text, parse_action, parse_cell
+from test_app_idle import BATTLE  # a small module: test_app_scenarios would not fit beside these in 128 KB
+
+
+def played(rig):
+    return " ".join(action_text(a) for a in rig.board.pos.stack)
 
 # In BATTLE, block a4 (a4 W, a5 W, b5 F, b4 W) turned clockwise gives the
 # terrains of the swap b4~b5, counter-clockwise those of a5~b5; block c3

@@ -300,6 +300,8 @@ def app_step(figures):
     show("put back -> frame ready", "%.1f" % float(values["putback_us"][0]), "us")
     figures["app_idle_alloc"] = int(values["idle_alloc"][0])
     show("heap allocated by 1,000 idle ticks", figures["app_idle_alloc"], "bytes")
+    figures["app_idle_us"] = float(values["idle_us"][0])
+    show("idle tick, no sensor changed (mean of 1,000)", "%.1f" % figures["app_idle_us"], "us")
 
 
 def app_game(figures):

@@ -47,7 +47,7 @@ class Recogniser:
         self.rose = array("H", bytes(128))  # ... and of its last rise
         self.seq = 0  # events since the pieces last stood as the game says
         self.last_rise = OFF
-        self._occ = bytearray(64)  # occupancy seen at the previous observe()
+        self.last_occ = bytearray(64)  # occupancy seen at the last observe()
         self.cells = bytearray(4)  # the cells of the last verdict (up to 4)
         self._scratch = bytearray(4)
         self.ncells = 0
@@ -70,7 +70,7 @@ class Recogniser:
     def observe(self, occ):
         """Follow occupancy: number each cell's falls and rises in order.
         True if any cell changed since the last call."""
-        prev = self._occ
+        prev = self.last_occ
         changed = False
         for c in range(64):
             o = occ[c]
