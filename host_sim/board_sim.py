@@ -82,8 +82,7 @@ class BoardSim:
         del b.messages[:]
         if b.result() is not None:
             r = b.result()
-            who = "a draw" if r.winner is None else ("Light wins", "Dark wins")[r.winner]
-            self.say("game over: %s (%s)" % (who, r.reason))
+            self.say("game over: %s (%s)" % (r.name(), r.reason))
 
     def _cell(self, text, rgb):
         return _bg(rgb) + text + ESC + "0m" if self.color else text

@@ -21,7 +21,7 @@ from vortex.engine import (Position, new_buffer, action_text, parse_cell, Notati
                            TRAVELLER, AWAKENED, HEART, cell_name)
 from vortex.engine.position import HEART_TAKEN, NO_ACTION, QUIET_END
 from vortex.engine.defs import (PLACE, SWAP, VORTEX, QUIET_LIMIT, PIECE_LETTERS, TERRAIN_LETTERS,
-                                SIDE_NAMES as SIDES)
+                                SIDE_NAMES as SIDES, travellers)
 
 HUMAN = "human"
 RANDOM = "random"
@@ -130,28 +130,15 @@ def status(pos):
     return " | ".join(parts)
 
 
-def travellers(pos):
-    """Travellers (Awakened included) per side, as the 80-action rule counts them."""
-    n = [0, 0]
-    for p in pos.pieces:
-        if p and (p & 3) != HEART:
-            n[p >> 2] += 1
-    return n
-
-
 def outcome_text(pos, outcome):
-    if outcome.winner is None:
-        head = "draw"
-    else:
-        head = "%s wins" % SIDES[outcome.winner]
+    head = outcome.name()
     if outcome.reason == HEART_TAKEN:
         why = "%s's Heart is taken" % SIDES[outcome.winner ^ 1]
     elif outcome.reason == NO_ACTION:
         why = "%s has no legal action" % SIDES[pos.side]
     elif outcome.reason == QUIET_END:
-        n = travellers(pos)
         why = "%d actions without a capture; Travellers: Light %d, Dark %d" % (
-            QUIET_LIMIT, n[LIGHT], n[DARK])
+            QUIET_LIMIT, travellers(pos.pieces, LIGHT), travellers(pos.pieces, DARK))
     else:
         why = outcome.reason
     return "Game over: %s (%s)." % (head, why)
@@ -165,8 +152,7 @@ def describe(pos, a):
         taken = pos.pieces[a & 63]
         if taken:
             notes.append("takes %s's %s" % (SIDES[taken >> 2], KINDS[taken & 3]))
-        p = pos.pieces[a >> 6]
-        if (p & 3) == TRAVELLER and (a & 63) >> 3 == (7 if p >> 2 == LIGHT else 0):
+        if pos.awakens(a):
             notes.append("awakens")
         if notes:
             text += " (%s)" % ", ".join(notes)

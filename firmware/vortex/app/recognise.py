@@ -14,7 +14,7 @@ taken piece's cell filled again after that; a piece lifted and put back
 before the mover was lifted is no capture.
 """
 from array import array
-from vortex.engine.defs import (NO_TILE, HEART, VORTEX, placement, action_cells, tile_goes,
+from vortex.engine.defs import (NO_TILE, HEART, VORTEX, placement, action_cells, tile_goes, back_rank,
                                 swap as swap_action, const)
 from vortex.engine.tables import OFF, BLOCKS
 from vortex.tag import UNKNOWN, NOT_READ
@@ -151,7 +151,7 @@ class Recogniser:
             # tile a Heart may be set on another file of its back rank.
             f, t = self.gone_cell, self.extra_cell
             if (self.gone == 1 and self.extra == 1 and not pos.filled
-                    and (pieces[f] & 3) == HEART and f >> 3 == t >> 3 == (7 if pieces[f] >> 2 else 0)):
+                    and (pieces[f] & 3) == HEART and f >> 3 == t >> 3 == back_rank(pieces[f] >> 2)):
                 self._flag(f, t)
                 return SETUP
             return DISAGREE

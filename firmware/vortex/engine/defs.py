@@ -52,17 +52,19 @@ def back_rank(side):
     return 7 if side else 0
 
 
+def travellers(pieces, side):
+    """A side's Travellers, Awakened included (Hearts are not Travellers),
+    in a pieces array: what the 80-quiet-actions rule and the setup count."""
+    n = 0
+    for p in pieces:
+        if p and p >> 2 == side and (p & 3) != HEART:
+            n += 1
+    return n
+
+
 def cell_name(c):
     """cell_name(12) -> 'e2'."""
     return "abcdefgh"[c & 7] + str((c >> 3) + 1)
-
-
-def piece(side, kind):
-    return side << 2 | kind
-
-
-def move(frm, to):
-    return frm << 6 | to
 
 
 def placement(terrain, cell):
@@ -79,11 +81,6 @@ def swap(a, b):
     if a > b:
         a, b = b, a
     return SWAP + a * 2 + (1 if b - a == 8 else 0)
-
-
-def vortex(cell, clockwise):
-    """The Vortex of the 2x2 block whose lower-left cell is `cell`."""
-    return VORTEX + cell * 2 + (0 if clockwise else 1)
 
 
 def action_cells(a, out):

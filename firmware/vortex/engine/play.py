@@ -104,7 +104,7 @@ def _swap(tiles, code):
 
 def _turn(pos, code):
     # Rotate the block code >> 1 a quarter turn: clockwise if code is even.
-    # Cells in clockwise order: c, c+8, c+9, c+1 (see defs.block_cells).
+    # Cells in clockwise order: c, c+8, c+9, c+1 (see defs.action_cells).
     tiles = pos.tiles
     c = code >> 1
     x0 = tiles[c]

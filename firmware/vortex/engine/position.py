@@ -12,7 +12,7 @@ State lives in bytearrays and small ints; push() keeps an undo record of one
 small int per action, so pop() restores the position exactly. Generation
 (movegen.py) and playing (play.py) are functions bound here as methods.
 """
-from .defs import LIGHT, DARK, TRAVELLER, HEART, PLACE, QUIET_LIMIT, back_rank
+from .defs import LIGHT, DARK, TRAVELLER, PLACE, QUIET_LIMIT, SIDE_NAMES, back_rank, travellers
 from .tables import OFF
 from .movegen import (MAX_DESTINATIONS, new_buffer, legal_into, has_legal, destinations,
                       why_illegal)
@@ -39,9 +39,12 @@ class Outcome:
         return (isinstance(other, Outcome) and self.winner == other.winner
                 and self.reason == other.reason)
 
+    def name(self):
+        """'Light wins', 'Dark wins' or 'draw'."""
+        return "draw" if self.winner is None else SIDE_NAMES[self.winner] + " wins"
+
     def __repr__(self):
-        who = "draw" if self.winner is None else ("Light wins", "Dark wins")[self.winner]
-        return "<Outcome %s: %s>" % (who, self.reason)
+        return "<Outcome %s: %s>" % (self.name(), self.reason)
 
 
 class IllegalAction(ValueError):
@@ -123,13 +126,8 @@ class Position:
         if hearts[0] == OFF or hearts[1] == OFF:
             return Outcome(DARK if hearts[0] == OFF else LIGHT, HEART_TAKEN)
         if self.quiet >= QUIET_LIMIT:
-            light = dark = 0
-            for p in self.pieces:
-                if p and (p & 3) != HEART:
-                    if p >> 2:
-                        dark += 1
-                    else:
-                        light += 1
+            light = travellers(self.pieces, LIGHT)
+            dark = travellers(self.pieces, DARK)
             return Outcome(None if light == dark else (LIGHT if light > dark else DARK),
                            QUIET_END)
         if not self.has_legal():
