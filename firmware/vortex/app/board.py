@@ -46,13 +46,14 @@ class Board:
             data = store.load()
             if data:
                 try:
-                    saved = session.load(data)
+                    saved = session.load(data, store.records())
                 except ValueError as e:  # a save from another version: start afresh, say so
                     self.say("save not resumed: %s" % e)
         if saved:
             self.settings, self.start, self.pos, left = saved
             self._setup_clock(left)
             self._after_change(True)
+            self.save()  # compaction: the snapshot with the journal folded in
             self.say("resumed after %d actions" % len(self.pos.stack))
         else:
             self.settings = settings or Settings()
@@ -87,6 +88,7 @@ class Board:
         self.pos = Position(text)
         self._setup_clock(None)
         self._after_change(True)
+        self.save()
 
     def _setup_clock(self, left):
         s = self.settings
@@ -107,9 +109,12 @@ class Board:
         if not self.pos.stack or self.timed_out:
             return False
         self.pos.pop()
+        n = 1
         if self.settings.ai_side == self.pos.side and self.pos.stack:
             self.pos.pop()
+            n = 2
         self._after_change(True)
+        self._record(session.undo_record(n, self._left()))
         self.say("takeback")
         return True
 
@@ -120,6 +125,7 @@ class Board:
         if self.clock:
             self.clock.pressed(side)
         self._after_change(False)
+        self._record(session.action_record(action, self._left()))
         self.say("played %s" % self.pos.action_text(action))
 
     def set_heart(self, f, t):
@@ -132,7 +138,7 @@ class Board:
         self.say("Heart set on " + cell_name(t))
 
     def _after_change(self, restore):
-        # The game changed: save it, find the next action to carry out, redraw.
+        # The game changed: find the next action to carry out, redraw.
         # restore: the board must show the game again before anything counts.
         self.outcome = self.pos.outcome()
         self.pending = -1
@@ -142,12 +148,21 @@ class Board:
             self.pending = self.ai.choose(self.pos)
         self.sense.expect_new(restore)
         self.dirty = True
-        self.save()
+
+    def _left(self):
+        return self.clock.left if self.clock else (0, 0)
 
     def save(self):
+        """Write the whole game to the store: a snapshot, which also folds in
+        (compacts) the records appended since the last one."""
         if self.store is not None:
-            left = self.clock.left if self.clock else (0, 0)
-            self.store.save(session.dump(self.settings, self.start, self.pos.stack, left))
+            self.store.save(session.dump(self.settings, self.start, self.pos.stack, self._left()))
+
+    def _record(self, record):
+        # One change, appended to the store's journal: the same cost at any
+        # length of game.
+        if self.store is not None:
+            self.store.append(record)
 
     def say(self, text):
         """Log a line in self.messages (the last eight are kept)."""
@@ -178,7 +193,7 @@ class Board:
                 if clock.tick(now, self.pos.side):
                     self.timed_out = Outcome(self.pos.side ^ 1, TIME_OUT)
                     self.dirty = True
-                    self.save()
+                    self._record(session.clock_record(clock.left))
                 elif clock.is_low(self.pos.side) != self._low:
                     self._low = not self._low
                     self.dirty = True
@@ -208,7 +223,8 @@ class Board:
                     self.new_game(START)
                     self.say("new game")
                 else:
-                    self._after_change(False)  # the AI may have changed sides; save the settings
+                    self._after_change(False)  # the AI may have changed sides
+                    self.save()  # the settings are in the snapshot
                 self.say("settings closed")
         elif event == SHORT_A:
             self.takeback()
