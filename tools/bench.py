@@ -278,10 +278,10 @@ def _app_tree(figures):
     return figures["app_tree"]
 
 
-def _app_run(tree, mode, arg, heap):
+def _app_run(tree, mode, arg, heap, cwd=None):
     code = ("import sys\nsys.path[:0] = [%r, %r, %r]\nimport bench_app_mpy as b\n"
             "b.%s_mode(%d)\n" % (tree, tree + "/firmware", tree + "/tests", mode, arg))
-    lines, rc, err = mpy("-c", code, heap=heap, cwd=tree)
+    lines, rc, err = mpy("-c", code, heap=heap, cwd=cwd or tree)
     return dict_of(lines), rc, err
 
 
@@ -302,6 +302,37 @@ def app_step(figures):
     show("heap allocated by 1,000 idle ticks", figures["app_idle_alloc"], "bytes")
     figures["app_idle_us"] = float(values["idle_us"][0])
     show("idle tick, no sensor changed (mean of 1,000)", "%.1f" % figures["app_idle_us"], "us")
+
+
+def app_save(figures):
+    """Board logic: the save a commit makes, at action 10 and at action 300
+    (MicroPython, FileStore on real files through the unix port's os and
+    open(), in a RAM filesystem where there is one (/dev/shm): a shared
+    host's disk latency, and os.sync, which flushes every disk, would hide
+    the code's own cost; on the RP2040 the flash adds its program time.)
+
+    A commit appends one record to the journal: its cost should not grow
+    with the game. For comparison, the whole snapshot (written at a new
+    game, a resume or new settings) at the same two points. 192 KB heap:
+    the snapshot of 300 actions needs room for its text (the RP2040 has
+    about 190 KB free)."""
+    if not need_micropython():
+        return
+    ram = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    where = tempfile.mkdtemp(prefix="vortex-save-", dir=ram)
+    try:
+        values, rc, err = _app_run(_app_tree(figures), "save", 300, 192, cwd=where)
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+    if rc:
+        raise RuntimeError("bench_app_mpy save failed: %s" % err.strip())
+    for k in (10, 300):
+        figures["app_append_%d_us" % k] = float(values["append_%d_us" % k][0])
+        show("commit's save (journal record) at action %d" % k,
+             "%.0f" % figures["app_append_%d_us" % k], "us")
+    for k in (10, 300):
+        show("whole snapshot at action %d (new game, resume)" % k,
+             "%.0f" % float(values["snapshot_%d_us" % k][0]), "us")
 
 
 def app_game(figures):
@@ -327,13 +358,19 @@ def app_game(figures):
 
 
 SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, destinations,
-            app_step, app_game]
+            app_step, app_save, app_game]
 
 
 # --- summary ----------------------------------------------------------------------
 def _dest_worst(f):
     worst = [f[k] for k in ("mpy_dest_Awakened", "mpy_dest_Water") if k in f]
     return max(worst) if worst else None
+
+
+def _save_growth(f):
+    if "app_append_300_us" in f:
+        return f["app_append_300_us"] / f["app_append_10_us"]
+    return None
 
 
 def _state(f):
@@ -360,6 +397,8 @@ TARGETS = [
      "<= 128 KB", lambda v: v <= 128),
     ("board: idle tick allocation", lambda f: f.get("app_idle_alloc"), "%d bytes",
      "0 bytes", lambda v: v == 0),
+    ("board: save at action 300 / at 10", _save_growth, "%.2f x",
+     "<= 2 x (constant)", lambda v: v <= 2),
 ]
 
 
