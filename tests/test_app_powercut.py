@@ -65,7 +65,8 @@ def test_power_cut_at_every_step_in_memory():
 
 
 def test_power_cut_at_every_step_with_real_files():
-    folder = "/tmp/vortex-powercut-%d" % getattr(os, "getpid", lambda: 1)()  # none on MicroPython
+    # A folder of this run's own: other runs may share /tmp (no getpid on MicroPython).
+    folder = "/tmp/vortex-powercut-" + "".join("%02x" % b for b in os.urandom(6))
     try:
         os.mkdir(folder)
     except OSError:
