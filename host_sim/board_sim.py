@@ -10,7 +10,7 @@ import sys
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_action
-from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
+from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, PLACE, action_cells
 from vortex.app.session import Settings, NO_AI
 from vortex.app.leds import LEVELS
 from vortex.hal.store import FileStore
@@ -118,10 +118,12 @@ class BoardSim:
         a = parse_action(text)
         if pos.is_legal(a):
             self.rig.play(a, settle=False)
-        elif a < 4096:  # an illegal move: hands do it anyway, the board says no
+        elif a < PLACE:  # an illegal move: hands do it anyway, the board says no
             self.say("(illegal: %s; doing it anyway)" % pos.why_illegal(a))
-            self.rig.do("lift", a >> 6)
-            self.rig.do("place", a & 63)
+            cells = bytearray(4)
+            action_cells(a, cells)
+            self.rig.do("lift", cells[0])
+            self.rig.do("place", cells[1])
         else:
             raise IllegalAction("illegal action %s: %s" % (text, pos.why_illegal(a)))
 
