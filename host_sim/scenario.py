@@ -11,7 +11,7 @@ Commands (comma, semicolon or newline separated):
 """
 from vortex.engine.defs import (PLACE, SWAP, TERRAIN_LETTERS, action_cells, tile_goes,
                                 placed_terrain)
-from vortex.engine.notation import parse_cell
+from vortex.engine.notation import parse_cell, action_text
 from vortex.engine.position import Position
 from vortex.app.board import Board, SETTLE_MS
 from vortex.app.buttons import A, B, HOLD_MS
@@ -182,6 +182,23 @@ class Rig:
     def lit(self):
         """{cell: (r, g, b)} of every lit LED."""
         return {c: self.colour(c) for c in range(64) if any(self.colour(c))}
+
+    def shows(self, cell, colour):
+        """Does the cell show this palette colour (at the default level, or
+        scaled down evenly by the current budget)?"""
+        got = self.colour(cell)
+        want = scaled(colour)
+        if got == want:
+            return True
+        top = max(got)
+        if not top or not max(want):
+            return False
+        k = max(want) / top  # the budget scales every channel by one factor
+        return all(abs(w - g * k) <= 2 * k + 1 for w, g in zip(want, got))
+
+    def played(self):
+        """The actions committed since the game's start, in notation."""
+        return " ".join(action_text(a) for a in self.board.pos.stack)
 
     def agrees(self):
         """Do the game and the physical board hold the same tiles and pieces

@@ -129,61 +129,6 @@ R1 = b"a e2e4 600000 600000"
 R2 = b"a d7d5 598000 600000"
 
 
-def sweep_append(new_fs, path):
-    """Cut an append at every step, after a snapshot and a record; check
-    load() and records() after each; return the number of steps of a whole
-    append. After the reboot, compaction and appends work again."""
-    k = 0
-    while True:
-        fs = new_fs()
-        st = FileStore(path, fs)
-        st.save(A)
-        st.append(R1)
-        cut = CutFS(fs, k)
-        try:
-            FileStore(path, cut).append(R2)
-            done = True
-        except PowerCut:
-            done = False
-        st = FileStore(path, fs)                  # the reboot
-        assert st.load() == A
-        got = st.records()
-        if done:
-            assert got == [R1, R2]
-            return k
-        assert got == [R1] or got == [R1, R2], (k, got)
-        st.save(A + b"".join(got))                # compaction, as the board does on resume
-        st.append(R2)
-        assert st.load() == A + b"".join(got) and st.records() == [R2]
-        k += 1
-
-
-def sweep_compaction(new_fs, path):
-    """Cut a save at every step after a snapshot with records: after the
-    reboot, the old snapshot with all its records, or the new one alone."""
-    k = 0
-    while True:
-        fs = new_fs()
-        st = FileStore(path, fs)
-        st.save(A)
-        st.append(R1)
-        st.append(R2)
-        cut = CutFS(fs, k)
-        try:
-            FileStore(path, cut).save(B)
-            done = True
-        except PowerCut:
-            done = False
-        st = FileStore(path, fs)
-        got = (st.load(), st.records())
-        if done:
-            assert got == (B, [])
-            return k
-        assert got == (A, [R1, R2]) or got == (B, []), (k, got)
-        k += 1
-
-
-
 def sweep(new_fs, path, history, new=C):
     """Cut a save of `new` at every step, after saving `history`; check
     load() after each; return the number of steps of a whole save."""

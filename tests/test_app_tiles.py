@@ -5,12 +5,8 @@ candidates that terrains cannot tell apart; where serials cannot either,
 the legal candidate is taken. Dual-run, like test_app_scenarios."""
 from host_sim.scenario import Rig
 from vortex.engine.defs import action_cells, tile_goes
-from vortex.engine.notation import action_text, parse_action, parse_cell
+from vortex.engine.notation import parse_action, parse_cell
 from test_app_idle import BATTLE  # a small module: test_app_scenarios would not fit beside these in 128 KB
-
-
-def played(rig):
-    return " ".join(action_text(a) for a in rig.board.pos.stack)
 
 # In BATTLE, block a4 (a4 W, a5 W, b5 F, b4 W) turned clockwise gives the
 # terrains of the swap b4~b5, counter-clockwise those of a5~b5; block c3
@@ -48,7 +44,7 @@ def laid(text, exchange=(), position=BATTLE):
     rig at a time: under MicroPython's small heap two would not fit."""
     rig = Rig(position)
     lay(rig, text, exchange)
-    return played(rig) if rig.agrees() else None
+    return rig.played() if rig.agrees() else None
 
 
 def test_swap_and_vortex_with_the_same_terrains_told_by_serials():
@@ -85,12 +81,12 @@ def test_serials_unread_the_legal_candidate_is_taken():
     rig = Rig(BATTLE.replace(" - 0 64", " b4b5 1 65"))
     unread_serials(rig, "a4", "a5", "b5", "b4")
     lay(rig, "b4~b5")
-    assert played(rig) == "V+a4"
+    assert rig.played() == "V+a4"
     # No Vortex left: the same terrains are the swap.
     rig = Rig(BATTLE.replace("3,4", "0,4"))
     unread_serials(rig, "a4", "a5", "b5", "b4")
     lay(rig, "V+a4")
-    assert played(rig) == "b4~b5"
+    assert rig.played() == "b4~b5"
 
 
 def test_serials_read_an_illegal_vortex_is_refused():

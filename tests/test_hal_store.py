@@ -8,10 +8,64 @@ was saved before; and a save after the reboot works. The littlefs sweep is
 in test_hal_store_lfs."""
 import os
 
-from hal_fake_fs import (MemFS, CutFS, PowerCut, sweep, sweep_append, sweep_compaction,
-                         A, B, C, D, R1, R2)
+from hal_fake_fs import MemFS, CutFS, PowerCut, sweep, A, B, C, D, R1, R2
 from vortex.hal import store
 from vortex.hal.store import FileStore, RealFS, pack, unpack
+
+
+def sweep_append(new_fs, path):
+    """Cut an append at every step, after a snapshot and a record; check
+    load() and records() after each; return the number of steps of a whole
+    append. After the reboot, compaction and appends work again."""
+    k = 0
+    while True:
+        fs = new_fs()
+        st = FileStore(path, fs)
+        st.save(A)
+        st.append(R1)
+        cut = CutFS(fs, k)
+        try:
+            FileStore(path, cut).append(R2)
+            done = True
+        except PowerCut:
+            done = False
+        st = FileStore(path, fs)                  # the reboot
+        assert st.load() == A
+        got = st.records()
+        if done:
+            assert got == [R1, R2]
+            return k
+        assert got == [R1] or got == [R1, R2], (k, got)
+        st.save(A + b"".join(got))                # compaction, as the board does on resume
+        st.append(R2)
+        assert st.load() == A + b"".join(got) and st.records() == [R2]
+        k += 1
+
+
+def sweep_compaction(new_fs, path):
+    """Cut a save at every step after a snapshot with records: after the
+    reboot, the old snapshot with all its records, or the new one alone."""
+    k = 0
+    while True:
+        fs = new_fs()
+        st = FileStore(path, fs)
+        st.save(A)
+        st.append(R1)
+        st.append(R2)
+        cut = CutFS(fs, k)
+        try:
+            FileStore(path, cut).save(B)
+            done = True
+        except PowerCut:
+            done = False
+        st = FileStore(path, fs)
+        got = (st.load(), st.records())
+        if done:
+            assert got == (B, [])
+            return k
+        assert got == (A, [R1, R2]) or got == (B, []), (k, got)
+        k += 1
+
 
 
 def test_header_round_trip_and_rejects():

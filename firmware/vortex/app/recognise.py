@@ -46,7 +46,6 @@ class Recogniser:
         self.fell = array("H", bytes(128))  # per cell: sequence number of its last fall, 0 none
         self.rose = array("H", bytes(128))  # ... and of its last rise
         self.seq = 0  # events since the pieces last stood as the game says
-        self.last_rise = OFF
         self.last_occ = bytearray(64)  # occupancy seen at the last observe()
         self.cells = bytearray(4)  # the cells of the last verdict (up to 4)
         self._scratch = bytearray(4)
@@ -65,7 +64,6 @@ class Recogniser:
                 fell[c] = 0
                 rose[c] = 0
             self.seq = 0
-        self.last_rise = OFF
 
     def observe(self, occ):
         """Follow occupancy: number each cell's falls and rises in order.
@@ -80,7 +78,6 @@ class Recogniser:
                 self.seq += 1
                 if o:
                     self.rose[c] = self.seq
-                    self.last_rise = c
                 else:
                     self.fell[c] = self.seq
                 prev[c] = o
@@ -159,13 +156,32 @@ class Recogniser:
             f = self.gone_cell
             return self._move(pos, f, self.extra_cell)
         if self.own_gone == 1 and not self.extra:
-            f = self.hand
-            t = self.last_rise
-            if (self.gone == 1 and t != OFF and t != f and self.rose[t] > self.fell[f]
-                    and pieces[t] and pieces[t] >> 2 != pos.side):
-                return self._move(pos, f, t)  # a capture: t filled again after f emptied
+            if self.gone == 1:
+                t = self._taken(pos)
+                if t != OFF:
+                    return self._move(pos, self.hand, t)
             return HAND  # other pieces lifted are enemies: a capture under way
         return DISAGREE
+
+    def _taken(self, pos):
+        # The cell of a capture, or OFF: an enemy's cell filled again after
+        # the mover's emptied. Of several, the one the mover may take; of
+        # those, the last filled.
+        f = self.hand
+        after = self.fell[f]
+        rose = self.rose
+        pieces = pos.pieces
+        side = pos.side
+        best = OFF
+        legal = False
+        for c in range(64):
+            r = rose[c]
+            if r > after and pieces[c] and pieces[c] >> 2 != side:
+                ok = pos.is_legal(f << 6 | c)
+                if best == OFF or (ok and not legal) or (ok == legal and r > rose[best]):
+                    best = c
+                    legal = ok
+        return best
 
     def _flag(self, a, b=OFF):
         self.cells[0] = a
