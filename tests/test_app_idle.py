@@ -113,3 +113,15 @@ def test_a_redraw_that_changes_nothing_is_not_a_new_frame():
         assert a != b  # a blink phase each time: no frame twice in a row
     board.dirty = True  # asked to draw again within the same blink phase
     assert not board.step(now + 1, occ, tiles, ids, 0)
+
+
+def test_sensors_given_as_lists_are_judged_the_same():
+    # The fast path compares bytearrays in C; other sequences take the loop
+    # and must still settle into a verdict and a commit.
+    board, occ, tiles, ids, now = idle_board(Settings())
+    occ, tiles = list(occ), list(tiles)
+    occ[12], occ[28] = 0, 1  # e2 to e4
+    for _ in range(100):
+        now += 5
+        board.step(now, occ, tiles, ids, 0)
+    assert board.pos.stack == [12 << 6 | 28]

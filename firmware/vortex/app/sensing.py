@@ -47,15 +47,21 @@ class Sensing:
 
     def step(self, board, now, occ, tiles, ids):
         """One tick: follow the sensors, judge when due. True if the view changed."""
-        if occ == self.rec.last_occ and tiles == self._tiles:  # the idle fast path: C compares
-            if self.judged or ticks_diff(now, self.changed_at) < SETTLE_MS:
-                return False
-            return self._judge(board, now, occ, tiles, ids, True)
-        self.rec.observe(occ)  # the recogniser follows the pieces' history
-        self._tiles[:] = tiles
-        self.changed_at = now
-        self.judged = False
-        return self._judge(board, now, occ, tiles, ids, False)
+        changed = False
+        if occ != self.rec.last_occ or tiles != self._tiles:  # idle: two C compares, no loop
+            changed = self.rec.observe(occ)  # the recogniser follows the pieces' history
+            seen = self._tiles
+            for c in range(64):
+                if tiles[c] != seen[c]:
+                    seen[c] = tiles[c]
+                    changed = True
+        if changed:
+            self.changed_at = now
+            self.judged = False
+            return self._judge(board, now, occ, tiles, ids, False)
+        if self.judged or ticks_diff(now, self.changed_at) < SETTLE_MS:
+            return False
+        return self._judge(board, now, occ, tiles, ids, True)
 
     def flash_over(self, now):
         """Has an illegal action's flash just ended?"""
