@@ -33,7 +33,9 @@ class Board:
     def __init__(self, store=None, settings=None, seed=1):
         self.store = store
         self.sense = Sensing()
+        self.rec = self.sense.rec  # the recogniser, for views that show its findings
         self.view = Renderer()
+        self.frame = self.view.frame  # bytearray(192): R, G, B per cell (a1 first), redrawn in place
         self.ai = None  # made on first need: its action buffer costs 1 KB
         self._seed = seed
         self.buttons = Buttons()
@@ -59,12 +61,7 @@ class Board:
             self.settings = settings or Settings()
             self.new_game(START)
 
-    # --- what the layers above read ------------------------------------------
-    @property
-    def frame(self):
-        """The LED frame: bytearray(192), R, G, B per cell (a1 first)."""
-        return self.view.frame
-
+    # --- the sensing verdict, for the layers above ----------------------------
     @property
     def verdict(self):
         return self.sense.verdict
@@ -76,10 +73,6 @@ class Board:
     @property
     def judged(self):
         return self.sense.judged
-
-    @property
-    def rec(self):
-        return self.sense.rec
 
     # --- the game session ---------------------------------------------------
     def new_game(self, text=START):
