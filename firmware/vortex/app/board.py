@@ -7,7 +7,9 @@ actions out. Pure: the hardware (or the virtual board) is driven by the caller.
             pixels.show(board.frame)
 
 The game is board.pos (an engine Position); board.pos.stack lists the
-actions committed since board.start. Every commit is saved to the store.
+actions committed since board.start. Every commit is saved to the store
+as one journal record; the whole game at a new game, a resume or new
+settings (session.py says what each holds).
 This file keeps the session (the game, its commits and saves, the clock,
 buttons and menu); sensing.py follows and judges the sensors; render.py
 draws the LEDs.
