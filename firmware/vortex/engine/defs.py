@@ -47,7 +47,11 @@ SIDE_NAMES = ("Light", "Dark")
 
 
 def cell_name(c):
-    """cell_name(12) -> 'e2'."""
+    """The name of cell index c.
+
+        >>> cell_name(12), cell_name(63)
+        ('e2', 'h8')
+    """
     return "abcdefgh"[c & 7] + str((c >> 3) + 1)
 
 
@@ -64,7 +68,11 @@ def placement(terrain, cell):
 
 
 def swap(a, b):
-    """The swap of two cells sharing a side, in either order."""
+    """The swap of two cells sharing a side, in either order.
+
+        >>> swap(28, 27) == swap(27, 28) == SWAP + 27 * 2  # e4 and d4
+        True
+    """
     if a > b:
         a, b = b, a
     return SWAP + a * 2 + (1 if b - a == 8 else 0)
@@ -84,5 +92,9 @@ def swap_cells(action):
 
 def block_cells(cell):
     """A 2x2 block's cells in clockwise order from its lower-left: a clockwise
-    Vortex moves each tile to the next cell of this tuple."""
+    Vortex moves each tile to the next cell of this tuple.
+
+        >>> [cell_name(c) for c in block_cells(27)]
+        ['d4', 'd5', 'e5', 'e4']
+    """
     return cell, cell + 8, cell + 9, cell + 1
