@@ -1,4 +1,5 @@
-"""Rule tests: one or more per ruling of spec/rulings.md, each on a position
+"""Rule tests: one or more per rule and ruling of docs/rules.md (whose
+Rulings section closes the seed text's open points), each on a position
 written in notation. Runs under pytest and under MicroPython
 (tests/mpy_runner.py): plain asserts, no pytest import.
 
