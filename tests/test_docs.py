@@ -14,6 +14,7 @@ import pytest
 
 from checks import battle, dests
 from vortex.engine import Position, parse_action, action_text, cell_name, parse_cell
+from vortex.engine.notation import board_text
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
 TERRAINS = {"Water": "W", "Fire": "F", "Earth": "E", "Air": "A"}
@@ -44,21 +45,12 @@ def grid(rows):
 
 
 def field(marks, letter_of):
-    """A board field of the notation from {cell: mark}, via letter_of(mark)."""
-    codes = [""] * 64
+    """A board field of the notation from {cell name: mark}, via letter_of(mark)."""
+    letters = ".WFEATSHtsh"  # code 0 is an empty cell
+    codes = bytearray(64)
     for name, mark in marks.items():
-        codes[parse_cell(name)] = letter_of(mark)
-    ranks = []
-    for r in range(7, -1, -1):
-        text, run = "", 0
-        for ch in codes[r * 8:r * 8 + 8]:
-            if ch:
-                text += (str(run) if run else "") + ch
-                run = 0
-            else:
-                run += 1
-        ranks.append(text + (str(run) if run else ""))
-    return "/".join(ranks)
+        codes[parse_cell(name)] = letters.index(letter_of(mark))
+    return board_text(codes, letters)
 
 
 MOVE_DIAGRAMS = [b for b in blocks(read("rules.md")) if re.match(r"[PS] on \w+$", b[0])]
