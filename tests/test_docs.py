@@ -18,7 +18,7 @@ from vortex.engine.notation import board_text
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
 TERRAINS = {"Water": "W", "Fire": "F", "Earth": "E", "Air": "A"}
-# Diagram marks: the piece letter placed there, and the tile under it.
+# Diagram mark -> the piece standing there (tiles: see the move test).
 PIECES = {"P": "T", "S": "S", "T": "T", "H": "H", "x": "t", "#": "t", "t": "t", "h": "h"}
 REACHED = "*x"
 
@@ -38,7 +38,7 @@ def grid(rows):
     files = rows[-1].split()
     out = {}
     for row in rows[:-1]:
-        rank, *marks = [m for m in row.split() if m != "->"]
+        rank, *marks = row.split()
         for i, m in enumerate(marks):
             out.setdefault(files[i % len(files)] + rank, []).append(m)
     return out, files
