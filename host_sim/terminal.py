@@ -3,7 +3,7 @@
     --light human|random   who plays Light (default human)
     --dark human|random    who plays Dark (default random)
     --seed N               seed of the random mover (printed when not given)
-    --position "<text>"    start from a position (spec/notation.md)
+    --position "<text>"    start from a position (docs/notation.md)
     --no-color             plain text, no ANSI escapes (also when NO_COLOR is set)
 
 A human types an action in notation (W@d4, d2d4, d4~e4, V+d4) or a command

@@ -1,4 +1,5 @@
-"""Rule tests: one or more per ruling of spec/rulings.md, each on a position
+"""Rule tests: one or more per rule and ruling of docs/rules.md (whose
+Rulings section closes the seed text's open points), each on a position
 written in notation. Runs under pytest and under MicroPython
 (tests/mpy_runner.py): plain asserts, no pytest import.
 
@@ -6,7 +7,7 @@ Battle positions are built with checks.battle(tiles, pieces): the tile field
 names every tile that matters and checks.fill() completes the board to 16 of
 each terrain, so that the text stays short and legal.
 """
-from vortex.engine import (Position, IllegalAction, NotationError, START, LIGHT, DARK,
+from vortex.engine import (Position, Outcome, IllegalAction, NotationError, START, LIGHT, DARK,
                            HEART_TAKEN, NO_ACTION, QUIET_END, new_buffer, parse_cell,
                            parse_action)
 from vortex.engine.defs import (FIRE, EARTH, AIR, PLACE, SWAP, VORTEX, action_cells, tile_goes,
@@ -657,6 +658,13 @@ def test_taking_the_heart_ends_the_game_at_once():
     p = battle("4A3/8/8/8/8/8/8/W3W3", "8/8/8/8/8/8/8/h3H3", "d 3,4 - 40 99")
     play(p, "a1e1")
     assert p.outcome().winner == DARK and p.outcome().reason == HEART_TAKEN
+
+
+def test_a_heart_taken_on_the_eightieth_action_wins():
+    # Quiet count 79: the capture ends the game by the Heart, not by the count.
+    p = battle(*WATER_POS, rest="l 3,4 - 79 150")
+    play(p, "d4a4")
+    assert p.quiet == 0 and p.outcome() == Outcome(LIGHT, HEART_TAKEN)
 
 
 def test_a_side_without_a_legal_action_loses():

@@ -19,6 +19,7 @@ import pytest
 from mpy import ROOT, micropython
 
 MPY_CROSS = os.path.join(os.path.dirname(micropython()), "mpy-cross")
+# The last of test_engine_perft.REFERENCE: perft 3 = 96136 (docs/notation.md#perft).
 LAST_REFERENCE = ("WEAEAFAA/AEAFWFEW/EWWAEFWA/AAFEWFAF/FWFWFEEE/AWFAFWEW/EAAEFEWF/WEFAWFEW "
                   "2S1h1t1/t1t2t2/3T4/8/4s3/6t1/TT2T2T/1TH4s l 0,2 d4e4 78 140")
 

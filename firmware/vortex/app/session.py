@@ -27,7 +27,7 @@ NO_AI = -1
 class Settings:
     """ai_side: LIGHT, DARK or NO_AI. clock_ms 0 plays without a clock.
     free_hearts: before the first tile, a Heart may be set on any file of
-    its back rank (the rulings' setup option)."""
+    its back rank (the setup option of docs/rules.md#board-and-setup)."""
 
     def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, level=2, budget_ma=500,
                  free_hearts=0):

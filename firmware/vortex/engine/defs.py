@@ -63,7 +63,11 @@ def travellers(pieces, side):
 
 
 def cell_name(c):
-    """cell_name(12) -> 'e2'."""
+    """The name of cell index c.
+
+        >>> cell_name(12), cell_name(63)
+        ('e2', 'h8')
+    """
     return "abcdefgh"[c & 7] + str((c >> 3) + 1)
 
 
@@ -77,7 +81,11 @@ def placed_terrain(a):
 
 
 def swap(a, b):
-    """The swap of two cells sharing a side, in either order."""
+    """The swap of two cells sharing a side, in either order.
+
+        >>> swap(28, 27) == swap(27, 28) == SWAP + 27 * 2  # e4 and d4
+        True
+    """
     if a > b:
         a, b = b, a
     return SWAP + a * 2 + (1 if b - a == 8 else 0)

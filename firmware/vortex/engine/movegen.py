@@ -33,7 +33,12 @@ def _lands(pieces, tiles, t, side):
 
 def legal_into(pos, buf):
     """Write every legal action into buf (see new_buffer); return the count.
-    A finished game has none."""
+    A finished game has none.
+
+        >>> from vortex.engine import Position
+        >>> legal_into(Position(), new_buffer())
+        256
+    """
     if pos.is_over():
         return 0
     tiles = pos.tiles
@@ -169,7 +174,12 @@ def _slide(pos, i, d, base, side, buf, n):
 
 
 def why_illegal(pos, a):
-    """'' if action a is legal here, else a short reason."""
+    """'' if action a is legal here, else a short reason.
+
+        >>> from vortex.engine import Position
+        >>> why_illegal(Position(), 12 * 64 + 20)  # e2e3
+        'the building phase allows only placements'
+    """
     if not 0 <= a < ACTION_END:
         return "not an action"
     if pos.is_over():

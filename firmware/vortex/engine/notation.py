@@ -1,4 +1,4 @@
-"""Text forms of positions and actions (spec/notation.md).
+"""Text forms of positions and actions (docs/notation.md).
 
     <tiles> <pieces> <side> <vortexes> <ban> <quiet> <ply>
 
@@ -18,7 +18,11 @@ class NotationError(ValueError):
 
 
 def parse_cell(text, field="cell"):
-    """'e2' -> 12."""
+    """A cell's index from its name.
+
+    >>> parse_cell("e2")
+    12
+    """
     if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
         raise NotationError("%s: %r is not a cell a1..h8" % (field, text))
     return (ord(text[1]) - 49) * 8 + ord(text[0]) - 97
@@ -162,7 +166,11 @@ def position_text(pos):
 
 
 def action_text(a):
-    """The notation of action code a."""
+    """The notation of action code a.
+
+    >>> action_text(parse_action("e4~d4"))
+    'd4~e4'
+    """
     if a < PLACE:
         return _pair(a, "")
     if a < SWAP:

@@ -10,14 +10,25 @@ from .notation import action_text
 
 
 def perft(pos, depth, bulk=False):
-    """The number of action sequences of length depth from pos."""
+    """The number of action sequences of length depth from pos.
+
+        >>> from vortex.engine import Position
+        >>> perft(Position(), 2)  # 64 cells x 4 terrains, then 63 x 4
+        64512
+    """
     if depth == 0:
         return 1
     return _perft(pos, depth, _buffers(depth), bulk)
 
 
 def divide(pos, depth, bulk=False):
-    """[(action, perft of depth-1 after it)] for every legal action of pos."""
+    """[(action, perft of depth-1 after it)] for every legal action of pos.
+
+        >>> from vortex.engine import Position
+        >>> rows = divide(Position(), 2)
+        >>> len(rows), action_text(rows[0][0]), rows[0][1]
+        (256, 'W@a1', 252)
+    """
     buf = new_buffer()
     bufs = _buffers(depth - 1)
     out = []

@@ -10,7 +10,14 @@ from .tables import OFF
 
 
 def push(pos, a):
-    """Play action a (assumed legal: see is_legal)."""
+    """Play action a (assumed legal: see is_legal).
+
+        >>> from vortex.engine import Position
+        >>> p = Position()
+        >>> p.push(p.parse_action("F@a1"))
+        >>> p.side, p.ply, p.pool[2], len(p.stack)  # Dark to act; Fire is terrain 2
+        (1, 1, 15, 1)
+    """
     tiles = pos.tiles
     side = pos.side
     undo = pos.ban << 4 | pos.quiet << 12
@@ -57,7 +64,14 @@ def push(pos, a):
     pos._undo.append(undo)
 
 def pop(pos):
-    """Take back the last action pushed; return it."""
+    """Take back the last action pushed; return it.
+
+        >>> from vortex.engine import Position, action_text
+        >>> p = Position()
+        >>> p.push(p.parse_action("F@a1"))
+        >>> action_text(p.pop()), p == Position()
+        ('F@a1', True)
+    """
     a = pos.stack.pop()
     undo = pos._undo.pop()
     side = pos.side ^ 1

@@ -53,7 +53,10 @@ class IllegalAction(ValueError):
 
 class Position:
     """A game position. Position() is the start; Position(text) parses the
-    notation of spec/notation.md and raises NotationError on bad text.
+    notation of docs/notation.md and raises NotationError on bad text.
+
+        >>> Position("8/8/8/8/8/8/8/8 7h/8/8/8/8/8/8/H7 d 0,1")
+        Position('8/8/8/8/8/8/8/8 7h/8/8/8/8/8/8/H7 d 0,1 - 0 0')
 
     Public state (read it, change it only through push/pop):
       tiles[64]    terrain per cell (NO_TILE, WATER, FIRE, EARTH, AIR)
@@ -105,7 +108,12 @@ class Position:
 
     def parse_action(self, text):
         """The action `text` names, if legal here; NotationError if it is not
-        well formed, IllegalAction if it is not legal in this position."""
+        well formed, IllegalAction if it is not legal in this position.
+
+            >>> Position().parse_action("d2d4")
+            Traceback (most recent call last):
+            vortex.engine.position.IllegalAction: illegal action d2d4: the building phase allows only placements
+        """
         a = notation.parse_action(text)
         if not self.is_legal(a):
             raise IllegalAction("illegal action %s: %s" % (text, self.why_illegal(a)))
@@ -121,7 +129,11 @@ class Position:
         return self.hearts[0] == OFF or self.hearts[1] == OFF or self.quiet >= QUIET_LIMIT
 
     def outcome(self):
-        """The Outcome of a finished game, or None while it goes on."""
+        """The Outcome of a finished game, or None while it goes on.
+
+            >>> Position("8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/4H3 d 3,4").outcome()
+            <Outcome Light wins: heart taken>
+        """
         hearts = self.hearts
         if hearts[0] == OFF or hearts[1] == OFF:
             return Outcome(DARK if hearts[0] == OFF else LIGHT, HEART_TAKEN)
@@ -136,7 +148,11 @@ class Position:
 
     # --- legal actions ------------------------------------------------------
     def legal_actions(self):
-        """A view of the legal actions: len(), iteration, `in`."""
+        """A view of the legal actions: len(), iteration, `in`.
+
+            >>> len(Position().legal_actions())
+            256
+        """
         return LegalActions(self)
 
     # Generation lives in movegen.py; these bind its functions as methods.
