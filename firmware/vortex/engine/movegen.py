@@ -32,14 +32,9 @@ def legal_into(pos, buf):
         return 0
     if pos.filled < 64:
         return _placements(pos.tiles, pos.pool, buf)
-    pieces = pos.pieces
     tiles = pos.tiles
     side = pos.side
-    n = 0
-    for c in range(64):
-        p = pieces[c]
-        if p and p >> 2 == side:
-            n = _moves(pieces, tiles, c, buf, n)
+    n = _pieces_moves(pos.pieces, tiles, side, buf)
     return _tile_actions(tiles, pos.ban, pos.vortexes[side], buf, n)
 
 
@@ -98,6 +93,18 @@ def _placements(tiles, pool, buf) -> int:
                 if not tl[c]:
                     out[n] = base + c
                     n += 1
+    return n
+
+
+@micropython.viper
+def _pieces_moves(pieces, tiles, side: int, buf) -> int:
+    # The moves of every piece of `side`, from index 0; return the count.
+    pc = ptr8(pieces)
+    n = 0
+    for c in range(64):
+        p = pc[c]
+        if p and (p >> 2) == side:
+            n = int(_moves(pieces, tiles, c, buf, n))
     return n
 
 

@@ -5,6 +5,7 @@ position.py so that MicroPython compiles each module in a small heap).
 Undo record, one small int per action: taken piece (bits 0-2), awakened
 (bit 3), the previous ban (bits 4-11), the previous quiet count (bits 12-).
 """
+from ..native import micropython, ptr8
 from .defs import NO_TILE, TRAVELLER, HEART, PLACE, SWAP, VORTEX
 from .tables import OFF
 
@@ -47,7 +48,7 @@ def push(pos, a):
         pos.ban = a - SWAP
         pos.quiet += 1
     else:
-        _turn(pos, a - VORTEX)
+        _turn(tiles, a - VORTEX)
         pos.vortexes[side] -= 1
         pos.ban = OFF
         pos.quiet += 1
@@ -88,24 +89,29 @@ def pop(pos):
     elif a < VORTEX:
         _swap(tiles, a - SWAP)  # its own inverse
     else:
-        _turn(pos, (a - VORTEX) ^ 1)  # the opposite turn
+        _turn(tiles, (a - VORTEX) ^ 1)  # the opposite turn
         pos.vortexes[side] += 1
     return a
 
-def _swap(tiles, code):
+@micropython.viper
+def _swap(cells, code: int):
     # Exchange the tiles of swap code: cell code >> 1 and its east (even
     # code) or north (odd) neighbour.
+    tiles = ptr8(cells)
     c = code >> 1
-    d = c + 8 if code & 1 else c + 1
+    d = c + 1
+    if code & 1:
+        d = c + 8
     t = tiles[c]
     tiles[c] = tiles[d]
     tiles[d] = t
 
 
-def _turn(pos, code):
+@micropython.viper
+def _turn(cells, code: int):
     # Rotate the block code >> 1 a quarter turn: clockwise if code is even.
     # Cells in clockwise order: c, c+8, c+9, c+1 (see defs.block_cells).
-    tiles = pos.tiles
+    tiles = ptr8(cells)
     c = code >> 1
     x0 = tiles[c]
     x1 = tiles[c + 8]
