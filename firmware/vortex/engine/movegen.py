@@ -34,8 +34,8 @@ def legal_into(pos, buf):
         return _placements(pos.tiles, pos.pool, buf)
     tiles = pos.tiles
     side = pos.side
-    n = _pieces_moves(pos.pieces, tiles, side, buf)
-    return _tile_actions(tiles, pos.ban, pos.vortexes[side], buf, n)
+    n = _moves(0, side, 0, 64, pos.pieces, tiles, buf)
+    return _tile_actions(n, pos.ban, pos.vortexes[side], tiles, buf)
 
 
 def has_legal(pos):
@@ -60,7 +60,7 @@ def has_legal(pos):
     pieces = pos.pieces
     for c in range(64):
         p = pieces[c]
-        if p and p >> 2 == side and _moves(pieces, tiles, c, pos._scratch, 0):
+        if p and p >> 2 == side and _moves(0, side, c, c + 1, pieces, tiles, pos._scratch):
             return True
     return False
 
@@ -71,12 +71,14 @@ def destinations(pos, cell, buf):
     p = pos.pieces[cell]
     if not p or p >> 2 != pos.side or pos.filled < 64 or pos.is_over():
         return 0
-    return _moves(pos.pieces, pos.tiles, cell, buf, 0)
+    return _moves(0, p >> 2, cell, cell + 1, pos.pieces, pos.tiles, buf)
 
 
 # The hot loops, compiled to machine code by MicroPython (see vortex.native);
-# plain Python on CPython. They take the position's arrays, not the position:
-# a viper function reads no attributes cheaply.
+# plain Python on CPython. They take the position's arrays, not the position
+# (a viper function reads no attributes cheaply), hot ints first (viper code
+# for the RP2040 keeps its first three locals, the arguments first, in
+# registers).
 
 @micropython.viper
 def _placements(tiles, pool, buf) -> int:
@@ -97,23 +99,13 @@ def _placements(tiles, pool, buf) -> int:
 
 
 @micropython.viper
-def _pieces_moves(pieces, tiles, side: int, buf) -> int:
-    # The moves of every piece of `side`, from index 0; return the count.
-    pc = ptr8(pieces)
-    n = 0
-    for c in range(64):
-        p = pc[c]
-        if p and (p >> 2) == side:
-            n = int(_moves(pieces, tiles, c, buf, n))
-    return n
-
-
-@micropython.viper
-def _moves(pieces, tiles, s: int, buf, n: int) -> int:
-    # Write the moves of the piece on cell s into buf from index n; return
-    # the new count. The piece moves by the terrain under it; an Awakened
-    # one by all four. A move may end on an empty cell or on an enemy that
-    # is not protected: Travellers and Awakened on Earth are, a Heart never.
+def _moves(n: int, side: int, first: int, end: int, pieces, tiles, buf) -> int:
+    # Write the moves of side's pieces on cells first..end-1 into buf from
+    # index n; return the new count. (One call for the whole board: a call
+    # into viper code costs as much as a piece's moves.) A piece moves by
+    # the terrain under it; an Awakened one by all four. A move may end on
+    # an empty cell or on an enemy that is not protected: Travellers and
+    # Awakened on Earth are, a Heart never.
     pc = ptr8(pieces)
     tl = ptr8(tiles)
     out = ptr16(buf)
@@ -122,105 +114,109 @@ def _moves(pieces, tiles, s: int, buf, n: int) -> int:
     off = int(OFF)
     earth = int(EARTH)
     heart = int(HEART)
-    p = pc[s]
-    side = p >> 2
-    base = s << 6
-    s8 = s << 3
-    terrain = tl[s]
-    if (p & 3) == int(AWAKENED):
-        terrain = 0
-    water = terrain == int(WATER)
-    fire = terrain == int(FIRE)
-    first = 4 if fire else 0
-    last = 4 if water else 8
-    for d in range(first, last):
-        i = s8 + d
-        slide = off  # where a slide along d goes on from, if it does
-        if water:
-            slide = step[i]
-        elif fire:
-            # A diagonal step; on into the next cell only over an empty one.
-            t = step[i]
-            if t == off:
-                continue
-            q = pc[t]
-            if q:
-                if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
-                    out[n] = base + t
-                    n += 1
-                continue
-            out[n] = base + t
-            n += 1
-            t = jump[i]
-            if t == off:
-                continue
-            q = pc[t]
-            if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+    awakened = int(AWAKENED)
+    water = int(WATER)
+    fire = int(FIRE)
+    air = int(AIR)
+    for s in range(first, end):
+        p = pc[s]
+        if not p or (p >> 2) != side:
+            continue
+        base = s << 6
+        s8 = s << 3
+        terrain = tl[s]
+        if (p & 3) == awakened:
+            terrain = 0
+        on_water = terrain == water
+        on_fire = terrain == fire
+        for d in range(4 if on_fire else 0, 4 if on_water else 8):
+            i = s8 + d
+            slide = off  # where a slide along d goes on from, if it does
+            if on_water:
+                slide = step[i]
+            elif on_fire:
+                # A diagonal step; on into the next cell only over an empty one.
+                t = step[i]
+                if t == off:
+                    continue
+                q = pc[t]
+                if q:
+                    if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
+                        out[n] = base + t
+                        n += 1
+                    continue
                 out[n] = base + t
                 n += 1
-        else:
-            # Earth steps once in 8 directions, Air leaps exactly twice over
-            # anything; the Awakened do both, then slide on (Water) where
-            # both cells are empty. Fire's and Water's first two steps are
-            # covered by these, so no destination is listed twice.
-            t = jump[i] if terrain == int(AIR) else step[i]
-            if t != off:
+                t = jump[i]
+                if t == off:
+                    continue
                 q = pc[t]
                 if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
                     out[n] = base + t
                     n += 1
-            if terrain == 0:
-                t = jump[i]
+            else:
+                # Earth steps once in 8 directions, Air leaps exactly twice over
+                # anything; the Awakened do both, then slide on (Water) where
+                # both cells are empty. Fire's and Water's first two steps are
+                # covered by these, so no destination is listed twice.
+                t = jump[i] if terrain == air else step[i]
                 if t != off:
                     q = pc[t]
                     if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
                         out[n] = base + t
                         n += 1
-                    if d < 4 and not q and not pc[step[i]]:
-                        slide = step[(t << 3) + d]
-        # Water: on along d through empty cells; it may end on the first
-        # piece only by taking it.
-        t = slide
-        while t != off:
-            q = pc[t]
-            if q:
-                if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
-                    out[n] = base + t
-                    n += 1
-                break
-            out[n] = base + t
-            n += 1
-            t = step[(t << 3) + d]
+                if terrain == 0:
+                    t = jump[i]
+                    if t != off:
+                        q = pc[t]
+                        if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+                            out[n] = base + t
+                            n += 1
+                        if d < 4 and not q and not pc[step[i]]:
+                            slide = step[(t << 3) + d]
+            # Water: on along d through empty cells; it may end on the first
+            # piece only by taking it.
+            t = slide
+            while t != off:
+                q = pc[t]
+                if q:
+                    if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
+                        out[n] = base + t
+                        n += 1
+                    break
+                out[n] = base + t
+                n += 1
+                t = step[(t << 3) + d]
     return n
 
 
 @micropython.viper
-def _tile_actions(tiles, ban: int, vortexes: int, buf, n: int) -> int:
+def _tile_actions(n: int, ban: int, vortexes: int, tiles, buf) -> int:
     # The swaps of two different tiles (but the banned one), then, if the
-    # side has a Vortex left, both turns of every block of mixed terrain.
+    # side has a Vortex left, both turns of every block of mixed terrain;
+    # written from index n, in the order of their codes (tables.SWAPS and
+    # BLOCKS list the same cells: walked here, they cost no table reads).
     tl = ptr8(tiles)
     out = ptr16(buf)
-    swaps = ptr8(SWAPS)
-    blocks = ptr8(BLOCKS)
     swap = int(SWAP)
-    vortex = int(VORTEX)
-    for k in range(int(len(SWAPS))):
-        code = swaps[k]
-        a = code >> 1
-        b = a + 1
-        if code & 1:
-            b = a + 8
-        if tl[a] != tl[b] and code != ban:
+    for c in range(64):
+        t = tl[c]
+        code = c << 1
+        if (c & 7) != 7 and t != tl[c + 1] and code != ban:  # east
             out[n] = swap + code
             n += 1
+        if c < 56 and t != tl[c + 8] and code + 1 != ban:  # north
+            out[n] = swap + code + 1
+            n += 1
     if vortexes:
-        for k in range(int(len(BLOCKS))):
-            c = blocks[k]
-            t = tl[c]
-            if t != tl[c + 1] or t != tl[c + 8] or t != tl[c + 9]:
-                out[n] = vortex + 2 * c
-                out[n + 1] = vortex + 2 * c + 1
-                n += 2
+        vortex = int(VORTEX)
+        for c in range(55):
+            if (c & 7) != 7:
+                t = tl[c]
+                if t != tl[c + 1] or t != tl[c + 8] or t != tl[c + 9]:
+                    out[n] = vortex + 2 * c
+                    out[n + 1] = vortex + 2 * c + 1
+                    n += 2
     return n
 
 
@@ -250,7 +246,7 @@ def why_illegal(pos, a):
         if p >> 2 != pos.side:
             return "not your piece"
         buf = pos._scratch
-        for i in range(_moves(pos.pieces, tiles, f, buf, 0)):
+        for i in range(_moves(0, pos.side, f, f + 1, pos.pieces, tiles, buf)):
             if buf[i] == a:
                 return ""
         return "the piece cannot move there"

@@ -10,6 +10,10 @@ from .defs import NO_TILE, TRAVELLER, HEART, PLACE, SWAP, VORTEX
 from .tables import OFF
 
 
+# push and pop as machine code (native: Python semantics, no bytecode
+# dispatch): on the RP2040 a move's push and pop take a third less time, a
+# swap's 40% less (on the unix port's x64 they gain nothing).
+@micropython.native
 def push(pos, a):
     """Play action a (assumed legal: see is_legal)."""
     tiles = pos.tiles
@@ -57,6 +61,7 @@ def push(pos, a):
     pos.stack.append(a)
     pos._undo.append(undo)
 
+@micropython.native
 def pop(pos):
     """Take back the last action pushed; return it."""
     a = pos.stack.pop()
