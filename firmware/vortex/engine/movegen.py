@@ -28,6 +28,7 @@ def new_buffer(size=MAX_ACTIONS):
 def legal_into(pos, buf):
     """Write every legal action into buf (see new_buffer); return the count.
     A finished game has none."""
+    _room(buf, MAX_ACTIONS)
     if pos.is_over():
         return 0
     if pos.filled < 64:
@@ -68,10 +69,18 @@ def has_legal(pos):
 def destinations(pos, cell, buf):
     """Write the legal moves of the piece on `cell` into buf (at least
     MAX_DESTINATIONS long); return the count. 0 if it may not move now."""
+    _room(buf, MAX_DESTINATIONS)
     p = pos.pieces[cell]
     if not p or p >> 2 != pos.side or pos.filled < 64 or pos.is_over():
         return 0
     return _moves(0, p >> 2, cell, cell + 1, pos.pieces, pos.tiles, buf)
+
+
+def _room(buf, size):
+    # Viper code writes without bounds checks: a short buffer would be
+    # memory past its end, so it is refused here.
+    if len(buf) < size:
+        raise ValueError("an action buffer of at least %d entries is needed (new_buffer)" % size)
 
 
 # The hot loops, compiled to machine code by MicroPython (see vortex.native);

@@ -107,6 +107,8 @@ def _swap(cells, code: int):
     d = c + 1
     if code & 1:
         d = c + 8
+    if d > 63:  # a viper pointer has no bounds check: refuse a cell off the board
+        raise IndexError("swap off the board")
     t = tiles[c]
     tiles[c] = tiles[d]
     tiles[d] = t
@@ -118,6 +120,8 @@ def _turn(cells, code: int):
     # Cells in clockwise order: c, c+8, c+9, c+1 (see defs.block_cells).
     tiles = ptr8(cells)
     c = code >> 1
+    if c > 54:  # a viper pointer has no bounds check: refuse a cell off the board
+        raise IndexError("Vortex off the board")
     x0 = tiles[c]
     x1 = tiles[c + 8]
     x2 = tiles[c + 9]
