@@ -94,6 +94,16 @@ def test_every_byte_lands_where_the_driver_puts_it():
     assert np.buf == ref.buf
 
 
+def test_a_frame_of_the_wrong_size_is_refused():
+    px = Pixels(None, 64, led_map(True), driver=FakeNeoPixel(FakePin(), 64))
+    for size in (191, 193, 0):
+        try:
+            px.show(bytearray(size))
+        except ValueError:
+            continue
+        assert False, "accepted a frame of %d bytes" % size
+
+
 def test_a_map_off_the_chain_is_refused():
     for bad in (bytes(range(63)), bytes(range(1, 65))):
         try:

@@ -55,6 +55,8 @@ class Debouncer:
                 return False
             el = 0
         self._last = now_ms
+        if len(raw) < self.n:  # viper reads it without bounds checks
+            raise ValueError("a scan of %d cells is needed" % self.n)
         counted = _count(raw, self.state, self._left, self.n, self.ms, el)
         self._busy = counted >> 1
         return bool(counted & 1)

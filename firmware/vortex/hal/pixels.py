@@ -64,6 +64,8 @@ class Pixels:
         if the LEDs already show it. True if it was sent."""
         if self._sent and frame == self._last:
             return False
+        if len(frame) != len(self._last):  # viper reads it without bounds checks
+            raise ValueError("a frame is %d bytes" % len(self._last))
         _scatter(frame, self._buf, self._wire, self._last, 3 * self.n)
         self._np.write()
         self._sent = True
