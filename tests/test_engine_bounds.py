@@ -1,7 +1,7 @@
 """What the engine's viper code must never do: write past a buffer. Viper
-pointers have no bounds checks, so the Python around them refuses what would
-reach past the end, as plain Python's IndexError did, and leaves the
-position unchanged. Runs under pytest and under MicroPython (there the
+pointers have no bounds checks, so the engine checks for room before it
+writes and raises IndexError, as plain Python's indexing did; an action off
+the board is refused before the position changes. Runs under pytest and under MicroPython (there the
 viper code is machine code)."""
 from vortex.engine import Position, new_buffer, MAX_ACTIONS, MAX_DESTINATIONS
 from vortex.engine.defs import SWAP, VORTEX
@@ -19,11 +19,15 @@ def refuses(fn, error):
 
 
 def test_short_buffers_are_refused():
+    # Refused before a piece's moves, the tile actions or the placements
+    # could overflow: room for as many as there can be is asked.
     p = Position(LATE)
-    assert refuses(lambda: p.legal_into(new_buffer(MAX_ACTIONS - 1)), ValueError)
-    assert refuses(lambda: p.legal_into(new_buffer(16)), ValueError)
-    assert refuses(lambda: p.destinations(58, new_buffer(MAX_DESTINATIONS - 1)), ValueError)
-    assert p.legal_into(new_buffer()) == 129
+    for size in (16, 35 + 36, 129):
+        assert refuses(lambda: p.legal_into(new_buffer(size)), IndexError), size
+    assert refuses(lambda: p.destinations(58, new_buffer(MAX_DESTINATIONS - 1)), IndexError)
+    assert refuses(lambda: Position().legal_into(new_buffer(255)), IndexError)
+    assert Position().legal_into(new_buffer(256)) == 256
+    assert p.legal_into(new_buffer(MAX_ACTIONS)) == 129
     assert p.destinations(58, new_buffer(MAX_DESTINATIONS)) == 10  # the Awakened on c8
 
 

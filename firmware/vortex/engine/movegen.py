@@ -15,6 +15,11 @@ from .tables import OFF, STEP, JUMP, SWAPS, BLOCKS
 # destinations each, 112 swaps and 98 Vortexes (battle); 256 placements.
 MAX_ACTIONS = const(544)
 MAX_DESTINATIONS = const(36)
+# Viper code writes without bounds checks: before writing a piece's moves,
+# the swaps and turns, or the placements, it makes sure that the buffer has
+# room for as many as there can be, and raises this instead of writing past
+# its end.
+_FULL = "action buffer too short (new_buffer)"
 
 
 def new_buffer(size=MAX_ACTIONS):
@@ -28,7 +33,6 @@ def new_buffer(size=MAX_ACTIONS):
 def legal_into(pos, buf):
     """Write every legal action into buf (see new_buffer); return the count.
     A finished game has none."""
-    _room(buf, MAX_ACTIONS)
     if pos.is_over():
         return 0
     if pos.filled < 64:
@@ -69,18 +73,10 @@ def has_legal(pos):
 def destinations(pos, cell, buf):
     """Write the legal moves of the piece on `cell` into buf (at least
     MAX_DESTINATIONS long); return the count. 0 if it may not move now."""
-    _room(buf, MAX_DESTINATIONS)
     p = pos.pieces[cell]
     if not p or p >> 2 != pos.side or pos.filled < 64 or pos.is_over():
         return 0
     return _moves(0, p >> 2, cell, cell + 1, pos.pieces, pos.tiles, buf)
-
-
-def _room(buf, size):
-    # Viper code writes without bounds checks: a short buffer would be
-    # memory past its end, so it is refused here.
-    if len(buf) < size:
-        raise ValueError("an action buffer of at least %d entries is needed (new_buffer)" % size)
 
 
 # The hot loops, compiled to machine code by MicroPython (see vortex.native);
@@ -95,6 +91,8 @@ def _placements(tiles, pool, buf) -> int:
     tl = ptr8(tiles)
     left = ptr8(pool)
     out = ptr16(buf)
+    if int(len(buf)) < 256:
+        raise IndexError(_FULL)
     place = int(PLACE)
     n = 0
     for t in range(1, 5):
@@ -127,10 +125,13 @@ def _moves(n: int, side: int, first: int, end: int, pieces, tiles, buf) -> int:
     water = int(WATER)
     fire = int(FIRE)
     air = int(AIR)
+    room = int(len(buf)) - MAX_DESTINATIONS
     for s in range(first, end):
         p = pc[s]
         if not p or (p >> 2) != side:
             continue
+        if n > room:
+            raise IndexError(_FULL)
         base = s << 6
         s8 = s << 3
         terrain = tl[s]
@@ -207,6 +208,8 @@ def _tile_actions(n: int, ban: int, vortexes: int, tiles, buf) -> int:
     # BLOCKS list the same cells: walked here, they cost no table reads).
     tl = ptr8(tiles)
     out = ptr16(buf)
+    if n + int(len(SWAPS)) + 2 * int(len(BLOCKS)) > int(len(buf)):
+        raise IndexError(_FULL)
     swap = int(SWAP)
     for c in range(64):
         t = tl[c]
