@@ -20,6 +20,7 @@ MAX_DESTINATIONS = const(36)
 # room for as many as there can be, and raises this instead of writing past
 # its end.
 _FULL = "action buffer too short (new_buffer)"
+_TILE_ACTIONS = len(SWAPS) + 2 * len(BLOCKS)  # at most: every swap, both turns of every block
 
 
 def new_buffer(size=MAX_ACTIONS):
@@ -208,7 +209,7 @@ def _tile_actions(n: int, ban: int, vortexes: int, tiles, buf) -> int:
     # BLOCKS list the same cells: walked here, they cost no table reads).
     tl = ptr8(tiles)
     out = ptr16(buf)
-    if n + int(len(SWAPS)) + 2 * int(len(BLOCKS)) > int(len(buf)):
+    if n + int(_TILE_ACTIONS) > int(len(buf)):
         raise IndexError(_FULL)
     swap = int(SWAP)
     for c in range(64):
