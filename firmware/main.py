@@ -10,7 +10,7 @@ import time
 from machine import Pin, SPI
 
 import pins
-from vortex.hal.reed import ReedMatrix
+from vortex.hal.reed import ReedMatrix, sio_columns
 from vortex.hal.mfrc522 import MFRC522
 from vortex.hal.tiles import TileScanner, ShiftMux
 from vortex.hal.pixels import Pixels, led_map
@@ -31,7 +31,7 @@ def buttons(a, b):
 def build():
     """The parts, from the pin map."""
     reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
-                       pins.DEBOUNCE_MS)
+                       pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
     spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
               mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
     reader = MFRC522(spi, Pin(pins.NFC_CS), Pin(pins.NFC_RST))

@@ -1,7 +1,8 @@
 """A stand-in for MicroPython's `machine` on the rp2 port, for running
 firmware/main.py on the unix port (KMK style: the module table is faked,
 the firmware is not touched). Buttons read released, no reed is closed,
-and the SPI bus has an MFRC522 with an empty field behind the NFC CS pin."""
+and the SPI bus has an MFRC522 with an empty field behind the NFC CS pin;
+mem32 reads the pins' levels at the SIO's GPIO_IN register."""
 from hal_fakes import FakePin
 from hal_fake_rc522 import FakeRC522
 import pins
@@ -16,6 +17,22 @@ class Pin(FakePin):
         if pull == self.PULL_UP:
             self.v = 1  # a released button reads high
         PINS[n] = self
+
+
+class _Mem32:
+    """machine.mem32 as far as the reed matrix reads it: the SIO's GPIO_IN,
+    bit n the level of the last Pin made for GPIOn."""
+
+    def __getitem__(self, addr):
+        assert addr == 0xD0000004, hex(addr)
+        bits = 0
+        for n, pin in PINS.items():
+            if pin.read():
+                bits |= 1 << n
+        return bits
+
+
+mem32 = _Mem32()
 
 
 class SPI:
