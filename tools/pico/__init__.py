@@ -35,8 +35,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "hardware"))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import build_mpy  # noqa: E402
 import pins  # noqa: E402
+from vortex.hal.pixels import led_map  # noqa: E402
+
+LED_MAP = led_map(pins.LED_SERPENTINE)
 
 
 
@@ -142,6 +146,16 @@ def fs_image(files):
     return bytes(fs.context.buffer)
 
 
+def cell_frame(wire):
+    """The chain's bytes (G, R, B per LED, chain order) as the app's frame:
+    R, G, B per cell (vortex.hal.pixels)."""
+    out = bytearray(len(wire))
+    for cell, led in enumerate(LED_MAP):
+        o = led * 3
+        out[cell * 3:cell * 3 + 3] = bytes((wire[o + 1], wire[o], wire[o + 2]))
+    return bytes(out)
+
+
 class Pico:
     """One emulated Pico from power-on (a context manager).
 
@@ -230,7 +244,7 @@ class Pico:
         if kind == "serial":
             self.output += ev["data"]
         elif kind == "frame":
-            self.frames.append((ev["t"], bytes.fromhex(ev["rgb"])))
+            self.frames.append((ev["t"], cell_frame(bytes.fromhex(ev["grb"]))))
         elif kind == "scan":
             self.scans.append(ev["t"])
         elif kind == "usb":

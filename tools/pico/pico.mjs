@@ -11,14 +11,15 @@
 //                                   {"run": true|false}         run or pause the chip
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
 //                                   {"ev": "serial", "data": s} bytes from the port
-//                                   {"ev": "frame", "t": ns, "rgb": hex}  an LED frame sent
+//                                   {"ev": "frame", "t": ns, "grb": hex}  an LED frame sent,
+//                                                                 in wire order (G, R, B per LED)
 //                                   {"ev": "reeds", "t": ns}    the reeds above took effect
 //                                   {"ev": "scan", "t": ns}     the first reed row driven high
 //                                   {"ev": "watchdog", "t": ns} the chip's watchdog fired
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { RP2040, USBCDC, StateMachine, GPIOPinState, BasePeripheral } from 'rp2040js';
+import { RP2040, USBCDC, GPIOPinState, BasePeripheral } from 'rp2040js';
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -200,23 +201,35 @@ rows.forEach((pin, r) => {
   });
 });
 
-// --- NeoPixels: words written to the TX FIFO of the state machine on the LED pin
-const ledBytes = (config.ledCount ?? 0) * 3;
-let frame = [];
-const writeFIFO = StateMachine.prototype.writeFIFO;
-StateMachine.prototype.writeFIFO = function (value) {
-  writeFIFO.call(this, value);
-  const pinctrl = this.pinCtrl;
-  const onLed = (pinctrl & 31) === config.ledPin || ((pinctrl >> 10) & 31) === config.ledPin;
-  if (!ledBytes || !onLed) return;
-  // MicroPython's bitstream PIO program shifts out the top byte of each word.
-  frame.push((value >>> 24) & 0xff);
-  if (frame.length === ledBytes) {
-    flushSerial();  // keep the order of prints and frames
-    send({ ev: 'frame', t: mcu.clock.nanos, rgb: Buffer.from(frame).toString('hex') });
-    frame = [];
-  }
-};
+// --- NeoPixels: the WS2812 bit stream on the LED pin, decoded ---------------
+// A high pulse longer than 0.6 us is a 1 (WS2812: 0.4 us for 0, 0.8 us for
+// 1); a low gap over 50 us ends a frame (the chain's reset). Whatever drives
+// the pin (machine.bitstream's timed loop, a PIO program) is decoded alike.
+const ledBits = (config.ledCount ?? 0) * 24;
+const ledPin = ledBits ? mcu.gpio[config.ledPin] : null;
+let bits = [];
+let rise = 0;
+let fall = 0;
+if (ledPin) {
+  ledPin.addListener((state) => {
+    const t = mcu.clock.nanos;
+    if (state === GPIOPinState.High) {
+      if (t - fall > 50000) bits = [];
+      rise = t;
+      return;
+    }
+    if (state !== GPIOPinState.Low) return;
+    fall = t;
+    bits.push(t - rise > 600 ? 1 : 0);
+    if (bits.length === ledBits) {
+      const bytes = Buffer.alloc(ledBits / 8);
+      for (let i = 0; i < ledBits; i++) bytes[i >> 3] |= bits[i] << (7 - (i & 7));
+      flushSerial();  // keep the order of prints and frames
+      send({ ev: 'frame', t, grb: bytes.toString('hex') });
+      bits = [];
+    }
+  });
+}
 
 // --- watchdog -------------------------------------------------------------------
 const watchdog = mcu.peripherals[0x40058];
