@@ -2,7 +2,7 @@
 from a tree made by tools/build_mpy.py --with-tests (as the board runs .mpy).
 Prints "key value" lines.
 
-    micropython bench_app_mpy.mpy step REPEATS     lift -> frame ready, in us
+    micropython bench_app_mpy.mpy step REPEATS     lift -> frame ready, idle step, in us
     micropython bench_app_mpy.mpy game SEED        a whole game through the virtual board
 """
 import gc
@@ -35,10 +35,13 @@ def step_mode(repeats):
     now += 5
     gc.collect()
     before = gc.mem_alloc()
+    t0 = time.ticks_us()
     for _ in range(1000):
         now += 5
         board.step(now, occ, tiles, ids, 0)
+    idle = time.ticks_diff(time.ticks_us(), t0)
     print("idle_alloc", gc.mem_alloc() - before)
+    print("idle_us", idle / 1000)
 
 
 def game_mode(seed):

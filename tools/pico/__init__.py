@@ -164,7 +164,8 @@ class Pico:
     reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .output (everything the USB port printed),
-    .watchdog (ns of a watchdog reset, or None), .now (last device time seen)."""
+    .watchdog (ns of a watchdog reset, or None), .reeds_at (ns when the last
+    set_reeds() took effect), .now (last device time seen)."""
 
     def __init__(self, files=None, deploy=True, autorun=False, reeds=()):
         why = missing()
@@ -178,6 +179,7 @@ class Pico:
         self.scans = []
         self.output = ""
         self.watchdog = None
+        self.reeds_at = None
         self.now = 0
         self.usb = False
         self._events = queue.Queue()
@@ -247,6 +249,8 @@ class Pico:
             self.frames.append((ev["t"], cell_frame(bytes.fromhex(ev["grb"]))))
         elif kind == "scan":
             self.scans.append(ev["t"])
+        elif kind == "reeds":
+            self.reeds_at = ev["t"]
         elif kind == "usb":
             self.usb = True
         elif kind == "watchdog":

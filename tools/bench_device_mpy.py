@@ -1,0 +1,107 @@
+"""The MicroPython half of tools/bench_device.py: the same figures measured
+on the emulated Pico and on the unix port, timed with ticks_us inside
+MicroPython. Prints "key value" lines. Needs the firmware, tests/ and
+host_sim/ on sys.path (tools/build_mpy.py --with-tests).
+
+    engine FULL LIFT CELLS CALLS     legal actions, destinations, perft 2, import heap
+    step REPEATS                     board logic: lift -> frame, idle step
+    game SEED                        a whole game through the virtual board
+    save PATH ACTIONS_FILE N,N...    Board.save() after N actions
+    ai TEXT PLIES                    time per AI action, per level
+"""
+import gc
+import time
+
+
+def _us(t0):
+    return time.ticks_diff(time.ticks_us(), t0)
+
+
+def engine_mode(full, lift, cells, calls):
+    gc.collect()
+    before = gc.mem_alloc()
+    import vortex.engine
+    import vortex.app.board  # noqa: F401
+    gc.collect()
+    print("import_heap", gc.mem_alloc() - before)
+    from vortex.engine import Position, new_buffer, MAX_DESTINATIONS, parse_cell
+    from vortex.engine.perft import perft
+    pos = vortex.engine.Position(full)
+    buf = new_buffer()
+    print("legal_n", pos.legal_into(buf))
+    t0 = time.ticks_us()
+    for _ in range(calls):
+        pos.legal_into(buf)
+    print("legal_us", _us(t0) / calls)
+    p = Position(lift)
+    dest = new_buffer(MAX_DESTINATIONS)
+    worst = 0
+    for name in cells.split(","):
+        c = parse_cell(name)
+        t0 = time.ticks_us()
+        for _ in range(calls):
+            p.destinations(c, dest)
+        worst = max(worst, _us(t0) / calls)
+    print("dest_us", worst)
+    gc.collect()
+    t0 = time.ticks_us()
+    n = perft(pos, 2)
+    dt = _us(t0)
+    print("perft2_nodes", n)
+    print("perft2_nps", n * 1e6 / dt)
+
+
+def step_mode(repeats):
+    import bench_app_mpy
+    bench_app_mpy.step_mode(repeats)
+
+
+def game_mode(seed):
+    import bench_app_mpy
+    bench_app_mpy.game_mode(seed)
+
+
+def save_mode(path, actions_file, counts):
+    from vortex.app.board import Board
+    from vortex.hal.store import FileStore
+    with open(actions_file) as f:
+        start = f.readline().strip()
+        actions = f.readline().split()
+    board = Board(FileStore(path))
+    board.new_game(start)
+    pos = board.pos
+    done = 0
+    for n in [int(x) for x in counts.split(",")]:
+        n = min(n, len(actions))
+        while done < n:
+            pos.push(pos.parse_action(actions[done]))
+            done += 1
+        gc.collect()
+        t0 = time.ticks_us()
+        board.save()
+        print("save_%d_us %d" % (n, _us(t0)))
+
+
+def ai_mode(text, plies):
+    from vortex.app import ai
+    from vortex.engine import Position
+    try:
+        ai.Ai(level=1, seed=1)
+        levels = list(getattr(ai, "LEVELS", range(1, 6)))
+    except TypeError:  # an Ai without levels yet: the one it has
+        levels = [0]
+    for level in levels:
+        player = ai.Ai(level=level, seed=1) if level else ai.Ai(1)
+        pos = Position(text)
+        total = 0
+        n = 0
+        for _ in range(plies):
+            gc.collect()
+            t0 = time.ticks_us()
+            a = player.choose(pos)
+            total += _us(t0)
+            if a < 0:
+                break
+            pos.push(a)
+            n += 1
+        print("ai_%d_us %d" % (level, total // max(n, 1)))
