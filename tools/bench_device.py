@@ -27,7 +27,7 @@ sys.path.insert(0, TOOLS)
 import bench  # noqa: E402  (its reference positions; it puts firmware/ on sys.path)
 import build_mpy  # noqa: E402
 import pico  # noqa: E402
-from vortex.engine import Position, parse_cell  # noqa: E402
+from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.defs import DARK  # noqa: E402
 from vortex.engine.position import START  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
@@ -189,9 +189,9 @@ def loop(b):
     settings = session.Settings(ai_side=DARK)
     files = {"game.bin": pack(session.dump(settings, text, [], (0, 0)))}
     lift = parse_cell(LIFT_CELL)
-    buf = bytearray(64)
+    buf = new_buffer(MAX_DESTINATIONS)
     n = pos.destinations(lift, buf)
-    dest = [buf[i] for i in range(n)]
+    dest = [buf[i] & 63 for i in range(n)]  # moves: from << 6 | to
     to = next(c for c in dest if not pos.pieces[c])
     window = 1_000_000_000  # ns of device time per state
     with pico.Pico(files, autorun=True, reeds=occ) as dev:
@@ -223,7 +223,6 @@ def loop(b):
         lifted = rate(t_lift + 200_000_000, t_lift + 200_000_000 + window)
         # Put it down on a destination: the action is committed and saved, the
         # AI (Dark) thinks, then its action blinks until carried out.
-        dev.reeds_at = None
         dev.set_reeds([c for c in occ if c != lift] + [to])
         dev.wait(lambda: dev.reeds_at is not None, 60)
         t_put = dev.reeds_at

@@ -273,7 +273,9 @@ class Pico:
         return True
 
     def set_reeds(self, cells):
-        """Close exactly these reed switches (cells), from now on."""
+        """Close exactly these reed switches (cells), from now on (.reeds_at
+        is None until they take effect)."""
+        self.reeds_at = None
         self._send(reeds=sorted(cells))
 
     def write(self, data):

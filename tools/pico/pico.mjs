@@ -201,6 +201,16 @@ rows.forEach((pin, r) => {
   });
 });
 
+// --- pulls: rp2040js leaves an input low whatever its pad's pull; a pin
+// with nothing on it (a released button to ground) reads its pull.
+mcu.gpio.forEach((pin) => {
+  if (cols.includes(pin.index)) return;
+  pin.addListener((state) => {
+    if (state === GPIOPinState.InputPullUp) pin.setInputValue(true);
+    else if (state === GPIOPinState.InputPullDown) pin.setInputValue(false);
+  });
+});
+
 // --- NeoPixels: the WS2812 bit stream on the LED pin, decoded ---------------
 // A high pulse longer than 0.6 us is a 1 (WS2812: 0.4 us for 0, 0.8 us for
 // 1); a low gap over 50 us ends a frame (the chain's reset). Whatever drives
