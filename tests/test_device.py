@@ -40,3 +40,17 @@ def test_main_boots_scans_and_lights_a_lifted_pieces_destinations():
     assert e2 in lit and all(c in lit for c in dest), (lit, dest)
     assert frame[3 * e2:3 * e2 + 3] != frame[3 * dest[0]:3 * dest[0] + 3]  # from and to told apart
     assert dev.watchdog is None
+
+
+def test_scripts_run_in_the_raw_repl_and_flash_writes_persist():
+    with pico.Pico() as dev:
+        dev.repl()
+        r = dev.exec("import os, rp2\nwith open('/n.txt', 'w') as f:\n    f.write('kept' * 300)\n"
+                     "os.umount('/')\nos.mount(os.VfsLfs2(rp2.Flash()), '/')\n"
+                     "print(len(open('/n.txt').read()), 'main.py' in os.listdir('/lib'))\n"
+                     "import vortex.engine")
+        assert (r.status, r.output.split()) == (pico.OK, ["1200", "True"]), r
+        r = dev.exec("1 // 0")
+        assert r.status == pico.FAILED and "ZeroDivisionError" in r.error
+        alloc, free = dev.heap()
+        assert alloc > 0 and free > 100_000
