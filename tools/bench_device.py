@@ -6,7 +6,8 @@ their ratio. Figures, never a pass/fail on a time.
 
 Sections: engine (legal actions, a lifted piece's destinations, perft 2,
 heap of the imports), board (lift to frame, idle step), save (after 10 and
-300 actions), ai (time per action, per level), loop (main.py with its real
+300 actions), ai (time per action, per level), hal (the reed scan and a
+NeoPixel frame on the real pins), loop (main.py with its real
 pins: reed scans per second idle, with a piece lifted, while the AI thinks
 and while the LEDs blink; lift-to-LED latency; no NFC reader answering),
 game (a whole game through the virtual board, the slowest: minutes).
@@ -181,6 +182,13 @@ def game(b):
     b.row("game", "peak live heap", u["live_peak"], d["live_peak"], "bytes")
 
 
+def hal(b):
+    """Drivers on the real pins (device only)"""
+    d = b.device("hal_mode(20)", timeout=300)
+    b.row("hal", "reed matrix scan (ReedMatrix.scan)", None, d["scan_us"] / 1000, "ms")
+    b.row("hal", "one NeoPixel frame (Pixels.show)", None, d["show_us"] / 1000, "ms")
+
+
 def loop(b):
     """main.py with its real pins (no NFC reader answering)"""
     text = bench.FULL[0]
@@ -245,7 +253,7 @@ def lit(frame, cells):
     return all(any(frame[3 * c:3 * c + 3]) for c in cells)
 
 
-SECTIONS = [engine, board, save, ai, loop, game]
+SECTIONS = [engine, board, save, ai, hal, loop, game]
 
 
 def table(rows):

@@ -8,6 +8,7 @@ host_sim/ on sys.path (tools/build_mpy.py --with-tests).
     game SEED                        a whole game through the virtual board
     save PATH ACTIONS_FILE N,N...    Board.save() after N actions
     ai TEXT PLIES                    time per AI action, per level
+    hal CALLS                        reed scan, NeoPixel frame (device only)
 """
 import gc
 import time
@@ -105,3 +106,23 @@ def ai_mode(text, plies):
             pos.push(a)
             n += 1
         print("ai_%d_us %d" % (level, total // max(n, 1)))
+
+
+def hal_mode(calls):
+    """Device only: the reed scan and one NeoPixel frame, on the real pins."""
+    from machine import Pin
+    import pins
+    from vortex.hal.reed import ReedMatrix
+    from vortex.hal.pixels import Pixels, led_map
+    reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
+                       pins.DEBOUNCE_MS)
+    t0 = time.ticks_us()
+    for i in range(calls):
+        reeds.scan(i)
+    print("scan_us", _us(t0) / calls)
+    px = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
+    frame = bytearray(3 * pins.LED_COUNT)
+    t0 = time.ticks_us()
+    for _ in range(calls):
+        px.show(frame)
+    print("show_us", _us(t0) / calls)
