@@ -135,7 +135,8 @@ def long_game(plies, seed=7):
 # --- sections -----------------------------------------------------------------
 def engine(b):
     """Engine"""
-    call = "engine_mode(%r, %r, %r, %d)" % (bench.FULL[0], bench.LIFT,
+    # bench.HEAP: a late battle with 129 legal actions, the design's reference.
+    call = "engine_mode(%r, %r, %r, %d)" % (bench.HEAP[0], bench.LIFT,
                                              ",".join(c for c, _ in bench.LIFTED), 20)
     u, d = b.both(call, timeout=900)
     b.row("engine", "legal actions, battle position (%d)" % d["legal_n"], u["legal_us"],
