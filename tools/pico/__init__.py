@@ -353,8 +353,8 @@ def main(argv):
             return 2
     try:
         r = run(code, timeout=args.timeout)
-    except Unavailable as e:
-        print("emulated Pico unavailable: %s" % e, file=sys.stderr)
+    except (Unavailable, RuntimeError) as e:  # missing parts, or the emulator died
+        print("emulated Pico: %s" % e, file=sys.stderr)
         return 2
     sys.stdout.write(r.output.replace("\r\n", "\n"))
     if r.error:

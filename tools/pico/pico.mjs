@@ -8,7 +8,6 @@
 //          reedCols: [gpio]}
 // stdin, one JSON object a line:   {"serial": "latin-1 text"}  bytes to the USB CDC port
 //                                   {"reeds": [cell, ...]}      closed reed switches
-//                                   {"run": true|false}         run or pause the chip
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
 //                                   {"ev": "serial", "data": s} bytes from the port
 //                                   {"ev": "frame", "t": ns, "grb": hex}  an LED frame sent,
@@ -282,11 +281,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     for (const c of msg.reeds) closed[c] = 1;
     updateColumns();
     send({ ev: 'reeds', t: mcu.clock.nanos });
-  }
-  if (msg.run !== undefined) {
-    const was = running;
-    running = msg.run;
-    if (running && !was) setImmediate(slice);
   }
 }).on('close', () => process.exit(0));
 
