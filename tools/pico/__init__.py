@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "hardware"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import build_mpy  # noqa: E402
+import deploy  # noqa: E402
 import pins  # noqa: E402
 from vortex.hal.pixels import led_map  # noqa: E402
 
@@ -114,14 +115,7 @@ def missing():
 def deploy_files(tree):
     """{device path: local file}: what tools/deploy.py sends, built into tree."""
     build_mpy.build(tree)
-    out = {}
-    base = os.path.join(tree, "firmware")
-    for folder, _, files in os.walk(base):
-        for name in files:
-            local = os.path.join(folder, name)
-            out[os.path.relpath(local, base).replace(os.sep, "/")] = local
-    out["pins.py"] = os.path.join(ROOT, "hardware", "pins.py")
-    return out
+    return {dest: local for local, dest in deploy.files(tree)}
 
 
 def fs_image(files):
@@ -201,9 +195,10 @@ class Pico:
             json.dump({"firmware": FIRMWARE, "bootrom": BOOTROM, "fsImage": image,
                        "fsOffset": FS_OFFSET, "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
                        "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS)}, f)
+        self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
         self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True, encoding="latin-1")
+                                      stderr=self._stderr, text=True, encoding="latin-1")
         threading.Thread(target=self._read, daemon=True).start()
         if self.reeds:
             self.set_reeds(self.reeds)
@@ -217,6 +212,7 @@ class Pico:
             self._proc.kill()  # however busy the emulator is
             self._proc.wait()
             self._proc = None
+            self._stderr.close()
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
@@ -256,7 +252,8 @@ class Pico:
         elif kind == "watchdog":
             self.watchdog = ev["t"]
         elif kind == "exit":
-            err = self._proc.stderr.read() if self._proc else ""
+            self._stderr.seek(0)
+            err = self._stderr.read()
             raise RuntimeError("the emulator stopped: %s" % (err.strip().splitlines() or ["?"])[-1])
         return True
 
