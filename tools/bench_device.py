@@ -136,9 +136,9 @@ def long_game(plies, seed=7):
 def engine(b):
     """Engine"""
     # bench.HEAP: a late battle with 129 legal actions, the design's reference.
-    call = "engine_mode(%r, %r, %r, %d)" % (bench.HEAP[0], bench.LIFT,
-                                             ",".join(c for c, _ in bench.LIFTED), 20)
-    u, d = b.both(call, timeout=900)
+    call = "engine_mode(%r, %r, %r, %d, %%d)" % (bench.HEAP[0], bench.LIFT,
+                                                ",".join(c for c, _ in bench.LIFTED), 20)
+    u, d = b.both(call % 1, unix_call=call % 5, timeout=900)
     b.row("engine", "legal actions, battle position (%d)" % d["legal_n"], u["legal_us"],
           d["legal_us"], "us")
     b.row("engine", "a lifted piece's destinations, worst", u["dest_us"], d["dest_us"], "us")
