@@ -240,10 +240,10 @@ def loop(b):
         blink = rate(t_put + 2 * window, t_put + 3 * window)
         changes = sum(1 for ft, _ in dev.frames if t_put + 2 * window <= ft < t_put + 3 * window)
     for name, (per_s, gap) in (("idle", idle), ("a piece lifted", lifted),
-                                ("move, save, AI thinks (2 s)", think),
+                                ("move, save, AI thinks", think),
                                 ("the AI's action blinking", blink)):
-        b.row("loop", "reed scans a second: %s" % name, None, per_s, "/s")
-        b.row("loop", "  longest time between two scans", None, gap, "ms")
+        b.row("loop", "reed scans/s: %s" % name, None, per_s, "/s")
+        b.row("loop", "  longest gap between two scans", None, gap, "ms")
     b.row("loop", "frames sent in the blinking second", None, changes, "")
     b.row("loop", "lift -> destinations on the LEDs", None, latency, "ms")
     if "NFC reader not answering" not in dev.output:
