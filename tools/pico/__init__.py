@@ -70,6 +70,7 @@ FLASH_BYTES = 2 * 1024 * 1024
 FS_BYTES = 1408 * 1024
 FS_OFFSET = FLASH_BYTES - FS_BYTES
 BLOCK = 4096
+BOOT_SECONDS = 90  # wall time for the firmware to bring up USB (about 1 s of device time)
 
 
 class Unavailable(Exception):
@@ -282,8 +283,9 @@ class Pico:
     # --- the raw REPL (as mpremote speaks it) -----------------------------------
     def repl(self, timeout=60):
         """Stop whatever runs and enter the raw REPL."""
-        if not self.wait(lambda: self.usb, timeout):
-            raise Unavailable("the emulated Pico did not bring up its USB port")
+        if not self.wait(lambda: self.usb, min(timeout, BOOT_SECONDS)):
+            raise Unavailable("no USB port from the firmware in %d s: is %s a MicroPython "
+                              "rp2 image?" % (min(timeout, BOOT_SECONDS), FIRMWARE))
         start = len(self.output)
         self.write("\r\x03\x03\x01")
         if not self.wait(lambda: self.output.endswith("raw REPL; CTRL-B to exit\r\n>")

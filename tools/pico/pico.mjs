@@ -20,6 +20,12 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, GPIOPinState, BasePeripheral } from 'rp2040js';
 
+// One line for the harness to show (a bad image, say), not a stack trace.
+process.on('uncaughtException', (e) => {
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
+});
+
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 const mcu = new RP2040();
@@ -32,9 +38,10 @@ function loadUF2(bytes) {
   // 512-byte blocks: magics at 0 and 4, flags 8, target address 12, payload
   // size 16, payload from 32.
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 512) throw new Error(`${config.firmware}: not a UF2 file`);
   for (let at = 0; at + 512 <= bytes.length; at += 512) {
     if (view.getUint32(at, true) !== 0x0a324655 || view.getUint32(at + 4, true) !== 0x9e5d5157) {
-      throw new Error('not a UF2 file');
+      throw new Error(`${config.firmware}: not a UF2 file`);
     }
     const addr = view.getUint32(at + 12, true) - 0x10000000;
     const size = view.getUint32(at + 16, true);
