@@ -18,7 +18,7 @@
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { RP2040, USBCDC, GPIOPinState, BasePeripheral } from 'rp2040js';
+import { RP2040, USBCDC, GPIOPinState, BasePeripheral, StateMachine } from 'rp2040js';
 
 // One line for the harness to show (a bad image, say), not a stack trace.
 process.on('uncaughtException', (e) => {
@@ -217,34 +217,50 @@ mcu.gpio.forEach((pin) => {
   });
 });
 
-// --- NeoPixels: the WS2812 bit stream on the LED pin, decoded ---------------
-// A high pulse longer than 0.6 us is a 1 (WS2812: 0.4 us for 0, 0.8 us for
-// 1); a low gap over 50 us ends a frame (the chain's reset). Whatever drives
-// the pin (machine.bitstream's timed loop, a PIO program) is decoded alike.
+// --- NeoPixels: the WS2812 bits sent on the LED pin ----------------------------
+// Driven from the CPU (machine.bitstream's timed loop: MicroPython 1.28's
+// neopixel), the pin's pulses are decoded: high over 0.6 us is a 1 (WS2812:
+// 0.4 us for 0, 0.8 us for 1). Driven by a PIO state machine (its out or
+// side-set pins on the LED pin), the words written to its TX FIFO are taken
+// as the bits it shifts out. On the pin, a pause over 50 us ends a frame (the
+// reset). rp2040js runs PIO state machines on the host's event loop, not on
+// the device clock, so the device time of a PIO frame means little.
 const ledBits = (config.ledCount ?? 0) * 24;
 const ledPin = ledBits ? mcu.gpio[config.ledPin] : null;
+const FUNCTION_SIO = 5;
 let bits = [];
-let rise = 0;
-let fall = 0;
+let last = 0;        // device time of the last bit
+function ledBit(bit, t, paced) {
+  if (paced && t - last > 50000) bits = [];
+  last = t;
+  bits.push(bit);
+  if (bits.length === ledBits) {
+    const bytes = Buffer.alloc(ledBits / 8);
+    for (let i = 0; i < ledBits; i++) bytes[i >> 3] |= bits[i] << (7 - (i & 7));
+    flushSerial();  // keep the order of prints and frames
+    send({ ev: 'frame', t, grb: bytes.toString('hex') });
+    bits = [];
+  }
+}
 if (ledPin) {
+  let rise = 0;
   ledPin.addListener((state) => {
+    if (ledPin.functionSelect !== FUNCTION_SIO) return;
     const t = mcu.clock.nanos;
-    if (state === GPIOPinState.High) {
-      if (t - fall > 50000) bits = [];
-      rise = t;
-      return;
-    }
-    if (state !== GPIOPinState.Low) return;
-    fall = t;
-    bits.push(t - rise > 600 ? 1 : 0);
-    if (bits.length === ledBits) {
-      const bytes = Buffer.alloc(ledBits / 8);
-      for (let i = 0; i < ledBits; i++) bytes[i >> 3] |= bits[i] << (7 - (i & 7));
-      flushSerial();  // keep the order of prints and frames
-      send({ ev: 'frame', t, grb: bytes.toString('hex') });
-      bits = [];
-    }
+    if (state === GPIOPinState.High) rise = t;
+    else if (state === GPIOPinState.Low) ledBit(t - rise > 600 ? 1 : 0, t, true);
   });
+  const writeFIFO = StateMachine.prototype.writeFIFO;
+  StateMachine.prototype.writeFIFO = function (value) {
+    writeFIFO.call(this, value);
+    const outBase = this.pinCtrl & 31;
+    const sideBase = (this.pinCtrl >> 10) & 31;
+    if (outBase !== config.ledPin && sideBase !== config.ledPin) return;
+    const n = ((this.shiftCtrl >>> 25) & 31) || 32;   // PULL_THRESH
+    const right = (this.shiftCtrl >>> 19) & 1;        // OUT_SHIFTDIR
+    const t = mcu.clock.nanos;
+    for (let i = 0; i < n; i++) ledBit(right ? (value >>> i) & 1 : (value >>> (31 - i)) & 1, t, false);
+  };
 }
 
 // --- watchdog -------------------------------------------------------------------
