@@ -4,7 +4,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench tables deploy clean
+.PHONY: play test bench bench-device tables deploy clean
 
 play:  ## the simulator: you against the board's AI, on a virtual board
 	$(PYTHON) -m host_sim board --ai dark
@@ -15,12 +15,19 @@ test: $(STAMP)  ## every test: CPython, MicroPython unix port, mpy-cross, mypy
 bench: $(STAMP)  ## figures and ratios; never a pass/fail
 	$(VPY) tools/bench.py
 
+bench-device: $(STAMP)  ## the same figures on an emulated Pico (rp2040js), beside the unix port's
+	$(VPY) tools/bench_device.py
+
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
 
-$(STAMP): requirements-dev.txt
+# Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico.
+$(STAMP): requirements-dev.txt tools/pico/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q -r requirements-dev.txt
+	if command -v npm >/dev/null; then (cd tools/pico && npm ci --silent --no-audit --no-fund) \
+	|| echo "npm ci failed: the emulated Pico tests will be skipped"; \
+	else echo "node/npm not found: the emulated Pico tests will be skipped"; fi
 	touch $@
 
 clean:

@@ -18,21 +18,33 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import build_mpy  # noqa: E402
 
 
+def files(tree):
+    """(local file, path on the board) of everything the board gets from a
+    build tree: the compiled firmware and main.py, then the pin map."""
+    out = []
+    base = os.path.join(tree, "firmware")
+    for folder, _, names in sorted(os.walk(base)):
+        rel = os.path.relpath(folder, base)
+        for name in sorted(names):
+            dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
+            out.append((os.path.join(folder, name), dest))
+    out.append((os.path.join(ROOT, "hardware", "pins.py"), "pins.py"))
+    return out
+
+
 def commands(tree, port):
     """The mpremote command lines that copy a build tree to the board."""
     base = ["mpremote"] + (["connect", port] if port else [])
     out = []
     folders = set()
-    for folder, _, files in sorted(os.walk(os.path.join(tree, "firmware"))):
-        rel = os.path.relpath(folder, os.path.join(tree, "firmware"))
-        if rel != "." and rel not in folders:
-            folders.add(rel)
-            out.append(base + ["fs", "mkdir", ":" + rel.replace(os.sep, "/")])
-        for name in sorted(files):
-            src = os.path.join(folder, name)
-            dest = ":" + ("" if rel == "." else rel.replace(os.sep, "/") + "/") + name
-            out.append(base + ["fs", "cp", src, dest])
-    out.append(base + ["fs", "cp", os.path.join(ROOT, "hardware", "pins.py"), ":pins.py"])
+    for src, dest in files(tree):
+        parts = dest.split("/")[:-1]
+        for i in range(1, len(parts) + 1):  # parents first
+            folder = "/".join(parts[:i])
+            if folder not in folders:
+                folders.add(folder)
+                out.append(base + ["fs", "mkdir", ":" + folder])
+        out.append(base + ["fs", "cp", src, ":" + dest])
     out.append(base + ["reset"])
     return out
 

@@ -37,11 +37,16 @@ mem32 = _Mem32()
 
 class SPI:
     """The reader's bus: transfers count only while the MFRC522's CS is low
-    (the 74HC595 of the antenna mux takes the others)."""
+    (the 74HC595 of the antenna mux takes the others). SPI.reader = False:
+    no MFRC522 on the bus (every register reads 0)."""
+    reader = True
+    made = []
 
     def __init__(self, bus, **kw):
         self.chip = FakeRC522()
+        self.chip.dead = not SPI.reader
         self.shifted = 0
+        SPI.made.append(self)
 
     def _chip(self):
         cs = PINS.get(pins.NFC_CS)
