@@ -20,9 +20,10 @@ from .virtual import PhysicsError
 HELP = """\
 Actions, carried out by tidy hands:  W@d4  e2e4  c3~d3  V+c3  V-c3
   (an illegal move is carried out all the same, to see the board refuse it)
-Hands, one at a time:  lift e2 | place e4 | drop | slide e2 e3 e4 | knock d7 d6
-  lay W d4 | take-tile d4 | put-tile e4
-Board:  carry (do the action the board shows) | wait MS | help | quit
+Hands, one at a time:  lift e2 | place e4 | drop (into the tray) | from-tray T e5
+  slide e2 e3 e4 | knock d7 d6 | lay W d4 | take-tile d4 | put-tile e4
+Board:  tidy (put the board back as the game has it) | carry (tidy, then do the
+  action the board shows) | wait MS | help | quit
 Buttons:  undo (short A) | level (short B) | new (hold A+B) | menu (hold B)
   press a | press b | hold b | hold ab   (in the menu: A the next value,
   B the next item, hold B to close, hold A+B to close and start a new game)"""
@@ -75,6 +76,8 @@ class BoardSim:
             line += ", clock %d:%02d / %d:%02d" % (b.clock.left[0] // 60000, b.clock.left[0] // 1000 % 60,
                                                   b.clock.left[1] // 60000, b.clock.left[1] // 1000 % 60)
         self.say(line)
+        if v.tray[0] or v.tray[1]:
+            self.say("tray: " + v.tray_text())
         if b.pending >= 0:
             self.say("the board asks: %s" % pos.action_text(b.pending))
         for m in b.messages:
@@ -103,7 +106,7 @@ class BoardSim:
         try:
             if verb in SHORTCUTS:
                 rig.do(*SHORTCUTS[verb])
-            elif len(words) == 1 and verb != "carry" and verb != "drop":
+            elif len(words) == 1 and verb not in ("carry", "drop", "tidy"):
                 self.act(verb)
             else:
                 rig.do(*words)

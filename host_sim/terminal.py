@@ -17,16 +17,14 @@ import textwrap
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex.engine import (Position, new_buffer, action_text, parse_cell, NotationError,
-                           IllegalAction, LIGHT, DARK, NO_TILE, WATER, FIRE, EARTH, AIR,
+                           IllegalAction, LIGHT, DARK, WATER, FIRE, EARTH, AIR,
                            TRAVELLER, AWAKENED, HEART, cell_name)
 from vortex.engine.position import HEART_TAKEN, NO_ACTION, QUIET_END
 from vortex.engine.defs import (PLACE, SWAP, VORTEX, QUIET_LIMIT, PIECE_LETTERS, TERRAIN_LETTERS,
-                                SIDE_NAMES as SIDES)
+                                SIDE_NAMES as SIDES, KIND_NAMES as KINDS, TERRAIN_NAMES as TERRAINS)
 
 HUMAN = "human"
 RANDOM = "random"
-TERRAINS = {NO_TILE: "no tile", WATER: "Water", FIRE: "Fire", EARTH: "Earth", AIR: "Air"}
-KINDS = {TRAVELLER: "Traveller", AWAKENED: "Awakened", HEART: "Heart"}
 TILE_LETTERS = "." + TERRAIN_LETTERS[1:]  # a cell without a tile shows a dot
 
 HELP = """\
