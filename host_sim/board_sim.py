@@ -13,6 +13,7 @@ from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_actio
 from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
 from vortex.app.session import Settings, NO_AI
 from vortex.app.leds import LEVELS
+from vortex.app.advice import todo
 from vortex.hal.store import FileStore
 from .scenario import Rig
 from .virtual import PhysicsError
@@ -83,6 +84,9 @@ class BoardSim:
         for m in b.messages:
             self.say("board: " + m)
         del b.messages[:]
+        steps = todo(b)
+        if steps:
+            self.say("to do: " + steps)
         if b.result() is not None:
             r = b.result()
             who = "a draw" if r.winner is None else ("Light wins", "Dark wins")[r.winner]

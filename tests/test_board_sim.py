@@ -48,3 +48,18 @@ def test_save_and_resume(tmp_path):
 def test_bad_option():
     code, out = sim([], "--ai", "purple")
     assert code == 2 and "usage" in out
+
+
+def test_the_message_line_says_what_to_put_right():
+    code, out = sim(["new", "W@d4", "tidy", "W@d4"], "--position", BATTLE)
+    assert code == 0, out
+    assert "to do: take the pieces off" in out and "take the tiles off the board" in out
+    assert "board: played W@d4" in out  # once tidy hands cleared the board
+
+
+def test_a_takeback_of_a_capture_is_put_right_from_the_tray():
+    code, out = sim(["e1f1", "a7b8", "c2c7", "undo", "lift c7", "place c2", "from-tray t c7",
+                     "c2c3"], "--position", BATTLE)
+    assert code == 0, out
+    assert "tray: Dark t" in out and "to do: put a Dark Traveller on c7" in out
+    assert "board: played c2c3" in out
