@@ -12,7 +12,7 @@ from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_action
 from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
 from vortex.app.session import Settings, NO_AI
-from vortex.app.leds import LEVELS
+from vortex.app import leds
 from vortex.app.advice import todo
 from vortex.hal.store import FileStore
 from .scenario import Rig
@@ -34,6 +34,25 @@ SHORTCUTS = {"undo": ("press", "a"), "level": ("press", "b"), "new": ("hold", "a
 ESC = "\x1b["
 TERRAIN_BG = {0: (40, 40, 40), 1: (0, 70, 170), 2: (170, 30, 0), 3: (110, 70, 20),
               4: (150, 150, 150)}
+
+
+# Without colour, each lit LED shows the symbol of its nearest palette colour.
+SYMBOLS = ((leds.LIFTED, "o"), (leds.DEST, "+"), (leds.CAPTURE, "x"), (leds.AWAKEN, "^"),
+           (leds.LAST, "~"), (leds.TODO, "!"), (leds.MISSING, "_"), (leds.EXTRA, "X"),
+           (leds.PLACE, ":"), (leds.SIDE[0], "L"), (leds.SIDE[1], "D")) + tuple(
+    (leds.TERRAINS[t], TERRAIN_LETTERS[t]) for t in range(1, len(leds.TERRAINS)))
+LEGEND = ("LEDs: o lifted, + may go, x may take, ^ awakens, ~ last action, ! to carry out, "
+          "_ missing, X extra or illegal, : a tile may go, L D whose turn, W F E A a tile to lay")
+
+
+def symbol(rgb, level):
+    """The symbol of an LED's colour at a brightness level (see SYMBOLS)."""
+    best, sym = None, " "
+    for colour, s in SYMBOLS:
+        d = sum(abs(c * level // 255 - x) for c, x in zip(colour, rgb))
+        if best is None or d < best:
+            best, sym = d, s
+    return sym
 
 
 def _bg(rgb):
@@ -59,13 +78,18 @@ class BoardSim:
                 cell = TERRAIN_LETTERS[v.tiles[c]].replace("-", ".") + PIECE_LETTERS[v.pieces[c]]
                 row.append(self._cell(cell, TERRAIN_BG[v.tiles[c]]))
             row.append("   ")
-            level = LEVELS[rig.board.settings.level]
+            level = leds.LEVELS[rig.board.settings.level]
             for f in range(8):
                 rgb = rig.colour(rank * 8 + f)
-                # Undo the brightness level for the screen; keep the
-                # palette's own dim and bright apart.
-                shown = tuple(min(255, x * 255 // level) for x in rgb)
-                row.append(self._cell("  " if max(rgb) else " .", shown))
+                if not max(rgb):
+                    row.append(" .")
+                elif self.color:
+                    # Undo the brightness level for the screen; keep the
+                    # palette's own dim and bright apart.
+                    shown = tuple(min(255, x * 255 // level) for x in rgb)
+                    row.append(self._cell("  ", shown))
+                else:
+                    row.append(" " + symbol(rgb, level))
             self.say("".join(row))
         self.say("   a b c d e f g h          a b c d e f g h")
         b = rig.board
@@ -106,6 +130,8 @@ class BoardSim:
             return False
         if verb == "help":
             self.say(HELP)
+            if not self.color:
+                self.say(LEGEND)
             return True
         try:
             if verb in SHORTCUTS:

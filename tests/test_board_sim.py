@@ -63,3 +63,13 @@ def test_a_takeback_of_a_capture_is_put_right_from_the_tray():
     assert code == 0, out
     assert "tray: Dark t" in out and "to do: put a Dark Traveller on c7" in out
     assert "board: played c2c3" in out
+
+
+def test_without_colour_the_leds_read_as_symbols():
+    code, out = sim(["lift e2", "help"], "--position", BATTLE)
+    assert code == 0, out
+    grid = out.split("> lift e2")[1].split("   a b c")[0]
+    rows = {line[0]: line[22:] for line in grid.splitlines() if line[:1].isdigit()}
+    assert rows["2"].split()[4] == "o"  # the lifted piece's cell, e2
+    assert rows["4"].split()[4] == "+"  # e2 stands on Water: it may slide to e4
+    assert "LEDs: o lifted" in out
