@@ -5,6 +5,7 @@ Type what hands do and watch the board answer.
     python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE]
                               [--position "<text>"] [--no-color]
 """
+import argparse
 import os
 import sys
 
@@ -14,8 +15,9 @@ from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
 from vortex.app.session import Settings, NO_AI
 from vortex.app import leds
 from vortex.app.advice import todo
-from vortex.hal.store import FileStore
-from .scenario import Rig
+from vortex.hal.store import FileStore, MAGIC
+from . import cli
+from .scenario import Rig, USAGE
 from .virtual import PhysicsError
 
 HELP = """\
@@ -136,7 +138,7 @@ class BoardSim:
         try:
             if verb in SHORTCUTS:
                 rig.do(*SHORTCUTS[verb])
-            elif len(words) == 1 and verb not in ("carry", "drop", "tidy"):
+            elif len(words) == 1 and verb not in USAGE:
                 self.act(verb)
             else:
                 rig.do(*words)
@@ -160,43 +162,62 @@ class BoardSim:
             raise IllegalAction("illegal action %s: %s" % (text, pos.why_illegal(a)))
 
 
-def parse_args(args):
-    opts = {"ai": NO_AI, "clock": (0, 0), "save": None, "position": None, "color": True}
-    it = iter(args)
-    for a in it:
-        if a == "--ai":
-            opts["ai"] = {"light": LIGHT, "dark": DARK}[next(it)]
-        elif a == "--clock":
-            m, _, inc = next(it).partition("+")
-            opts["clock"] = (int(float(m) * 60000), int(float(inc or 0) * 1000))
-        elif a == "--save":
-            opts["save"] = next(it)
-        elif a == "--position":
-            opts["position"] = next(it)
-        elif a == "--no-color":
-            opts["color"] = False
-        else:
-            raise ValueError("unknown option %s" % a)
-    return opts
+MAX_CLOCK_MIN = 600  # ten hours a side
+MAX_INCREMENT_S = 600
 
 
-def main(args, stdin=None, stdout=None):
+def clock(text):
+    """An argparse type: MIN+INC, minutes a side and seconds added a move."""
+    m, plus, inc = text.partition("+")
+    minutes = cli.float_in(0.1, MAX_CLOCK_MIN, "clock minutes")(m)
+    seconds = cli.float_in(0, MAX_INCREMENT_S, "clock increment")(inc) if plus else 0
+    return int(minutes * 60000), int(seconds * 1000)
+
+
+def save_file(text):
+    """An argparse type: a file to save the game in. Only a save of this
+    program is ever written over: the file itself, and the .tmp and .bak the
+    store keeps beside it."""
+    cli.text("save file")(text)
+    store = FileStore(text)
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError("save file: no folder %s" % folder)
+    for path in (store.path, store.tmp, store.bak):
+        if os.path.isdir(path):
+            raise argparse.ArgumentTypeError("save file: %s is a folder" % path)
+        if os.path.exists(path) and not is_save(path):
+            raise argparse.ArgumentTypeError(
+                "save file: %s is not a save of this board; not writing over it" % path)
+    return store
+
+
+def is_save(path):
+    """Does the file begin as this program's saves do?"""
+    with open(path, "rb") as f:
+        return f.read(len(MAGIC)) == MAGIC
+
+
+def add_arguments(ap):
+    """The options of `python3 -m host_sim board`."""
+    ap.add_argument("--ai", choices=("light", "dark"), help="the side the board's AI plays")
+    ap.add_argument("--clock", type=clock, default=(0, 0), metavar="MIN+INC",
+                    help="a chess clock: minutes a side + seconds added a move (e.g. 10+5)")
+    ap.add_argument("--save", type=save_file, metavar="FILE",
+                    help="save the game here after every action, and resume from it")
+    ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
+    ap.add_argument("--no-color", action="store_true",
+                    help="plain text: LEDs as symbols (also when NO_COLOR is set)")
+
+
+def run(opts, stdin=None, stdout=None):
+    """Run the simulator on stdin's commands; returns an exit code."""
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
-    try:
-        opts = parse_args(args)
-    except (ValueError, KeyError, StopIteration) as e:
-        out.write("usage: python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] "
-                  "[--save FILE] [--position TEXT] [--no-color] (%s)\n" % e)
-        return 2
-    settings = Settings(ai_side=opts["ai"], clock_ms=opts["clock"][0], increment_ms=opts["clock"][1])
-    store = FileStore(opts["save"]) if opts["save"] else None
-    try:
-        rig = Rig(opts["position"], settings=settings, store=store)
-    except NotationError as e:
-        out.write("error: %s\n" % e)
-        return 1
-    color = opts["color"] and not os.environ.get("NO_COLOR")
+    ai = {"light": LIGHT, "dark": DARK}.get(opts.ai, NO_AI)
+    settings = Settings(ai_side=ai, clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    rig = Rig(opts.position.text() if opts.position else None, settings=settings, store=opts.save)
+    color = not opts.no_color and not os.environ.get("NO_COLOR")
     sim = BoardSim(rig, out, color)
     sim.say("The board simulator. Type help for the commands.")
     sim.draw()

@@ -47,7 +47,7 @@ def test_save_and_resume(tmp_path):
 
 def test_bad_option():
     code, out = sim([], "--ai", "purple")
-    assert code == 2 and "usage" in out
+    assert code == 2 and "argument --ai: invalid choice: 'purple'" in out
 
 
 def test_the_message_line_says_what_to_put_right():
