@@ -18,6 +18,9 @@ import os
 import sys
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 class Failure(Exception):
     """What a command could not do, said in one line to the user."""
 
@@ -99,6 +102,20 @@ def port(value):
         raise argparse.ArgumentTypeError(
             "port: %r is not a serial port name (as /dev/ttyACM0, COM3 or auto)" % value[:40])
     return value
+
+
+def mpremote():
+    """The mpremote program: .venv's (make flash installs it), else one on PATH."""
+    import shutil
+    for folder in (os.path.dirname(sys.executable), os.path.join(ROOT, ".venv", "bin")):
+        exe = os.path.join(folder, "mpremote")
+        if os.access(exe, os.X_OK):
+            return exe
+    exe = shutil.which("mpremote")
+    if not exe:
+        raise Failure("mpremote not found: `make flash` sets it up in .venv "
+                      "(or: pip install mpremote)")
+    return exe
 
 
 def run(main, argv=None):

