@@ -49,15 +49,22 @@ def run(ticks=-1):
     board = Board(FileStore(SAVE))
     watchdog = Watchdog(pins.WATCHDOG_MS)
     gc.collect()
-    while ticks:
-        ticks -= 1
-        now = time.ticks_ms()
-        reeds.scan(now)
-        tiles.poll(now)
-        if board.step(now, reeds.cells, tiles.cells, tiles.ids, buttons(a, b)):
-            pixels.show(board.frame)
-        board.hint(tiles)  # read first where tiles may change
-        watchdog.feed()
+    try:
+        while ticks:
+            ticks -= 1
+            now = time.ticks_ms()
+            reeds.scan(now)
+            tiles.poll(now)
+            if board.step(now, reeds.cells, tiles.cells, tiles.ids, buttons(a, b)):
+                pixels.show(board.frame)
+            board.hint(tiles)  # read first where tiles may change
+            watchdog.feed()
+    except KeyboardInterrupt:
+        # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the
+        # REPL takes over, and the watchdog, which cannot be stopped, is fed
+        # from a timer until the next reset.
+        watchdog.keep_fed()
+        raise
     return board
 
 
