@@ -1,10 +1,15 @@
-# The board's commands. `make play` needs only python3; the rest set up .venv first.
+# The board's commands; `make help` lists them. `make play` needs only
+# python3; the others set up .venv first (requirements-dev.txt).
 PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PORT ?= auto
 
-.PHONY: play test bench tables deploy clean
+.PHONY: help play test bench tables flash clean
+
+help:  ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 play:  ## the simulator: you against the board's AI, on a virtual board
 	$(PYTHON) -m host_sim board --ai dark
@@ -18,10 +23,13 @@ bench: $(STAMP)  ## figures and ratios; never a pass/fail
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
 
+flash: $(STAMP)  ## copy the firmware onto a Pico running MicroPython (PORT=/dev/ttyACM0)
+	$(VPY) tools/deploy.py --port "$(PORT)"
+
 $(STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q -r requirements-dev.txt
 	touch $@
 
-clean:
+clean:  ## remove .venv and every build and cache
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .hypothesis

