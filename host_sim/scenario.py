@@ -120,8 +120,7 @@ class Rig:
             v.lift(args[0], self.now)
             v.place(args[1], self.now)
         elif verb == "lay":  # terrain letter, or ? for a tag that is not ours
-            v.new_tile(FOREIGN if args[0] == "?" else TERRAIN_LETTERS.index(args[0]))
-            v.place_tile(args[1], self.now)
+            v.lay_new(FOREIGN if args[0] == "?" else TERRAIN_LETTERS.index(args[0]), args[1], self.now)
         elif verb == "take-tile":
             v.lift_tile(args[0], self.now)
         elif verb == "put-tile":

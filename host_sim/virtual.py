@@ -208,9 +208,15 @@ class VirtualBoard:
         self.tiles[c] = terrain
         self.serials[c] = serial
 
-    def new_tile(self, terrain):
-        """Take a fresh tile of a terrain from the pool into the hand."""
-        self.hand.append(("tile", terrain, self._serial()))
+    def lay_new(self, terrain, cell, now=0):
+        """Lay a fresh tile of a terrain from the pool on a cell."""
+        c = self._cell(cell)
+        if self.tiles[c]:
+            raise PhysicsError("%s already has a tile" % cell_name(c))
+        if self.pieces[c]:
+            raise PhysicsError("lift the piece off %s first" % cell_name(c))
+        self.tiles[c] = terrain
+        self.serials[c] = self._serial()
 
     def text(self):
         """The truth as two notation fields (tiles and pieces)."""
