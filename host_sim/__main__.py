@@ -14,9 +14,7 @@ import argparse
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from . import cli
 from vortex.engine import NotationError, IllegalAction, action_text, new_buffer
-from vortex.engine.perft import perft, divide
-
-MAX_DEPTH = 5  # perft 5 of a battle position takes minutes; 6, hours
+from vortex.engine.perft import perft, divide, MAX_DEPTH
 
 
 def cmd_legal(opts):

@@ -104,17 +104,17 @@ def port(value):
     return value
 
 
-def mpremote():
-    """The mpremote program: .venv's (make flash installs it), else one on PATH."""
+def program(name, path=True):
+    """A program of the project's .venv (pinned in requirements-dev.txt),
+    else beside this Python, else (if path) on PATH; Failure if none."""
     import shutil
-    for folder in (os.path.dirname(sys.executable), os.path.join(ROOT, ".venv", "bin")):
-        exe = os.path.join(folder, "mpremote")
+    for folder in (os.path.join(ROOT, ".venv", "bin"), os.path.dirname(sys.executable)):
+        exe = os.path.join(folder, name)
         if os.access(exe, os.X_OK):
             return exe
-    exe = shutil.which("mpremote")
+    exe = shutil.which(name) if path else None
     if not exe:
-        raise Failure("mpremote not found: `make flash` sets it up in .venv "
-                      "(or: pip install mpremote)")
+        raise Failure("%s not found: `make flash` (or `make test`) sets up .venv with it" % name)
     return exe
 
 

@@ -73,13 +73,15 @@ BAD = [
     (PY + ["tools/build_mpy.py", ""], 2, "out: empty"),
     (PY + ["tools/build_mpy.py", "--tests"], 2, "unrecognized arguments: --tests"),
     (PY + ["tools/bench.py", "--quick"], 2, "unrecognized arguments: --quick"),
+    ([micropython(), "-m", "vortex.engine.perft", BATTLE, HUGE], 2, "perft: usage:"),
+    ([micropython(), "-m", "vortex.engine.perft", "x", "2"], 1, "perft: error: position"),
     ([micropython(), "tools/bench_mpy.py", "nonsense"], 2, "usage: bench_mpy.py"),
     ([micropython(), "tools/bench_mpy.py", "perft", "x", "y", "1", "2", "3"], 2, "bench_mpy.py: error"),
 ]
 
 
 def run(argv, input=""):
-    env = dict(os.environ, NO_COLOR="1")
+    env = dict(os.environ, NO_COLOR="1", MICROPYPATH="firmware")  # for micropython -m vortex...
     return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120,
                           input=input, env=env)
 

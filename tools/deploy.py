@@ -197,7 +197,7 @@ def main(argv):
     if opts.dry_run:
         deploy("mpremote", opts.port, dry_run=True)
     else:
-        deploy(cli.mpremote(), opts.port, copy_all=opts.all)
+        deploy(cli.program("mpremote"), opts.port, copy_all=opts.all)
     return 0
 
 

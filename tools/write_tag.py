@@ -111,7 +111,7 @@ def main(argv=None):
     if a.show_script:
         print(script(data, a.cell))
     if a.write:
-        cmd = [cli.mpremote(), "connect", a.port, "exec", script(data, a.cell)]
+        cmd = [cli.program("mpremote"), "connect", a.port, "exec", script(data, a.cell)]
         out = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(out.stdout)
         sys.stderr.write(out.stderr)

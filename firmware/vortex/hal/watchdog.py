@@ -26,11 +26,12 @@ class Watchdog:
     def keep_fed(self, timer=None):
         """Feed from a timer from now on. For when the main loop is stopped
         from a computer (Ctrl-C, mpremote): the RP2040's watchdog cannot be
-        stopped, and the REPL and a deploy must outlive its timeout. A hard
-        reset ends it (a soft reset too: use `mpremote resume`)."""
+        stopped, and the REPL and a deploy must outlive its timeout. A reset
+        clears it all; a soft reset ends only the timer, and the watchdog then
+        restarts the board (so tools use `mpremote resume`)."""
         if timer is None:
             from machine import Timer
-            timer = Timer()
+            timer = Timer(-1)  # the rp2 port's timers are virtual: id -1
         wdt = self._wdt
         timer.init(period=self.timeout_ms // 4, mode=timer.PERIODIC,
                    callback=lambda t: wdt.feed())
