@@ -1,4 +1,5 @@
 """The board simulator (python3 -m host_sim board) as a user drives it."""
+import os
 import subprocess
 import sys
 
@@ -73,3 +74,21 @@ def test_without_colour_the_leds_read_as_symbols():
     assert rows["2"].split()[4] == "o"  # the lifted piece's cell, e2
     assert rows["4"].split()[4] == "+"  # e2 stands on Water: it may slide to e4
     assert "LEDs: o lifted" in out
+
+
+def test_only_a_save_of_this_board_is_written_over(tmp_path):
+    from vortex.hal.store import MAGIC
+    save = tmp_path / "game.bin"
+    code, out = sim(["W@d4", "quit"], "--save", str(save))
+    assert code == 0, out
+    # The save and its fallback, written beside it; no temporary file left, nothing elsewhere.
+    assert sorted(os.listdir(tmp_path)) in (["game.bin"], ["game.bin", "game.bin.bak"])
+    assert save.read_bytes().startswith(MAGIC)
+    for name in ("game.bin.bak", "game.bin.tmp"):  # someone else's file where the store writes
+        (tmp_path / name).write_text("my notes")
+        code, out = sim(["quit"], "--save", str(save))
+        assert code == 2 and "%s is not a save of this board" % (tmp_path / name) in out, out
+        assert (tmp_path / name).read_text() == "my notes"
+        os.remove(tmp_path / name)
+    code, out = sim(["quit"], "--save", str(save))
+    assert code == 0 and "board: resumed after 1 actions" in out, out
