@@ -10,7 +10,7 @@
 line on stderr ("prog: error: why (see --help)") and exit 2. A Failure raised
 by a command, or an OSError (a file that cannot be written...), is one line
 and exit 1; Ctrl-C ends quietly with 130; a closed pipe (`| head`) quietly.
-Standard library only: `make play` and the tools run with any python3.
+Standard library only: `make play` and the tools need no .venv.
 """
 import argparse
 import math
@@ -40,11 +40,6 @@ def parser(prog, doc=None, **kw):
 
 def _one_line(text):
     return " ".join(str(text).split())
-
-
-def _printable(text, what):
-    if not text or not text.isprintable():
-        raise argparse.ArgumentTypeError("%s: empty or not printable" % what)
 
 
 def int_in(lo, hi, what):
@@ -78,7 +73,8 @@ def float_in(lo, hi, what):
 def text(what):
     """An argparse type: a non-empty, printable string."""
     def parse(value):
-        _printable(value, what)
+        if not value or not value.isprintable():
+            raise argparse.ArgumentTypeError("%s: empty or not printable" % what)
         return value
     parse.__name__ = what
     return parse
@@ -121,7 +117,9 @@ def program(name, path=True):
 def run(main, argv=None):
     """Run main(argv) as a program: exit with its code, errors in one line."""
     argv = sys.argv[1:] if argv is None else argv
-    prog = os.path.basename(sys.argv[0]) or "vortex"
+    prog = os.path.basename(sys.argv[0])
+    if prog == "__main__.py":
+        prog = "python3 -m host_sim"
     try:
         code = main(argv)
     except KeyboardInterrupt:
