@@ -69,6 +69,8 @@ BAD = [
     (PY + ["tools/write_tag.py", "ñ"], 2, "terrain"),
     (PY + ["tools/write_tag.py", "F", "--cell", "z9"], 2, "cell: a1 .. h8"),
     (PY + ["tools/write_tag.py", "F", "--port", "ñ"], 2, "not a serial port name"),
+    (PY + ["tools/write_tag.py", "A", "--write", "--port", "/dev/no-such-port"], 1,
+     "failed to access /dev/no-such-port"),
     (PY + ["tools/gen_tables.py", "--write"], 2, "unrecognized arguments: --write"),
     (PY + ["tools/build_mpy.py", ""], 2, "out: empty"),
     (PY + ["tools/build_mpy.py", "--tests"], 2, "unrecognized arguments: --tests"),
@@ -163,3 +165,9 @@ def test_typed_commands_answer_in_words_and_lose_nothing():
         after = p.stdout.split("> %s\n" % line, 1)[1]
         assert after.startswith(answer), (line, after[:200])
     assert "board: played e2e4" in p.stdout  # the game goes on
+
+
+def test_a_missing_program_is_named_with_the_way_to_get_it():
+    from host_sim import cli
+    with pytest.raises(cli.Failure, match="mpremote-x not found: `make flash`"):
+        cli.program("mpremote-x")
