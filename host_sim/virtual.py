@@ -59,7 +59,7 @@ class VirtualReader:
 def piece_code(letter):
     """The engine code of a piece letter (T S H Light, t s h Dark)."""
     i = PIECE_LETTERS.find(letter) if len(letter) == 1 else -1
-    if i <= 0 or letter == ".":
+    if i <= 0:  # 0: the "." of an empty cell
         raise PhysicsError("%r is not a piece: T S H (Light) or t s h (Dark)" % letter)
     return i
 
