@@ -17,7 +17,7 @@ from vortex.app import leds
 from vortex.app.advice import todo
 from vortex.hal.store import FileStore, MAGIC
 from . import cli
-from .scenario import Rig, USAGE
+from .scenario import Rig, BUTTONS
 from .virtual import PhysicsError
 
 HELP = """\
@@ -45,6 +45,31 @@ SYMBOLS = ((leds.LIFTED, "o"), (leds.DEST, "+"), (leds.CAPTURE, "x"), (leds.AWAK
     (leds.TERRAINS[t], TERRAIN_LETTERS[t]) for t in range(1, len(leds.TERRAINS)))
 LEGEND = ("LEDs: o lifted, + may go, x may take, ^ awakens, ~ last action, ! to carry out, "
           "_ missing, X extra or illegal, : a tile may go, L D whose turn, W F E A a tile to lay")
+
+
+MAX_WAIT_MS = 60000  # a longer wait is several: each takes real time to simulate
+# What each hand's command takes after its verb, as told when the words are wrong.
+USAGE = {"lift": "CELL", "place": "CELL", "drop": "", "from-tray": "PIECE CELL",
+         "slide": "CELL CELL [CELL...]", "knock": "CELL CELL", "lay": "TERRAIN CELL",
+         "take-tile": "CELL", "put-tile": "CELL", "wait": "MS", "settle": "", "press": "a|b|ab",
+         "hold": "a|b|ab", "play": "ACTION", "tidy": "", "carry": ""}
+
+
+def check(verb, args):
+    """Raise ValueError, in words, if a typed command's words are not what it takes."""
+    if verb not in USAGE:
+        raise ValueError("unknown command %r (type help)" % verb)
+    usage = USAGE[verb]
+    n = len(usage.split())
+    if len(args) != n and not (usage.endswith("...]") and len(args) >= n - 1):
+        raise ValueError("usage: %s %s" % (verb, usage) if usage else "%s takes nothing more" % verb)
+    if verb == "lay" and (len(args[0]) != 1 or args[0] not in TERRAIN_LETTERS[1:] + "?"):
+        raise ValueError("lay: the terrain is W, F, E or A (or ? for a tag not ours), not %r"
+                         % args[0])
+    if verb == "wait" and not (args[0].isdigit() and int(args[0]) <= MAX_WAIT_MS):
+        raise ValueError("wait: milliseconds, 0..%d, not %r" % (MAX_WAIT_MS, args[0]))
+    if (verb == "press" or verb == "hold") and args[0] not in BUTTONS:
+        raise ValueError("%s: a, b or ab, not %r" % (verb, args[0]))
 
 
 def symbol(rgb, level):
@@ -141,6 +166,7 @@ class BoardSim:
             elif len(words) == 1 and verb not in USAGE:
                 self.act(verb)
             else:
+                check(verb, words[1:])
                 rig.do(*words)
             rig.settle()
         except (NotationError, IllegalAction, PhysicsError, ValueError, IndexError) as e:
