@@ -59,14 +59,20 @@ def test_a_deploy_copies_everything_then_only_what_changed(board, monkeypatch):
     log = sessions(folder)
     assert len(log) == 4  # a look and a copy, twice
     assert log[-1] == "exec | cp .deploy-hashes | reset"
-    # A file changed on the board's side (a torn copy) and one left from an older deploy.
+    # A file changed on the board's side (a torn copy), one left from an older
+    # deploy, and a source copied by hand that would shadow its .mpy.
     (folder / "vortex" / "old.mpy").write_bytes(b"M")
+    (folder / "vortex" / "app" / "board.py").write_text("broken = True")
+    (folder / "game.bin").write_bytes(b"the game")  # not ours to touch
     with open(folder / ".deploy-hashes", "a") as f:
         f.write("%s vortex/old.mpy\n" % ("0" * 64))
     text = (folder / ".deploy-hashes").read_text().replace(deploy.digest(os.path.join(ROOT, "hardware", "pins.py")), "1" * 64)
     (folder / ".deploy-hashes").write_text(text)
     assert deploy.deploy(mpremote, "/dev/ttyACM0") == ["pins.py"]
     assert not (folder / "vortex" / "old.mpy").exists()
+    assert not (folder / "vortex" / "app" / "board.py").exists()
+    assert (folder / "game.bin").read_bytes() == b"the game"
+    assert len(deploy.deploy(mpremote, "/dev/ttyACM0", copy_all=True)) == len(first)
 
 
 def test_a_board_that_cannot_run_the_build_is_refused(board, monkeypatch):

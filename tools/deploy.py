@@ -36,8 +36,9 @@ PINS = os.path.join(ROOT, "hardware", "pins.py")
 # Run on the board by session 1 (in / there): first a timer feeds the
 # watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
 # an older main.py stopped without feeding it) until the reset that ends the
-# deploy; then what deploy needs to know, "key value" a line, and the hash
-# file's lines after "hashes".
+# deploy; then what deploy needs to know, "key value" a line: every file
+# under vortex/ (a stale .py would shadow its new .mpy), the board's
+# MicroPython, and the hash file's lines after "hashes".
 LOOK = """\
 import sys
 try:
@@ -45,7 +46,19 @@ try:
     _deploy_wdt = WDT(timeout=8000)
     _deploy_timer = Timer(period=1000, callback=lambda t: _deploy_wdt.feed())
 except (ImportError, AttributeError):
-    pass  # not an RP2040 (the tests" unix port)
+    pass  # not an RP2040: the unix port of the tests
+import os
+def _deploy_walk(folder):
+    for entry in os.ilistdir(folder):
+        path = folder + "/" + entry[0]
+        if entry[1] == 0x4000:
+            _deploy_walk(path)
+        else:
+            print("file", path)
+try:
+    _deploy_walk("vortex")
+except OSError:
+    pass
 print("platform", sys.platform)
 print("version", ".".join(str(n) for n in sys.implementation.version[:3]))
 print("mpy", getattr(sys.implementation, "_mpy", 0))
@@ -111,15 +124,21 @@ def mpy_header(path):
 
 
 def check_board(look, tree):
-    """Refuse a board whose MicroPython cannot run the build; the board's old hashes."""
+    """Refuse a board whose MicroPython cannot run the build. Returns
+    {board path: sha256 of the last deploy, "" for a file found under vortex/
+    that no deploy recorded}."""
     info = {}
+    found = []
     lines = look.splitlines()
     for i, line in enumerate(lines):
         if line == "hashes":
             old = parse_hashes(lines[i + 1:])
             break
         key, _, value = line.partition(" ")
-        info[key] = value
+        if key == "file":
+            found.append(value)
+        else:
+            info[key] = value
     else:
         raise cli.Failure("the board did not answer as MicroPython does: %s"
                           % (look.strip()[:200] or "no answer"))
@@ -137,6 +156,8 @@ def check_board(look, tree):
             if problem:
                 raise cli.Failure("%s: %s (board: MicroPython %s)" % (
                     os.path.relpath(path, tree), problem, info.get("version")))
+    for path in found:
+        old.setdefault(path, "")
     return old
 
 
@@ -213,7 +234,9 @@ def deploy(mpremote, port, dry_run=False, copy_all=False):
         old = {}
     else:
         old = check_board(run(look, capture=True), tree)
-    cmd, changed = copy_command(mpremote, port, tree, {} if copy_all else old)
+    if copy_all:
+        old = {p: "" for p in old}  # copy everything, still remove what is stale
+    cmd, changed = copy_command(mpremote, port, tree, old)
     print("%d of %d files to copy" % (len(changed), len(files(tree))))
     if dry_run:
         show(cmd)
