@@ -88,14 +88,16 @@ for p in %s:
 
 
 def files(tree):
-    """{board path: local file} of a build tree, plus the pin map."""
-    out = {}
+    """(local file, path on the board) of everything the board gets from a
+    build tree: the compiled firmware and main.py, then the pin map."""
+    out = []
     base = os.path.join(tree, "firmware")
-    for folder, _, names in os.walk(base):
-        for name in names:
-            local = os.path.join(folder, name)
-            out[os.path.relpath(local, base).replace(os.sep, "/")] = local
-    out["pins.py"] = PINS
+    for folder, _, names in sorted(os.walk(base)):
+        rel = os.path.relpath(folder, base)
+        for name in sorted(names):
+            dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
+            out.append((os.path.join(folder, name), dest))
+    out.append((PINS, "pins.py"))
     return out
 
 
@@ -150,7 +152,7 @@ def check_board(look, tree):
         raise cli.Failure("the board runs MicroPython %s; flash v%d.%d or later (README: For makers)"
                           % (info.get("version"), MIN_VERSION[0], MIN_VERSION[1]))
     mpy = int(info.get("mpy", "0") or 0)
-    for path in sorted(files(tree).values()):
+    for path, _ in files(tree):
         if path.endswith(".mpy"):
             problem = mpy_problem(mpy_header(path), mpy)
             if problem:
@@ -183,7 +185,7 @@ def copy_command(mpremote, port, tree, old):
     """One mpremote session: make the folders, remove stale files, copy what
     changed, then the new hash file (written into tree), then reset. Returns
     the command and the board paths it copies."""
-    local = files(tree)
+    local = {dest: path for path, dest in files(tree)}
     new = {dest: digest(path) for dest, path in local.items()}
     changed = sorted(p for p in new if old.get(p) != new[p])
     stale = sorted(p for p in old if p not in new)
