@@ -3,10 +3,9 @@ until a hand puts them back (after a takeback of a capture, a new game)."""
 import pytest
 
 from host_sim.scenario import Rig, scaled
-from host_sim.virtual import PhysicsError
+from host_sim.virtual import PhysicsError, piece_code
 from vortex.app import leds
 from vortex.app.recognise import AGREE
-from vortex.engine.defs import piece, LIGHT, DARK, TRAVELLER
 from vortex.engine.notation import parse_cell
 
 BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
@@ -18,14 +17,14 @@ def captured():
     rig = Rig(BATTLE)
     for a in ("e1f1", "a7b8", "c2c7"):
         rig.run("play " + a)
-    assert rig.virtual.tray == ([], [piece(DARK, TRAVELLER)])
+    assert rig.virtual.tray == ([], [piece_code("t")])
     return rig
 
 
 def test_a_captured_piece_goes_to_its_sides_tray():
     rig = captured()
     assert rig.virtual.tray_text() == "Dark t"
-    assert rig.board.pos.pieces[parse_cell("c7")] == piece(LIGHT, TRAVELLER)
+    assert rig.board.pos.pieces[parse_cell("c7")] == piece_code("T")
 
 
 def test_a_takeback_of_a_capture_is_restored_by_hand_from_the_tray():
