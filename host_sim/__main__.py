@@ -61,8 +61,8 @@ def build_parser():
     ap = cli.parser("python3 -m host_sim", __doc__)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name, run, summary):
-        p = sub.add_parser(name, help=summary, description=summary,
+    def command(name, run, summary, epilog=None):
+        p = sub.add_parser(name, help=summary, description=summary, epilog=epilog,
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            allow_abbrev=False)
         p.set_defaults(run=run)
@@ -82,10 +82,12 @@ def build_parser():
     p.add_argument("actions", nargs="*", metavar="ACTION", help="in notation: W@d4 e2e4 c3~d3 V+c3")
     from .terminal import add_arguments as play_arguments
     play_arguments(command("play", cmd_play, "the terrain game in this terminal, without the "
-                           "board logic"))
+                           "board logic", "Then type actions (W@d4, d2d4, d4~e4, V+d4) or help."))
     from .board_sim import add_arguments as board_arguments
     board_arguments(command("board", cmd_board, "the board simulator: the firmware's board "
-                            "logic on a virtual board, in this terminal"))
+                            "logic on a virtual board, in this terminal",
+                            "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4, "
+                            "from-tray t c7, tidy, carry); help lists them all."))
     return ap
 
 
