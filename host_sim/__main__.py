@@ -86,7 +86,7 @@ def build_parser():
     from .board_sim import add_arguments as board_arguments
     board_arguments(command("board", cmd_board, "the board simulator: the firmware's board "
                             "logic on a virtual board, in this terminal",
-                            "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4, "
+                            "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4,\n"
                             "from-tray t c7, tidy, carry); help lists them all."))
     return ap
 
