@@ -247,12 +247,20 @@ def run(opts, stdin=None, stdout=None):
     sim = BoardSim(rig, out, color)
     sim.say("The board simulator. Type help for the commands.")
     sim.draw()
-    tty = stdin.isatty()
+    tty = stdin is sys.stdin and out is sys.stdout and stdin.isatty()
+    if tty:
+        try:
+            import readline  # noqa: F401  (input() then edits lines and keeps a history)
+        except ImportError:
+            pass
     while True:
         if tty:
-            out.write("> ")
-            out.flush()
-        line = stdin.readline()
+            try:
+                line = input("> ") + "\n"
+            except EOFError:
+                break  # Ctrl-D
+        else:
+            line = stdin.readline()
         if not line:
             break  # end of input
         if not tty:

@@ -171,3 +171,36 @@ def test_a_missing_program_is_named_with_the_way_to_get_it():
     from host_sim import cli
     with pytest.raises(cli.Failure, match="mpremote-x not found: `make flash`"):
         cli.program("mpremote-x")
+
+
+def test_at_a_terminal_the_simulator_edits_lines_and_ctrl_c_ends_quietly():
+    import pty
+    import select
+    import time
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the simulator on the pseudo-terminal
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "host_sim", "board", "--no-color"])
+    seen = b""
+
+    def until(text, timeout=60):
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while text not in seen and time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:  # the child has gone
+                    break
+        return text in seen
+
+    assert until(b"> ")
+    os.write(fd, b"W@d4\n")
+    assert until(b"board: played W@d4")
+    os.write(fd, b"lay Q a1\n")
+    assert until(b"? lay: the terrain is W, F, E or A")
+    os.write(fd, b"\x03")  # Ctrl-C, as the terminal sends it
+    until(b"never", timeout=10)  # returns once the child has gone
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130 and b"Traceback" not in seen, seen[-300:]
