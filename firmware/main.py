@@ -55,20 +55,27 @@ def run(ticks=-1):
     watchdog = Watchdog(pins.WATCHDOG_MS)
     missing = False
     gc.collect()
-    while ticks:
-        ticks -= 1
-        now = time.ticks_ms()
-        reeds.scan(now)
-        tiles.poll(now)
-        if tiles.missing != missing:
-            missing = tiles.missing
-            print(NO_READER if missing else READER_BACK)
-        # Without the reader, the game's own tiles stand in for the readings.
-        if board.step(now, reeds.cells, board.pos.tiles if missing else tiles.cells, tiles.ids,
-                      buttons(a, b)):
-            pixels.show(board.frame)
-        board.hint(tiles)  # read first where tiles may change
-        watchdog.feed()
+    try:
+        while ticks:
+            ticks -= 1
+            now = time.ticks_ms()
+            reeds.scan(now)
+            tiles.poll(now)
+            if tiles.missing != missing:
+                missing = tiles.missing
+                print(NO_READER if missing else READER_BACK)
+            # Without the reader, the game's own tiles stand in for the readings.
+            if board.step(now, reeds.cells, board.pos.tiles if missing else tiles.cells, tiles.ids,
+                          buttons(a, b)):
+                pixels.show(board.frame)
+            board.hint(tiles)  # read first where tiles may change
+            watchdog.feed()
+    except KeyboardInterrupt:
+        # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the
+        # REPL takes over, and the watchdog, which cannot be stopped, is fed
+        # from a timer until the next reset.
+        watchdog.keep_fed()
+        raise
     return board
 
 

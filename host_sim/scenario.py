@@ -5,9 +5,10 @@
     rig.play("d7d5")                     # carry out an action as a tidy player would
 
 Commands (comma, semicolon or newline separated):
-    lift X | place X | drop | slide X Y [Z...] | knock X Y
-    lay T X (a new tile of terrain T, or ? a tag that is not ours) | take-tile X | put-tile X
-    wait MS | settle | press a|b | hold b|ab | play ACTION | carry (the board's pending action)
+    lift X | place X | drop (into the tray) | from-tray P X (P: T S H t s h) | slide X Y [Z...]
+    knock X Y | lay T X (a new tile of terrain T, or ? a tag that is not ours) | take-tile X
+    put-tile X | wait MS | settle | press a|b | hold b|ab | play ACTION
+    tidy (put the board back as the game has it) | carry (tidy, then the board's pending action)
 """
 from vortex.engine.defs import (PLACE, SWAP, TERRAIN_LETTERS, action_cells, tile_goes,
                                 placed_terrain)
@@ -90,12 +91,13 @@ class Rig:
                 v.lift(c, self.now)
             self.tick(2)
             v.place(args[-1], self.now)
+        elif verb == "from-tray":
+            v.from_tray(args[0], args[1], self.now)
         elif verb == "knock":
             v.lift(args[0], self.now)
             v.place(args[1], self.now)
         elif verb == "lay":  # terrain letter, or ? for a tag that is not ours
-            v.new_tile(FOREIGN if args[0] == "?" else TERRAIN_LETTERS.index(args[0]))
-            v.place_tile(args[1], self.now)
+            v.lay_new(FOREIGN if args[0] == "?" else TERRAIN_LETTERS.index(args[0]), args[1], self.now)
         elif verb == "take-tile":
             v.lift_tile(args[0], self.now)
         elif verb == "put-tile":
@@ -113,11 +115,19 @@ class Rig:
         elif verb == "play":
             self.play(self.board.pos.parse_action(args[0]))
             return
+        elif verb == "tidy":
+            self.tidy()
+            return
         elif verb == "carry":
-            self.play(self.board.pending)
+            tidied = self.tidy()
+            if self.board.pending >= 0:
+                self.play(self.board.pending)
+            elif not tidied:
+                raise ValueError("nothing to carry: the board agrees with the game and asks for "
+                                 "no action")
             return
         else:
-            raise ValueError("scenario: unknown command %r" % verb)
+            raise ValueError("unknown command %r" % verb)
         self.tick(4)  # hands are not instant
 
     def play(self, a, capture_first=True, settle=True):
@@ -171,6 +181,41 @@ class Rig:
         else:
             n = len(self.board.pos.stack)
             self.until(lambda: len(self.board.pos.stack) != n and self.board.judged)
+
+    def tidy(self):
+        """Tidy hands put the board back as the game has it: what is in hand
+        is set aside, wrong tiles and pieces come off (pieces to the tray),
+        then the missing tiles are laid and the missing pieces put back from
+        the tray (a spare from the box if the tray has none). Then settle.
+        False if there was nothing to do."""
+        v = self.virtual
+        want = self.board.pos
+        if bytes(v.pieces) == bytes(want.pieces) and bytes(v.tiles) == bytes(want.tiles) \
+                and not v.hand:
+            return False
+        while any(h[0] == "piece" for h in v.hand):
+            v.drop()
+        del v.hand[:]  # tiles in hand go back to the pool
+        for c in range(64):
+            if v.pieces[c] and (v.pieces[c] != want.pieces[c] or v.tiles[c] != want.tiles[c]):
+                self.do("lift", c)
+                v.drop()
+        for c in range(64):
+            if v.tiles[c] != want.tiles[c]:
+                if v.tiles[c]:
+                    self.do("take-tile", c)
+                    del v.hand[:]
+                if want.tiles[c]:
+                    self.do("lay", TERRAIN_LETTERS[want.tiles[c]], c)
+        for c in range(64):
+            p = want.pieces[c]
+            if p and not v.pieces[c]:
+                if p not in v.tray[p >> 2]:
+                    v.tray[p >> 2].append(p)  # a spare from the box
+                v.from_tray(p, c, self.now)
+                self.tick(4)
+        self.settle()
+        return True
 
     # --- what the player sees -------------------------------------------------
     def colour(self, cell):

@@ -19,7 +19,8 @@ def tree(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("module", ["test_app_scenarios", "test_app_order", "test_app_tiles", "test_app_games", "test_app_idle",
+@pytest.mark.parametrize("module", ["test_app_scenarios", "test_app_order", "test_app_tiles", "test_app_games",
+                                    "test_app_idle", "test_app_advice",
                                     "test_app_buttons",
                                     "test_app_powercut"])
 def test_under_micropython_in_128k(tree, module):

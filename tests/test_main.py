@@ -52,3 +52,43 @@ def test_without_a_reader_the_loop_says_so_and_spends_nothing_on_it(tmp_path):
     # a poll limit spun through on every tick.
     assert transfers < 250, transfers
     assert os.path.exists(save)
+
+
+STOPPED = """
+import sys
+sys.path[:0] = [%(fake)r, %(tests)r, %(hardware)r, %(firmware)r]
+import main, machine
+main.SAVE = %(save)r
+steps = [0]
+def step(self, *args):
+    steps[0] += 1
+    if steps[0] == 20:
+        raise KeyboardInterrupt  # mpremote's Ctrl-C
+    return False
+main.Board.step = step
+try:
+    main.run(100)
+except KeyboardInterrupt:
+    print("interrupted")
+wdt = machine.WDT.made[0]
+fed = wdt.fed
+timer = machine.Timer.made[0]
+for _ in range(10):
+    timer.fire()
+print("period", timer.period, "timeout", wdt.timeout, "fed by timer", wdt.fed - fed)
+"""
+
+
+def test_stopped_from_a_computer_the_watchdog_is_fed_by_a_timer(tmp_path):
+    # The RP2040's watchdog cannot be stopped: after Ctrl-C (mpremote,
+    # tools/deploy.py) a timer feeds it, so the REPL and a deploy outlive it.
+    code = STOPPED % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
+                      "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
+                      "save": str(tmp_path / "game.bin")}
+    p = subprocess.run([micropython(), "-X", "heapsize=256K", "-c", code], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "interrupted" in p.stdout
+    words = p.stdout.split("period ")[1].split()
+    period, timeout, fed = int(words[0]), int(words[2]), int(words[-1])
+    assert period * 2 < timeout and fed == 10, p.stdout

@@ -28,6 +28,8 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, FIRMWARE)
+sys.path.insert(0, ROOT)
+from host_sim import cli  # noqa: E402
 
 from vortex.engine import Position, new_buffer, parse_cell, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.perft import perft  # noqa: E402
@@ -486,7 +488,8 @@ def dict_of(lines):
     return out
 
 
-def main():
+def main(argv):
+    cli.parser("python3 tools/bench.py", __doc__).parse_args(argv)  # --help, or no arguments
     figures = {}
     broken = 0
     t0 = time.perf_counter()
@@ -512,4 +515,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -138,11 +138,27 @@ def save_mode(n):
     clean()
 
 
-if __name__ == "__main__":
-    mode = sys.argv[1]
-    if mode == "step":
-        step_mode(int(sys.argv[2]))
-    elif mode == "save":
-        save_mode(int(sys.argv[2]))
+def main(argv):
+    # Run by tools/bench.py under MicroPython: checked by hand, no argparse.
+    usage = "usage: bench_app_mpy.mpy step REPEATS | game SEED | save N"
+    if argv[:1] in (["-h"], ["--help"]):
+        print(usage)  # MicroPython keeps no __doc__
+        return 0
+    try:
+        if len(argv) != 2 or argv[0] not in ("step", "game", "save"):
+            raise ValueError(usage)
+        n = int(argv[1])
+    except ValueError as e:
+        sys.stderr.write("bench_app_mpy: error: %s\n" % e)
+        return 2
+    if argv[0] == "step":
+        step_mode(n)
+    elif argv[0] == "save":
+        save_mode(n)
     else:
-        game_mode(int(sys.argv[2]))
+        game_mode(n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

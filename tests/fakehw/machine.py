@@ -77,3 +77,22 @@ class WDT:
 
     def feed(self):
         self.fed += 1
+
+
+class Timer:
+    """A periodic timer; tests call fire() where the hardware would tick."""
+    made = []
+
+    def __init__(self, id=-1):
+        self.callback = None
+        self.period = 0
+        Timer.made.append(self)
+
+    def init(self, period=1000, callback=None, mode=None):
+        self.period = period
+        self.callback = callback
+
+    def fire(self):
+        self.callback(self)
+
+    PERIODIC = 1

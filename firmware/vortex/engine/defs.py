@@ -44,6 +44,8 @@ POOL_EACH = const(16)
 TERRAIN_LETTERS = "-WFEA"  # indexed by terrain
 PIECE_LETTERS = ".TSH.tsh"  # indexed by piece code
 SIDE_NAMES = ("Light", "Dark")
+KIND_NAMES = ("", "Traveller", "Awakened", "Heart")  # indexed by piece code & 3
+TERRAIN_NAMES = ("no tile", "Water", "Fire", "Earth", "Air")  # indexed by terrain
 
 
 def back_rank(side):

@@ -8,6 +8,8 @@ ply's actions without playing them.
 from .position import Position, new_buffer
 from .notation import action_text
 
+MAX_DEPTH = 5  # the command lines' limit: perft 5 of a battle takes minutes on a PC, 6 hours
+
 
 def perft(pos, depth, bulk=False):
     """The number of action sequences of length depth from pos.
@@ -70,13 +72,19 @@ def main(argv):
     """Command line: perft "<position>" N [--bulk] [--divide]; returns an exit code."""
     flags = [a for a in argv if a.startswith("--")]
     args = [a for a in argv if not a.startswith("--")]
-    if len(args) != 2 or not args[1].isdigit() or [f for f in flags if f not in ("--bulk", "--divide")]:
-        print('usage: perft "<position>" N [--bulk] [--divide]')
+    import sys
+    if "--help" in flags or "-h" in args:
+        print('usage: perft "<position>" N [--bulk] [--divide]   (N: 0..%d)' % MAX_DEPTH)
+        return 0
+    if (len(args) != 2 or not args[1].isdigit() or int(args[1]) > MAX_DEPTH
+            or [f for f in flags if f not in ("--bulk", "--divide")]):
+        sys.stderr.write('perft: usage: perft "<position>" N [--bulk] [--divide]   (N: 0..%d)\n'
+                         % MAX_DEPTH)
         return 2
     try:
         pos = Position(args[0])
     except ValueError as e:
-        print("error:", e)
+        sys.stderr.write("perft: error: %s\n" % e)
         return 1
     depth = int(args[1])
     bulk = "--bulk" in flags
