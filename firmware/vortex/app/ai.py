@@ -1,31 +1,50 @@
-"""A small opponent: take the Heart if it can, else the best capture or
-awakening, else a random action. Deterministic for a given seed."""
+"""The board's opponent: Ai(level, seed).choose(pos) -> action.
+
+Level 0 is the old quick mover (take the Heart, else the biggest capture or
+an awakening, else at random): the tests' fast player and the match
+ladder's "greedy". Levels 1-6 search (vortex.ai; see vortex/ai/levels.py).
+Deterministic for a given seed.
+"""
 from vortex.engine.defs import PLACE, HEART, TRAVELLER
 from vortex.engine.position import new_buffer
+from vortex.ai.rng import Rng
+from vortex.ai.levels import LEVELS
+from vortex.ai import build
 
-
-class Rng:
-    """xorshift32: the same sequence on CPython and MicroPython, no `random`."""
-
-    def __init__(self, seed=1):
-        self.state = (seed & 0x3FFFFFFF) or 1
-
-    def below(self, n):
-        x = self.state
-        x ^= (x << 13) & 0x3FFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0x3FFFFFFF
-        self.state = x or 1
-        return x % n
+__all__ = ("Ai", "Rng")
 
 
 class Ai:
-    def __init__(self, seed=1):
+    """Ai(level=3, seed=1, poll=None): poll() is called every 64 nodes while
+    it thinks (the board keeps scanning there)."""
+
+    def __init__(self, level=3, seed=1, poll=None):
+        if not 0 <= level < len(LEVELS):
+            raise ValueError("AI level: 0 to %d" % (len(LEVELS) - 1))
+        self.level = level
         self.rng = Rng(seed)
-        self._buf = new_buffer()
+        self.search = None
+        if level:
+            from vortex.ai.search import Search
+            depth, nodes, ms, noise, bnoise, tt_bits, plies = LEVELS[level]
+            self.search = Search(max_ply=plies, tt_bits=tt_bits, poll=poll)
+            self._bounds = (depth, nodes, ms, noise, bnoise)
+            self._buf = self.search.bufs[0]  # free between searches
+        else:
+            self._buf = new_buffer()
 
     def choose(self, pos):
         """An action for the side to act, or -1 if it has none."""
+        if self.search is None:
+            return self._greedy(pos)
+        depth, nodes, ms, noise, bnoise = self._bounds
+        if pos.is_building():
+            buf = self._buf
+            n = pos.legal_into(buf)
+            return build.choose(pos, buf, n, self.rng, bnoise) if n else -1
+        return self.search.run(pos, depth, nodes, ms, self.rng, noise)
+
+    def _greedy(self, pos):
         buf = self._buf
         n = pos.legal_into(buf)
         if not n:

@@ -128,7 +128,7 @@ class Board:
         self.pending = -1
         if self.outcome is None and self.settings.ai_side == self.pos.side:
             if self.ai is None:
-                self.ai = Ai(self._seed)
+                self.ai = Ai(level=0, seed=self._seed)
             self.pending = self.ai.choose(self.pos)
         self.flashing = False
         self.judged = False  # judge the sensors against the new expectation

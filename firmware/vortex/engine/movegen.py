@@ -104,6 +104,16 @@ def destinations(pos, cell, buf):
         return 0
     return _moves_from(pos, cell, buf, 0)
 
+
+def reach(pos, cell, buf):
+    """Write the moves the piece on `cell` would have if its side were to
+    act (whoever acts now) into buf (at least MAX_DESTINATIONS long); return
+    the count. What the AI's evaluation asks of either side's pieces: which
+    cells they threaten, how mobile they are."""
+    if not pos.pieces[cell] or pos.filled < 64:
+        return 0
+    return _moves_from(pos, cell, buf, 0)
+
 def _moves_from(pos, s, buf, n):
     # The piece moves by the terrain under it; an Awakened one by all four.
     pieces = pos.pieces

@@ -1,0 +1,19 @@
+"""Levels 1-6: a node budget each, so a level plays the same on any machine,
+and a time cap in milliseconds that only a slow device reaches.
+
+    (max depth, nodes, ms, root noise, building noise, table bits, plies)
+
+Level 1 is gentle (a child can win): one ply and noisy. Level 5 is the
+strongest that fits the RP2040's budget (3 s median per action, 16 KB).
+Level 6 is for the simulator and analysis on CPython.
+"""
+LEVELS = (
+    None,
+    (1, 40, 3000, 150, 200, 8, 3),
+    (1, 120, 3000, 40, 60, 8, 3),
+    (2, 200, 4000, 10, 16, 9, 4),
+    (2, 260, 5000, 0, 8, 9, 4),
+    (3, 320, 6000, 0, 4, 9, 5),
+    (8, 10000, 0, 0, 4, 14, 10),
+)
+DEVICE_LEVELS = 5
