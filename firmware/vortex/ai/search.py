@@ -161,18 +161,20 @@ class Search:
         keys = self.keys
         t = keys.touch(pos, a)
         pos.push(a)
-        self.nodes += 1
-        if not self.nodes & CHECK_EVERY:
-            self._check()
+        self._count()
         return key ^ t ^ keys.touch(pos, a)
 
-    def _check(self):
-        if self.nodes >= self.max_nodes:
+    def _count(self):
+        # One more node: stop at the budget; every 64 nodes, the clock and poll().
+        n = self.nodes + 1
+        self.nodes = n
+        if n >= self.max_nodes:
             self.stop = True
-        elif self.max_ms and ticks_diff(self.clock(), self.start) >= self.max_ms:
-            self.stop = True
-        if self.poll is not None:
-            self.poll()
+        if not n & CHECK_EVERY:
+            if self.max_ms and ticks_diff(self.clock(), self.start) >= self.max_ms:
+                self.stop = True
+            if self.poll is not None:
+                self.poll()
 
     def _over(self, ply):
         """The score of a finished game for the side to act, or GOES_ON. The
@@ -195,6 +197,8 @@ class Search:
 
     # --- the tree -------------------------------------------------------
     def _search(self, depth, ply, alpha, beta, key):
+        if self.stop:
+            return 0
         over = self._over(ply)
         if over != GOES_ON:
             return over
@@ -242,6 +246,8 @@ class Search:
     def _quiesce(self, ply, alpha, beta, qd):
         """Captures only, after standing pat; but a side whose Heart is
         threatened looks at every action once (an evasion may not capture)."""
+        if self.stop:
+            return 0
         pos = self.pos
         ev = self.ev
         stand = ev.evaluate(pos)
@@ -262,9 +268,7 @@ class Search:
             self._pick(buf, i, n)
             a = buf[i]
             pos.push(a)
-            self.nodes += 1
-            if not self.nodes & CHECK_EVERY:
-                self._check()
+            self._count()
             over = self._over(ply + 1)
             if over != GOES_ON:
                 score = -over
@@ -291,9 +295,7 @@ class Search:
         for i in range(n):
             a = buf[i]
             pos.push(a)
-            self.nodes += 1
-            if not self.nodes & CHECK_EVERY:
-                self._check()
+            self._count()
             over = self._over(ply + 1)
             if over != GOES_ON:
                 score = -over
