@@ -17,7 +17,7 @@ from vortex.engine.tables import OFF
 from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS
 from vortex.ticks import ticks_diff
 from vortex.ai.evaluate import Evaluator, WIN
-from vortex.ai.zobrist import Keys
+from vortex.ai import zobrist
 
 INF = const(30000)
 MATE_BOUND = const(19000)  # scores beyond this are won or lost games
@@ -27,7 +27,7 @@ UPPER = const(3)
 CHECK_EVERY = const(63)    # nodes between clock checks and poll() calls (mask)
 MAX_CAPTURES = const(96)   # 9 pieces x 9 enemies, at most, in one position
 VICTIM = b"\x00\x01\x03\x09"  # ordering weight of a taken piece by kind
-STACK_SPARE = const(64)    # plies the pre-grown stacks hold before resizing
+STACK_SPARE = const(32)    # plies the pre-grown stacks hold before resizing
 GOES_ON = const(32001)     # _over(): the game is not over
 
 
@@ -47,13 +47,13 @@ class Search:
     def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None, clock=ticks_ms):
         self.max_ply = max_ply
         self.bufs = [new_buffer() for _ in range(max_ply)]
-        self.qbufs = [new_buffer(MAX_CAPTURES) for _ in range(max_ply + 4)]
+        self.qbufs = [new_buffer(MAX_CAPTURES) for _ in range(max_ply + 2)]
         self.scratch = new_buffer(MAX_DESTINATIONS)
-        self.killers = array("H", bytes(4 * (max_ply + 4)))
+        self.killers = array("H", bytes(4 * (max_ply + 2)))
         self.history = bytearray(4096) if history else None
         self.tt = bytearray(8 << tt_bits)
         self.tt_mask = (1 << tt_bits) - 1
-        self.keys = Keys()
+        self.keys = zobrist.shared()
         self.ev = Evaluator()
         self.poll = poll
         self.clock = clock

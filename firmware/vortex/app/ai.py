@@ -8,34 +8,39 @@ Deterministic for a given seed.
 from vortex.engine.defs import PLACE, HEART, TRAVELLER
 from vortex.engine.position import new_buffer
 from vortex.ai.rng import Rng
-from vortex.ai.levels import LEVELS
+from vortex.ai.levels import LEVELS, DEVICE_LEVELS
 from vortex.ai import build
 
 __all__ = ("Ai", "Rng")
 
 
 class Ai:
-    """Ai(level=3, seed=1, poll=None): poll() is called every 64 nodes while
-    it thinks (the board keeps scanning there)."""
+    """Ai(level=3, seed=1, poll=None, search=None): poll() is called every
+    64 nodes while it thinks (the board keeps scanning there). Opponents
+    that never think at once may share one `search` (its tables are ~10 KB),
+    if it was made for a level at least as deep."""
 
-    def __init__(self, level=3, seed=1, poll=None):
+    def __init__(self, level=3, seed=1, poll=None, search=None):
         if not 0 <= level < len(LEVELS):
             raise ValueError("AI level: 0 to %d" % (len(LEVELS) - 1))
         self.level = level
         self.rng = Rng(seed)
-        self.search = None
-        if level:
+        self.search = search
+        if level and search is None:
             from vortex.ai.search import Search
-            depth, nodes, ms, noise, bnoise, tt_bits, plies = LEVELS[level]
-            self.search = Search(max_ply=plies, tt_bits=tt_bits, poll=poll)
-            self._bounds = (depth, nodes, ms, noise, bnoise)
+            _, _, _, _, _, tt_bits, plies = LEVELS[level]
+            # The history table (4 KB) only on the host level: the device's 16 KB.
+            self.search = Search(max_ply=plies, tt_bits=tt_bits, history=level > DEVICE_LEVELS,
+                                 poll=poll)
+        if level:
+            self._bounds = LEVELS[level][:5]
             self._buf = self.search.bufs[0]  # free between searches
         else:
             self._buf = new_buffer()
 
     def choose(self, pos):
         """An action for the side to act, or -1 if it has none."""
-        if self.search is None:
+        if not self.level:
             return self._greedy(pos)
         depth, nodes, ms, noise, bnoise = self._bounds
         if pos.is_building():
