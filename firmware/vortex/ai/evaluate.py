@@ -10,7 +10,7 @@ pieces near a Heart or on its rank or file, never from a copy of the rules.
 """
 from array import array
 
-from vortex.engine.defs import EARTH, TRAVELLER, AWAKENED, HEART, QUIET_LIMIT, const
+from vortex.engine.defs import WATER, EARTH, TRAVELLER, AWAKENED, HEART, QUIET_LIMIT, const
 from vortex.engine.tables import OFF, STEP
 from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS
 
@@ -94,8 +94,16 @@ class Evaluator:
             kind = p & 3
             t = tiles[c]
             h = hearts[side ^ 1]
-            if h != OFF and self._reaches(pos, c, h):
-                threats[side ^ 1] += 1
+            # Only pieces within two cells of the Heart, or sliding ones
+            # (on Water, or Awakened) on its rank or file, can reach it; the
+            # engine says whether they do.
+            if h != OFF:
+                dr = (c >> 3) - (h >> 3)
+                df = (c & 7) - (h & 7)
+                if ((-3 < dr < 3 and -3 < df < 3
+                     or (not dr or not df) and (t == WATER or kind == AWAKENED))
+                        and self._reaches(pos, c, h)):
+                    threats[side ^ 1] += 1
             if kind == HEART:
                 continue
             v = VALUE[kind] + (COVER_VALUE if t == EARTH else 0)
@@ -126,13 +134,6 @@ class Evaluator:
         terms[THREATS] = threats[1] - threats[0]
 
     def _reaches(self, pos, c, h):
-        # Only pieces within two cells of the Heart or on its rank or file
-        # can reach it (Water slides, the rest move two cells at most); the
-        # engine says whether they do.
-        dr = (c >> 3) - (h >> 3)
-        df = (c & 7) - (h & 7)
-        if dr and df and (dr > 2 or dr < -2 or df > 2 or df < -2):
-            return False
         buf = self.buf
         for i in range(reach(pos, c, buf)):
             if buf[i] & 63 == h:

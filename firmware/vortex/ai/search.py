@@ -14,7 +14,7 @@ import time
 
 from vortex.engine.defs import PLACE, SWAP, HEART, TRAVELLER, QUIET_LIMIT, const
 from vortex.engine.tables import OFF
-from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS
+from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS, MAX_ACTIONS
 from vortex.ticks import ticks_diff
 from vortex.ai.evaluate import Evaluator, WIN
 from vortex.ai import zobrist
@@ -24,7 +24,7 @@ MATE_BOUND = const(19000)  # scores beyond this are won or lost games
 EXACT = const(1)
 LOWER = const(2)
 UPPER = const(3)
-CHECK_EVERY = const(63)    # nodes between clock checks and poll() calls (mask)
+CHECK_EVERY = const(63)    # nodes between clock checks (mask)
 MAX_CAPTURES = const(96)   # 9 pieces x 9 enemies, at most, in one position
 VICTIM = b"\x00\x01\x03\x09"  # ordering weight of a taken piece by kind
 STACK_SPARE = const(32)    # plies the pre-grown stacks hold before resizing
@@ -41,14 +41,15 @@ ticks_ms = getattr(time, "ticks_ms", _ms)
 class Search:
     """A reusable searcher. max_ply bounds the full-width plies (one action
     buffer of ~1 KB each); 2**tt_bits entries of 8 bytes make the
-    transposition table. `poll`, if given, is called every 64 nodes (the
-    board runs its scan there); `clock` returns milliseconds."""
+    transposition table. `poll`, if given, is called at every node (the
+    board scans its reeds there, at its own pace); `clock` returns ms."""
 
     def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None, clock=ticks_ms):
         self.max_ply = max_ply
         self.bufs = [new_buffer() for _ in range(max_ply)]
         self.qbufs = [new_buffer(MAX_CAPTURES) for _ in range(max_ply + 2)]
         self.scratch = new_buffer(MAX_DESTINATIONS)
+        self.root_scores = array("h", range(MAX_ACTIONS))  # ordering of the next depth
         self.killers = array("H", bytes(4 * (max_ply + 2)))
         self.history = bytearray(4096) if history else None
         self.tt = bytearray(8 << tt_bits)
@@ -122,8 +123,9 @@ class Search:
             return buf[0]
         key = self.keys.key(pos)
         best = buf[0]
+        scores = self.root_scores
+        self._order(buf, n, 0, self._tt_move(key))
         for depth in range(1, max_depth + 1):
-            self._order(buf, n, 0, self._tt_move(key))
             alpha = -INF
             found = -1
             for i in range(n):
@@ -136,13 +138,10 @@ class Search:
                     break
                 if self.noise:
                     score += self.rng.below(self.noise + 1)
+                scores[i] = score
                 if score > alpha:
                     alpha = score
                     found = a
-                    if i:  # move it to the front: first searched next time
-                        for j in range(i, 0, -1):
-                            buf[j] = buf[j - 1]
-                        buf[0] = a
             if found >= 0:  # searched in full, even if the iteration was cut
                 best = found
             if self.stop:
@@ -152,6 +151,7 @@ class Search:
             self._tt_store(key, depth, alpha, EXACT, best)
             if alpha >= MATE_BOUND or alpha <= -MATE_BOUND:
                 break  # the game's end is in sight: deeper changes nothing
+            _sort(buf, scores, n)  # the next depth looks at the best first
         return best
 
     # --- make and unmake ------------------------------------------------
@@ -165,16 +165,16 @@ class Search:
         return key ^ t ^ keys.touch(pos, a)
 
     def _count(self):
-        # One more node: stop at the budget; every 64 nodes, the clock and poll().
+        # One more node: poll(); stop at the budget; every 64 nodes, the clock.
         n = self.nodes + 1
         self.nodes = n
+        if self.poll is not None:
+            self.poll()
         if n >= self.max_nodes:
             self.stop = True
-        if not n & CHECK_EVERY:
-            if self.max_ms and ticks_diff(self.clock(), self.start) >= self.max_ms:
-                self.stop = True
-            if self.poll is not None:
-                self.poll()
+        if (not n & CHECK_EVERY and self.max_ms
+                and ticks_diff(self.clock(), self.start) >= self.max_ms):
+            self.stop = True
 
     def _over(self, ply):
         """The score of a finished game for the side to act, or GOES_ON. The
@@ -436,6 +436,20 @@ class Search:
         tt[e + 4] = action & 255
         tt[e + 5] = (action >> 8) | flag << 6
         tt[e + 6] = depth
+
+
+def _sort(buf, scores, n):
+    """Insertion sort of buf[:n] by scores, best first; stable."""
+    for i in range(1, n):
+        a = buf[i]
+        s = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < s:
+            buf[j + 1] = buf[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        buf[j + 1] = a
+        scores[j + 1] = s
 
 
 def _score(tt, e, ply):

@@ -11,12 +11,20 @@ from vortex.ai.rng import Rng
 from vortex.ai.levels import LEVELS, DEVICE_LEVELS
 from vortex.ai import build
 
-__all__ = ("Ai", "Rng")
+__all__ = ("Ai", "Rng", "searcher", "DEVICE_LEVELS")
+
+
+def searcher(level, poll=None):
+    """A Search sized for `level` (and every level below it)."""
+    from vortex.ai.search import Search
+    _, _, _, _, _, tt_bits, plies = LEVELS[level]
+    # The history table (4 KB) only on the host level: the device has 16 KB.
+    return Search(max_ply=plies, tt_bits=tt_bits, history=level > DEVICE_LEVELS, poll=poll)
 
 
 class Ai:
-    """Ai(level=3, seed=1, poll=None, search=None): poll() is called every
-    64 nodes while it thinks (the board keeps scanning there). Opponents
+    """Ai(level=3, seed=1, poll=None, search=None): poll() is called at
+    every node while it thinks (the board keeps scanning there). Opponents
     that never think at once may share one `search` (its tables are ~10 KB),
     if it was made for a level at least as deep."""
 
@@ -27,11 +35,7 @@ class Ai:
         self.rng = Rng(seed)
         self.search = search
         if level and search is None:
-            from vortex.ai.search import Search
-            _, _, _, _, _, tt_bits, plies = LEVELS[level]
-            # The history table (4 KB) only on the host level: the device's 16 KB.
-            self.search = Search(max_ply=plies, tt_bits=tt_bits, history=level > DEVICE_LEVELS,
-                                 poll=poll)
+            self.search = searcher(level, poll)
         if level:
             self._bounds = LEVELS[level][:5]
             self._buf = self.search.bufs[0]  # free between searches
