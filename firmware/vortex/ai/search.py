@@ -12,6 +12,11 @@ lists of the search's own, pre-grown, so push() and pop() never resize them.
 from array import array
 import time
 
+try:
+    from typing import Any  # for mypy; MicroPython has no typing
+except ImportError:
+    pass
+
 from vortex.engine.defs import PLACE, SWAP, HEART, TRAVELLER, QUIET_LIMIT, const
 from vortex.engine.tables import OFF
 from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS, MAX_ACTIONS
@@ -31,8 +36,8 @@ STACK_SPARE = const(32)    # plies the pre-grown stacks hold before resizing
 GOES_ON = const(32001)     # _over(): the game is not over
 
 
-def _ms():
-    return int(time.monotonic() * 1000) & 0x3FFFFFFF
+def _ms():  # CPython has no ticks_ms (nor do the rp2 stubs know monotonic)
+    return int(getattr(time, "monotonic")() * 1000) & 0x3FFFFFFF
 
 
 ticks_ms = getattr(time, "ticks_ms", _ms)
@@ -68,9 +73,9 @@ class Search:
         self.depth = 0      # depth of the last completed iteration
         self.score = 0      # its score, for the side to act
         self.stop = False
-        self.pos = None
+        self.pos = None  # type: Any  # the position searched, during run()
         self.noise = 0
-        self.rng = None
+        self.rng = None  # type: Any
         self.max_nodes = 0
         self.max_ms = 0
         self.start = 0

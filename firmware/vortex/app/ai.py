@@ -9,7 +9,6 @@ from vortex.engine.defs import PLACE, HEART, TRAVELLER
 from vortex.engine.position import new_buffer
 from vortex.ai.rng import Rng
 from vortex.ai.levels import LEVELS, DEVICE_LEVELS
-from vortex.ai import build
 
 __all__ = ("Ai", "Rng", "searcher", "DEVICE_LEVELS")
 
@@ -33,14 +32,11 @@ class Ai:
             raise ValueError("AI level: 0 to %d" % (len(LEVELS) - 1))
         self.level = level
         self.rng = Rng(seed)
-        self.search = search
-        if level and search is None:
-            self.search = searcher(level, poll)
+        self.search = search  # made on the first battle action: not needed to build
+        self._poll = poll
+        self._buf = None
         if level:
             self._bounds = LEVELS[level][:5]
-            self._buf = self.search.bufs[0]  # free between searches
-        else:
-            self._buf = new_buffer()
 
     def choose(self, pos):
         """An action for the side to act, or -1 if it has none."""
@@ -48,13 +44,24 @@ class Ai:
             return self._greedy(pos)
         depth, nodes, ms, noise, bnoise = self._bounds
         if pos.is_building():
-            buf = self._buf
+            from vortex.ai import build
+            buf = self._buffer()
             n = pos.legal_into(buf)
             return build.choose(pos, buf, n, self.rng, bnoise) if n else -1
+        if self.search is None:
+            self.search = searcher(self.level, self._poll)
         return self.search.run(pos, depth, nodes, ms, self.rng, noise)
 
+    def _buffer(self):
+        # An action buffer: the search's first, free between searches, or one's own.
+        if self.search is not None:
+            return self.search.bufs[0]
+        if self._buf is None:
+            self._buf = new_buffer()
+        return self._buf
+
     def _greedy(self, pos):
-        buf = self._buf
+        buf = self._buffer()
         n = pos.legal_into(buf)
         if not n:
             return -1

@@ -18,15 +18,18 @@ from vortex.app import leds
 from vortex.app.recognise import (Recogniser, AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE,
                                   SETUP, GONE, EXTRA, TILE_AWAY, TILE_NEW, TILE_WRONG)
 from vortex.app.clock import Clock
-from vortex.app.ai import Ai
+from vortex.app.ai import Ai, searcher, DEVICE_LEVELS
 from vortex.app import session
 from vortex.app.session import Settings
-from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_B, HOLD_AB
+from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
 from vortex.app.menu import Menu
 
 SETTLE_MS = const(300)   # sensors unchanged this long before an action is judged
 ERROR_MS = const(2000)   # an illegal action flashes this long
 BLINK_MS = const(250)
+HINT_LEVEL = const(3)    # the AI level that gives hints
+SPIN_NODES = const(16)   # nodes a thinking light stays on a cell
+CENTRE = b"\x1b\x23\x24\x1c"  # d4 d5 e5 e4: clockwise
 
 
 class Board:
@@ -45,7 +48,12 @@ class Board:
         self.known_ids = bytearray(64)  # tile serials seen where the board agreed
         self._tiles = bytearray(64)
         self._dest = new_buffer(MAX_DESTINATIONS)
-        self.ai = None  # made on first need: its action buffer costs 1 KB
+        self.ai = None  # made on first need, with the search it shares with hints
+        self._search = None
+        self.hint_action = -1  # shown after a hold of A, until the next action
+        self.on_think = None  # on_think(frame_changed), called while the AI thinks
+        self.thinking = False
+        self._spin = 0
         self._seed = seed
         self.buttons = Buttons()
         self.menu = None  # the settings menu, while it is open
@@ -126,10 +134,9 @@ class Board:
         # The game changed: save it, find the next action to carry out, redraw.
         self.outcome = self.pos.outcome()
         self.pending = -1
+        self.hint_action = -1
         if self.outcome is None and self.settings.ai_side == self.pos.side:
-            if self.ai is None:
-                self.ai = Ai(level=0, seed=self._seed)
-            self.pending = self.ai.choose(self.pos)
+            self.pending = self._think(self.settings.ai_level)
         self.flashing = False
         self.judged = False  # judge the sensors against the new expectation
         self.dirty = True
@@ -209,6 +216,9 @@ class Board:
                 self._say("settings closed")
         elif event == SHORT_A:
             self.takeback()
+        elif event == HOLD_A:
+            if self.result() is None and self.pending < 0:
+                self.hint_action = self._think(HINT_LEVEL)
         elif event == SHORT_B:
             self.settings.level = (self.settings.level + 1) % len(leds.LEVELS)
         elif event == HOLD_B:
@@ -363,7 +373,9 @@ class Board:
             self._draw_last()
             self._draw_turn(on)
             if self.pending >= 0:
-                self._draw_pending(on)
+                self._draw_action(self.pending, leds.TODO, on)
+            elif self.hint_action >= 0:
+                self._draw_action(self.hint_action, leds.HINT, on)
             v = self.verdict
             if v == HAND:
                 self._draw_hand()
@@ -407,25 +419,58 @@ class Board:
         self._put(base, colour)
         self._put(base + 7, colour)
 
-    def _draw_pending(self, on):
-        a = self.pending
+    def _draw_action(self, a, colour, on):
+        # The action to carry out (colour TODO) or a hint (HINT).
         self._blinking = True
         if a < PLACE:
-            self._put(a >> 6, leds.TODO)
-            self._put(a & 63, leds.TODO if on else leds.OFF)
+            self._put(a >> 6, colour)
+            self._put(a & 63, colour if on else leds.OFF)
         elif a < SWAP:  # lay this terrain here: its colour, blinking
             self._put(a & 63, leds.TERRAINS[((a - PLACE) >> 6) + 1] if on else leds.OFF)
         elif a < VORTEX:
             c = (a - SWAP) >> 1
-            self._put(c, leds.TODO)
-            self._put(c + (8 if a & 1 else 1), leds.TODO if on else leds.OFF)
+            self._put(c, colour)
+            self._put(c + (8 if a & 1 else 1), colour if on else leds.OFF)
         else:
             # The block, steady; the cell its lower-left tile turns to
             # blinks: up for clockwise, right for counter-clockwise.
             cells = block_cells((a - VORTEX) >> 1)
             for c in cells:
-                self._put(c, leds.TODO)
-            self._put(cells[1] if a & 1 == 0 else cells[3], leds.TODO if on else leds.OFF)
+                self._put(c, colour)
+            self._put(cells[1] if a & 1 == 0 else cells[3], colour if on else leds.OFF)
+
+    # --- the AI -------------------------------------------------------------
+    def _think(self, level):
+        """The AI's action at `level` for the side to act. The search calls
+        _thinking() at every node, so the caller's on_think() keeps the
+        reeds scanned, the watchdog fed and the LEDs turning meanwhile."""
+        if self._search is None and not self.pos.is_building():
+            # One search, sized for the deepest device level, made once the
+            # battle starts (laying tiles needs none).
+            self._search = searcher(DEVICE_LEVELS, self._thinking)
+        ai = self.ai
+        if ai is None or ai.level != level or ai.search is not self._search:
+            ai = self.ai = Ai(level=level, seed=self._seed, search=self._search)
+        self.thinking = True
+        self._spin = 0
+        try:
+            return ai.choose(self.pos)
+        finally:
+            self.thinking = False
+            self.dirty = True
+
+    def _thinking(self):
+        # A light turns round the centre while the AI thinks.
+        spin = self._spin
+        self._spin = spin + 1
+        changed = not spin % SPIN_NODES
+        if changed:
+            i = spin // SPIN_NODES
+            self._put(CENTRE[(i - 1) & 3], leds.OFF)
+            self._put(CENTRE[i & 3], leds.THINKING)
+            leds.finish(self.frame, self.settings.budget_ma)
+        if self.on_think is not None:
+            self.on_think(changed)
 
     def _draw_hand(self):
         pos = self.pos
