@@ -1,12 +1,13 @@
 """Match runner: the AI's strength ladder, with 95% intervals.
 
-    python3 tools/match.py [--games N] [--seed S] [--pairs A:B,...] [--out docs]
+    python3 tools/match.py [--games N] [--seed S] [--pairs A:B,...] [--out docs] [--resume]
 
 Each pairing plays N games with fixed seeds, sides alternated (game i: A is
 Light when i is even). A score counts a win 1 and a draw 1/2; its 95%
 interval is Wilson's. Writes OUT/ai-results.json, the table (markdown, to
 stdout) and OUT/ai-strength.png: strength (score against the two-ply
-material searcher) against nodes per action.
+material searcher) against nodes per action. The results file is written
+after every pairing; --resume keeps the pairings it already holds.
 
 Players: random, greedy (the old one-ply mover, Ai level 0), material2 (a
 two-ply alpha-beta that counts material), L1..L6 (Ai levels).
@@ -27,9 +28,9 @@ from vortex.engine.tables import OFF  # noqa: E402
 from vortex.ai.rng import Rng  # noqa: E402
 from vortex.app.ai import Ai  # noqa: E402
 
-LADDER = ("random:L1,L1:L2,L2:L3,L3:L4,L4:L5,L5:L6,L5:material2,L5:greedy,"
-          "L1:material2,L2:material2,L3:material2,L4:material2,L6:material2,"
-          "greedy:material2,random:material2")
+LADDER = ("random:L1,L1:L2,L2:L3,L3:L4,L4:L5,L5:material2,L5:greedy,"
+          "L1:material2,L2:material2,L3:material2,L4:material2,"
+          "greedy:material2,random:material2,L5:L6,L6:material2")
 REFERENCE = "material2"  # the plot's yardstick
 
 
@@ -156,9 +157,13 @@ def wilson(score, n, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run(pairs, games, seed, progress=True):
+def run(pairs, games, seed, progress=True, done=(), save=None):
+    """Play the pairings not in `done` (earlier results, kept); call
+    save(results) after each pairing."""
     from tqdm import tqdm
-    results = []
+    results = list(done)
+    have = set((r["a"], r["b"]) for r in results)
+    pairs = [p for p in pairs if p not in have]
     bar = tqdm(total=len(pairs) * games, unit="game", disable=not progress)
     for a, b in pairs:
         score = 0.0
@@ -176,7 +181,10 @@ def run(pairs, games, seed, progress=True):
         lo, hi = wilson(score, games)
         results.append({"a": a, "b": b, "games": games, "score": score, "low": lo, "high": hi,
                         "a_nodes_per_action": nodes / max(1, acts),
-                        "mean_plies": plies / games, "seconds": time.time() - t0})
+                        "mean_plies": plies / games, "seconds": time.time() - t0,
+                        "seed": seed})
+        if save is not None:
+            save(results)
     bar.close()
     return results
 
@@ -239,6 +247,8 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"),
                     help="folder for ai-results.json and ai-strength.png (default docs/)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("--resume", action="store_true", help="keep the pairings already in "
+                    "OUT/ai-results.json (same games and seed) and play the rest")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -246,10 +256,23 @@ def main(argv=None):
         pairs = parse_pairs(args.pairs)
     except ValueError as e:
         ap.error(str(e))
-    results = run(pairs, args.games, args.seed, not args.no_progress)
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "ai-results.json"), "w") as f:
-        json.dump(results, f, indent=1)
+    path = os.path.join(args.out, "ai-results.json")
+    done = []
+    if args.resume and os.path.exists(path):
+        try:
+            with open(path) as f:
+                done = [r for r in json.load(f) if r.get("games") == args.games
+                        and r.get("seed") == args.seed and (r["a"], r["b"]) in pairs]
+        except (ValueError, KeyError, TypeError) as e:
+            ap.error("--resume: %s is not a results file (%s)" % (path, e))
+
+    def save(results):
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(results, f, indent=1)
+        os.replace(tmp, path)  # a cut run leaves the last whole file
+    results = run(pairs, args.games, args.seed, not args.no_progress, done, save)
     print(table(results))
     png = os.path.join(args.out, "ai-strength.png")
     if plot(results, png):
