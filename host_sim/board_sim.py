@@ -27,12 +27,12 @@ Hands, one at a time:  lift e2 | place e4 | drop (into the tray) | from-tray T e
   slide e2 e3 e4 | knock d7 d6 | lay W d4 | take-tile d4 | put-tile e4
 Board:  tidy (put the board back as the game has it) | carry (tidy, then do the
   action the board shows) | wait MS | help | quit
-Buttons:  undo (short A) | level (short B) | new (hold A+B) | menu (hold B)
-  press a | press b | hold b | hold ab   (in the menu: A the next value,
+Buttons:  undo (short A) | hint (hold A) | level (short B) | new (hold A+B) | menu (hold B)
+  press a | hold a | press b | hold b | hold ab   (in the menu: A the next value,
   B the next item, hold B to close, hold A+B to close and start a new game)"""
 
-SHORTCUTS = {"undo": ("press", "a"), "level": ("press", "b"), "new": ("hold", "ab"),
-             "menu": ("hold", "b")}
+SHORTCUTS = {"undo": ("press", "a"), "hint": ("hold", "a"), "level": ("press", "b"),
+             "new": ("hold", "ab"), "menu": ("hold", "b")}
 ESC = "\x1b["
 TERRAIN_BG = {0: (40, 40, 40), 1: (0, 70, 170), 2: (170, 30, 0), 3: (110, 70, 20),
               4: (150, 150, 150)}
