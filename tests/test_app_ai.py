@@ -3,10 +3,11 @@ the menu while the LEDs show it thinking and the caller's on_think() runs at
 every node; a hold of A shows a hint. Plain asserts (dual-run)."""
 from host_sim.scenario import Rig
 from vortex.app import leds, session
-from vortex.app.board import CENTRE, HINT_LEVEL
+from vortex.app.board import HINT_LEVEL
+from vortex.app.render import CENTRE
 from vortex.app.session import Settings
 from vortex.engine.defs import LIGHT, DARK
-from test_app_scenarios import BATTLE, shows
+from test_app_scenarios import BATTLE
 
 
 def test_ai_thinks_with_the_board_alive_and_its_action_is_checked():
@@ -34,7 +35,7 @@ def test_hint_shows_the_best_action_for_the_human():
     hint = board.hint_action
     assert hint >= 0 and board.pos.is_legal(hint) and board.ai.level == HINT_LEVEL
     rig.tick()
-    assert shows(rig, "abcdefgh"[(hint >> 6) & 7] + str((hint >> 9) + 1), leds.HINT)
+    assert rig.shows("abcdefgh"[(hint >> 6) & 7] + str((hint >> 9) + 1), leds.HINT)
     rig.play(hint)  # the human may follow it; the hint is gone after any action
     assert board.hint_action == -1 and board.pending >= 0 and board.ai.level == 3
 
