@@ -25,7 +25,7 @@ class Rig:
     """The firmware's Board fed by a VirtualBoard, tick by tick."""
 
     def __init__(self, position=None, settings=None, store=None, seed=0, bounce_ms=0,
-                 misread=0, on_frame=None):
+                 misread=0, on_frame=None, on_tick=None):
         self.board = Board(store, settings, seed=seed + 1)
         if position is not None and self.board.start != position:
             self.board.new_game(position)
@@ -35,6 +35,7 @@ class Rig:
         self.buttons = 0
         self.frames = 0
         self.on_frame = on_frame  # called with each new frame (e.g. a budget check)
+        self.on_tick = on_tick  # called after each step (e.g. the host link, as main.py does)
         self.settle()
 
     # --- time -----------------------------------------------------------------
@@ -48,6 +49,8 @@ class Rig:
                 if self.on_frame:
                     self.on_frame(b.frame)
             b.hint(v.scanner)  # as main.py does
+            if self.on_tick:
+                self.on_tick()
 
     def wait(self, ms):
         self.tick(max(1, ms // TICK_MS))

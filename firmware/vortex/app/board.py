@@ -114,6 +114,11 @@ class Board:
         self._say("takeback")
         return True
 
+    def settings_changed(self):
+        """The settings were changed from outside (the host link): the AI
+        may now play the side to act; save them."""
+        self._after_change()
+
     def commit(self, action):
         side = self.pos.side
         self.pos.push(action)

@@ -1,0 +1,204 @@
+"""The host link (docs/protocol.md) against the firmware's board on the
+virtual board: commands, answers, events, the record, bad input and a host
+that does not read. Plain asserts: run by pytest and, under MicroPython, by
+tests/mpy_runner.py (test_link_micropython.py)."""
+from host_sim.scenario import Rig
+from vortex.engine import START, parse_action, parse_cell
+from vortex.app.session import Settings
+from vortex.link.link import Link
+from vortex.link.lines import LINE_MAX
+from vortex import record
+from link_pipe import Pipe
+
+
+class Host:
+    """A board with its link, and a host at the other end of a pipe."""
+
+    def __init__(self, position=None, settings=None, store=None):
+        self.rig = Rig(position, settings=settings, store=store)
+        self.board = self.rig.board
+        self.link = Link(self.board)
+        self.pipe = Pipe()
+        self.rig.on_tick = lambda: self.link.serve(self.pipe)
+        self.seq = -1
+        self.log = []
+
+    def read(self):
+        """The messages sent since the last read, as (seq, kind, rest) with
+        every sequence number checked to follow the one before."""
+        got = []
+        for line in self.pipe.lines():
+            seq, kind, rest = (line.split(" ", 2) + [""])[:3]
+            assert int(seq) == self.seq + 1, (self.seq, line)
+            self.seq = int(seq)
+            got.append((kind, rest))
+        self.log.extend(got)
+        return got
+
+    def ask(self, command):
+        """Send a command, tick once; the messages sent."""
+        self.pipe.send(command + "\n")
+        self.rig.tick()
+        return self.read()
+
+
+def answers(got):
+    return [(k, r) for k, r in got if k in ("ok", "error")]
+
+
+def test_hello_and_help():
+    h = Host()
+    assert h.ask("hello") == [("ok", "hello vortex-link 1")]
+    ok, rest = h.ask("help")[0]
+    assert ok == "ok" and "request" in rest and "subscribe" in rest
+
+
+def test_position_status_and_settings():
+    h = Host()
+    assert h.ask("position") == [("ok", "position " + START)]
+    assert h.ask("status") == [("ok", "status side light actions 0 verdict agree asks - "
+                                      "result * dropped 0")]
+    assert h.ask("settings") == [("ok", "settings ai=off clock=0+0 level=2 budget=500 "
+                                        "hearts=fixed")]
+
+
+def test_an_event_leaves_in_the_tick_of_its_commit():
+    h = Host()
+    assert h.ask("subscribe action verdict") == [("ok", "subscribe action verdict")]
+    n = len(h.log)
+    h.rig.play(parse_action("W@d4"), settle=False)  # stops in the tick of the commit
+    assert ("action", "1 W@d4") in h.read()
+    assert len(h.log) > n
+
+
+BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+
+
+def test_lift_shows_the_destinations():
+    h = Host(BATTLE)
+    h.ask("subscribe lift verdict")
+    h.rig.run("lift e2")
+    got = h.read()
+    lifts = [r for k, r in got if k == "lift"]
+    moves = sorted(a & 63 for a in h.board.pos.legal_actions() if a < 4096 and a >> 6 == 12)
+    assert lifts and lifts[0].split()[0] == "e2", got
+    assert sorted(parse_cell(c) for c in lifts[0].split()[1:]) == moves
+    assert ("verdict", "hand") in got
+
+
+def test_a_requested_action_is_shown_checked_and_carried_out():
+    h = Host()
+    h.ask("subscribe")
+    assert answers(h.ask("request e2e4")) == [
+        ("error", "illegal action e2e4: the building phase allows only placements")]
+    assert answers(h.ask("request W@z9"))[0][0] == "error"
+    got = h.ask("request W@d4")
+    assert ("ok", "request W@d4") in got and ("asks", "W@d4") in got
+    assert h.board.pending == parse_action("W@d4")
+    h.rig.run("lay E e5")  # not what was asked: refused
+    h.rig.settle()
+    assert len(h.board.pos.stack) == 0
+    h.rig.run("take-tile e5")
+    h.rig.run("carry")
+    got = h.read()
+    assert ("action", "1 W@d4") in got and ("asks", "-") in got
+
+
+def test_a_request_for_the_ais_side_or_a_finished_game_is_refused():
+    h = Host(settings=Settings(ai_side=0))
+    assert h.ask("request W@d4") == [("error", "the board's AI plays light")]
+
+
+def test_new_game_takeback_and_set():
+    h = Host()
+    h.ask("subscribe action")
+    h.rig.play(parse_action("W@d4"))
+    h.read()
+    assert h.ask("takeback") == [("ok", "takeback 0"), ("takeback", "0")]
+    assert h.ask("takeback") == [("error", "nothing to take back")]
+    assert h.ask("new 8/8 l") [0][0] == "error"
+    got = h.ask("new")
+    assert ("ok", "new") in got and ("new", START) in got
+    assert h.ask("set clock 10+5") == [("ok", "settings ai=off clock=10+5 level=2 budget=500 "
+                                             "hearts=fixed")]
+    assert h.board.settings.clock_ms == 600000
+    for bad in ("set clock 10", "set ai maybe", "set level 9", "set budget 1", "set x 1",
+                "set hearts"):
+        assert h.ask(bad)[0][0] == "error", bad
+
+
+def test_the_record_reads_back_as_the_game():
+    h = Host(settings=Settings(ai_side=1))
+    for _ in range(3):
+        h.rig.play(h.board.pos.legal_actions().__iter__().__next__())
+        h.rig.run("carry")
+        h.rig.settle()
+    h.read()
+    got = h.ask("record")
+    h.rig.tick(3)
+    got += h.read()
+    lines = [r for k, r in got if k == "record"]
+    assert got[-1] == ("ok", "record %d" % len(lines))
+    tags, start, actions = record.read("\n".join(lines))
+    assert tags["Dark"] == "board AI" and tags["Result"] == "*"
+    assert start == START and len(actions) == 6
+    assert [parse_action(a) for a in actions] == h.board.pos.stack
+
+
+def test_bad_lines_get_one_error_each():
+    h = Host()
+    save = h.board.pos.text()
+    h.pipe.send("frobnicate\n" + "x" * (LINE_MAX + 5) + "\nhel\x01lo\n\r\n\n   \nHELLO\n")
+    h.rig.tick()
+    got = answers(h.read())
+    assert got == [("error", "unknown command frobnicate (help lists them)"),
+                   ("error", "line too long (at most %d bytes)" % LINE_MAX),
+                   ("error", "byte 0x01 is not printable ASCII"),
+                   ("ok", "hello vortex-link 1")], got
+    assert h.board.pos.text() == save
+
+
+def test_lines_split_across_reads_and_typed_with_backspace():
+    h = Host()
+    for part in ("he", "l", "lo\r", "posx\x7fition\r\n"):
+        h.pipe.send(part)
+        h.rig.tick()
+    assert answers(h.read()) == [("ok", "hello vortex-link 1"), ("ok", "position " + START)]
+
+
+def test_a_host_gone_mid_line_leaves_nothing_behind():
+    h = Host()
+    h.pipe.send("reque")
+    h.pipe.closed = True
+    h.rig.tick()
+    h.pipe.closed = False
+    assert answers(h.ask("hello")) == [("ok", "hello vortex-link 1")]
+
+
+def test_a_host_that_does_not_read_loses_the_oldest_lines_whole():
+    h = Host(BATTLE)
+    h.ask("subscribe")
+    h.pipe.reading = False
+    for _ in range(60):  # lifts and put-backs: events, no answers
+        h.rig.run("lift e2, place e2")
+    h.pipe.reading = True
+    h.rig.tick(80)
+    lines = h.pipe.lines()
+    assert h.link.out.dropped > 0
+    seqs = [int(l.split()[0]) for l in lines]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    for l in lines:  # every line whole
+        assert l.split()[1] in ("ok", "lift", "verdict", "asks", "action"), l
+    assert h.ask("status")[0][1].endswith("dropped %d" % h.link.out.dropped)
+
+
+def test_a_burst_of_commands_is_answered_in_order():
+    h = Host()
+    h.pipe.send("position\nhello\n" * 250)
+    for _ in range(200):
+        h.rig.tick()
+    got = h.read()
+    assert len(got) == 500
+    assert got[0::2] == [("ok", "position " + START)] * 250
+    assert got[1::2] == [("ok", "hello vortex-link 1")] * 250
