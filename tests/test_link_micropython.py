@@ -9,7 +9,7 @@ import pytest
 
 from mpy import ROOT, micropython
 
-HEAPS = {"test_record": "320K"}
+HEAPS = {"test_record": "320K", "test_link": "256K"}
 
 
 @pytest.mark.parametrize("module", sorted(HEAPS))
