@@ -11,13 +11,10 @@ the chunk overfills its 256-byte buffer: chunks are kept small for that.
 import select
 import sys
 
-from vortex.engine.defs import const
-
-CHUNK = const(32)
 
 
 class StdioPort:
-    CHUNK = CHUNK
+    CHUNK = 32  # bytes written at most per tick
 
     def __init__(self, stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin
