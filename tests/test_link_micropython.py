@@ -13,7 +13,7 @@ from mpy import ROOT, run_compiled
 sys.path.insert(0, ROOT + "/tools")
 import build_mpy  # noqa: E402
 
-HEAPS = {"test_record": "256K", "test_link": "192K", "test_link_fuzz": "128K"}
+HEAPS = {"test_record": "320K", "test_link": "192K", "test_link_fuzz": "192K"}
 
 
 @pytest.fixture(scope="module")
