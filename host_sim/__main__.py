@@ -5,7 +5,10 @@
     apply "<position>" ACTION...    the position after the actions
     play [--light human|random] [--dark human|random] [--seed N] [--position "<position>"]
     board [--ai light|dark] [--clock MIN+INC] [--save FILE] [--position "<position>"]
+          [--serial [--auto] [--robot light|dark]]
                                     the board simulator: the firmware on a virtual board
+    link --port PORT [--record FILE] [--listen [HOST:]PORT | --connect HOST:PORT]
+                                    follow a board over its serial link (docs/protocol.md)
 """
 import sys
 
@@ -50,13 +53,18 @@ def cmd_board(args):
     return main(args)
 
 
+def cmd_link(args):
+    from .link_host import main
+    return main(args)
+
+
 def usage():
     print(USAGE.strip(), file=sys.stderr)
     return 2
 
 
 COMMANDS = {"legal": cmd_legal, "perft": perft_mod.main, "apply": cmd_apply, "play": cmd_play,
-            "board": cmd_board}
+            "board": cmd_board, "link": cmd_link}
 
 
 def main(argv):

@@ -4,6 +4,9 @@ Type what hands do and watch the board answer.
 
     python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE]
                               [--position "<text>"] [--no-color]
+                              [--serial [--auto] [--robot light|dark]]
+--serial: the board also speaks its protocol on a pseudo-terminal
+(host_sim/serial_board.py, docs/protocol.md).
 """
 import os
 import sys
@@ -128,7 +131,8 @@ class BoardSim:
 
 
 def parse_args(args):
-    opts = {"ai": NO_AI, "clock": (0, 0), "save": None, "position": None, "color": True}
+    opts = {"ai": NO_AI, "clock": (0, 0), "save": None, "position": None, "color": True,
+            "serial": False, "auto": False, "robot": None}
     it = iter(args)
     for a in it:
         if a == "--ai":
@@ -142,6 +146,12 @@ def parse_args(args):
             opts["position"] = next(it)
         elif a == "--no-color":
             opts["color"] = False
+        elif a == "--serial":
+            opts["serial"] = True
+        elif a == "--auto":
+            opts["auto"] = True
+        elif a == "--robot":
+            opts["robot"] = {"light": LIGHT, "dark": DARK}[next(it)]
         else:
             raise ValueError("unknown option %s" % a)
     return opts
@@ -154,7 +164,7 @@ def main(args, stdin=None, stdout=None):
         opts = parse_args(args)
     except (ValueError, KeyError, StopIteration) as e:
         out.write("usage: python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] "
-                  "[--save FILE] [--position TEXT] [--no-color] (%s)\n" % e)
+                  "[--save FILE] [--position TEXT] [--no-color] [--serial [--auto] [--robot light|dark]] (%s)\n" % e)
         return 2
     settings = Settings(ai_side=opts["ai"], clock_ms=opts["clock"][0], increment_ms=opts["clock"][1])
     store = FileStore(opts["save"]) if opts["save"] else None
@@ -167,6 +177,9 @@ def main(args, stdin=None, stdout=None):
     sim = BoardSim(rig, out, color)
     sim.say("The board simulator. Type help for the commands.")
     sim.draw()
+    if opts["serial"]:
+        from .serial_board import serve
+        return serve(sim, opts["auto"], opts["robot"], stdin, out)
     tty = stdin.isatty()
     while True:
         if tty:
