@@ -50,6 +50,7 @@ class Board:
         self.seq = None
         self.lost = 0
         self.waiting = []  # the commands sent and not yet answered, oldest first
+        self.backlog = []  # messages that came while ask() waited
 
     def fileno(self):
         return self.ser.fileno()
@@ -70,7 +71,7 @@ class Board:
             raise LinkError("the board on %s went away: %s" % (self.port, e))
         lines = (self.partial + data).split(b"\n")
         self.partial = lines.pop()
-        out = []
+        out, self.backlog = self.backlog, []
         for raw in lines:
             words = raw.decode("ascii", "replace").strip().split(" ", 2)
             if len(words) < 2 or not words[0].isdigit():
@@ -87,15 +88,19 @@ class Board:
         return out
 
     def ask(self, command):
-        """Send a command and wait for its answer: (kind, rest); the events
-        that came meanwhile are dropped (this is for the start)."""
+        """Send a command and wait for its answer: (kind, rest); what came
+        meanwhile is kept for the next messages()."""
         self.send(command)
         end = time.monotonic() + TIMEOUT_S
         while time.monotonic() < end:
             select.select([self], [], [], 0.05)
-            for kind, rest, answered in self.messages():
+            got = self.messages()
+            for i in range(len(got)):
+                kind, rest, answered = got[i]
                 if answered is not None and not self.waiting:
+                    self.backlog = got[:i] + got[i + 1:]
                     return kind, rest
+            self.backlog = got
         raise LinkError("no answer from %s to %s: is it a Vortex board running main.py?"
                         % (self.port, command))
 
