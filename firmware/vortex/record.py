@@ -80,7 +80,7 @@ def lines(tags, start_text, actions):
     yield ""
     # Turn numbers follow the start position's ply: turn n is plies 2n-2 and 2n-1.
     ply = pos.ply
-    words = []
+    words = []  # type: list[str]
     width = 0
     for i in range(len(actions) + 1):
         if i == len(actions):
@@ -142,9 +142,9 @@ def read(text):
     that a long game fits a small heap."""
     if not isinstance(text, str):
         raise ValueError("record: expected text, got %s" % type(text).__name__)
-    tags = {}
+    tags = {}  # type: dict[str, str]
     pos = None
-    actions = []
+    actions = []  # type: list[str]
     ended = None  # the result word, once the movetext gave it
     n = 0
     at = 0

@@ -260,8 +260,9 @@ class Link:
 
     def _send_record(self):
         out = self.out
-        while out.free() >= ANSWER_ROOM:
-            line = next(self._record, None)
+        lines = self._record
+        while lines is not None and out.free() >= ANSWER_ROOM:
+            line = next(lines, None)
             if line is None:
                 self._record = None
                 self._answer("record", str(self._record_n))

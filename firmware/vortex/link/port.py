@@ -31,7 +31,7 @@ class StdioPort:
         """The next byte from the host; -1 if none is waiting, -2 if the
         host closed its end."""
         for _ in self._rd.ipoll(0):
-            if self._in.readinto(self._one) == 1:
+            if self._in.readinto(self._one) == 1:  # type: ignore[misc]
                 return self._one[0]
             return -2
         return -1
