@@ -4,7 +4,8 @@ Type what hands do and watch the board answer.
 
     python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE]
                               [--position "<text>"] [--no-color]
-                              [--serial [--auto] [--robot light|dark]]
+                              [--replay RECORD] [--serial [--auto] [--robot light|dark]]
+--replay: start from a game record (docs/record.md), after its last action.
 --serial: the board also speaks its protocol on a pseudo-terminal
 (host_sim/serial_board.py, docs/protocol.md).
 """
@@ -17,6 +18,7 @@ from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
 from vortex.app.session import Settings, NO_AI
 from vortex.app.leds import LEVELS
 from vortex.hal.store import FileStore
+from vortex import record
 from .scenario import Rig
 from .virtual import PhysicsError
 
@@ -132,7 +134,7 @@ class BoardSim:
 
 def parse_args(args):
     opts = {"ai": NO_AI, "clock": (0, 0), "save": None, "position": None, "color": True,
-            "serial": False, "auto": False, "robot": None}
+            "serial": False, "auto": False, "robot": None, "replay": None}
     it = iter(args)
     for a in it:
         if a == "--ai":
@@ -146,6 +148,8 @@ def parse_args(args):
             opts["position"] = next(it)
         elif a == "--no-color":
             opts["color"] = False
+        elif a == "--replay":
+            opts["replay"] = next(it)
         elif a == "--serial":
             opts["serial"] = True
         elif a == "--auto":
@@ -164,13 +168,17 @@ def main(args, stdin=None, stdout=None):
         opts = parse_args(args)
     except (ValueError, KeyError, StopIteration) as e:
         out.write("usage: python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] "
-                  "[--save FILE] [--position TEXT] [--no-color] [--serial [--auto] [--robot light|dark]] (%s)\n" % e)
+                  "[--save FILE] [--position TEXT] [--no-color] [--replay RECORD] [--serial [--auto] [--robot light|dark]] (%s)\n" % e)
         return 2
     settings = Settings(ai_side=opts["ai"], clock_ms=opts["clock"][0], increment_ms=opts["clock"][1])
     store = FileStore(opts["save"]) if opts["save"] else None
+    position, actions = opts["position"], ()
     try:
-        rig = Rig(opts["position"], settings=settings, store=store)
-    except NotationError as e:
+        if opts["replay"]:
+            with open(opts["replay"]) as f:
+                _, position, actions = record.read(f.read())
+        rig = Rig(position, settings=settings, store=store, actions=actions)
+    except (OSError, ValueError) as e:  # NotationError is a ValueError
         out.write("error: %s\n" % e)
         return 1
     color = opts["color"] and not os.environ.get("NO_COLOR")

@@ -25,10 +25,12 @@ class Rig:
     """The firmware's Board fed by a VirtualBoard, tick by tick."""
 
     def __init__(self, position=None, settings=None, store=None, seed=0, bounce_ms=0,
-                 misread=0, on_frame=None, on_tick=None):
+                 misread=0, on_frame=None, on_tick=None, actions=()):
         self.board = Board(store, settings, seed=seed + 1)
-        if position is not None and self.board.start != position:
+        if position is not None and (self.board.start != position or actions):
             self.board.new_game(position)
+        for a in actions:  # a game resumed from its record: the pieces stand as after them
+            self.board.commit(self.board.pos.parse_action(a))
         self.virtual = VirtualBoard.from_position(Position(self.board.pos.text()), seed=seed,
                                                   bounce_ms=bounce_ms, misread=misread)
         self.now = 0

@@ -170,3 +170,20 @@ def test_a_port_without_a_board_is_one_line_of_error(tmp_path):
         os.close(master)
         os.close(slave)
     assert p.returncode == 1 and p.stderr.startswith("error: no answer from "), p.stderr
+
+
+def test_the_simulator_resumes_a_recorded_game(tmp_path):
+    import io
+    from host_sim import board_sim
+    from test_record import random_game
+    start, actions, pos = random_game(4, max_actions=70)
+    path = tmp_path / "game.txt"
+    path.write_text(record.write({"Event": "replayed"}, start, actions))
+    out = io.StringIO()
+    assert board_sim.main(["--replay", str(path), "--no-color"], io.StringIO(""), out) == 0
+    assert "Light to act, battle: Vortexes %d,%d, quiet %d" % (
+        pos.vortexes[0], pos.vortexes[1], pos.quiet) in out.getvalue()
+    path.write_text("1. W@d4 W@d4\n")
+    out = io.StringIO()
+    assert board_sim.main(["--replay", str(path)], io.StringIO(""), out) == 1
+    assert out.getvalue() == "error: action 2: W@d4 is illegal: the cell has a tile\n"
