@@ -6,9 +6,12 @@ from host_sim.scenario import Rig
 from vortex.engine import START, parse_action, parse_cell
 from vortex.app.session import Settings
 from vortex.link.link import Link
+from vortex.link.outbox import Outbox
 from vortex.link.lines import LINE_MAX
 from vortex import record
+from vortex.engine import Position
 from link_pipe import Pipe
+from test_record import random_game
 
 
 class Host:
@@ -99,6 +102,7 @@ def test_a_requested_action_is_shown_checked_and_carried_out():
     h.rig.run("lay E e5")  # not what was asked: refused
     h.rig.settle()
     assert len(h.board.pos.stack) == 0
+    assert ("verdict", "illegal") in h.read()
     h.rig.run("take-tile e5")
     h.rig.run("carry")
     got = h.read()
@@ -206,3 +210,57 @@ def test_a_burst_of_commands_is_answered_in_order():
             n += 1
         del h.log[:]
     assert n == 500
+
+
+def test_the_outbox_drops_whole_lines_even_behind_a_half_sent_one():
+    out = Outbox(64)
+    for i in range(3):
+        out.begin()
+        out.word(b"event")
+        out.number(i)
+        out.end()
+    got = bytearray(out.pending(5))  # the host takes half of the first line
+    out.sent(5)
+    for i in range(3, 12):  # then stops reading while more comes
+        out.begin()
+        out.word(b"event")
+        out.number(i)
+        out.end()
+    while out.used:
+        part = out.pending(7)
+        got.extend(part)
+        out.sent(len(part))
+    lines = bytes(got).decode().split("\n")
+    assert lines[0] == "0 event 0" and lines[-1] == ""
+    numbers = [int(l.split()[0]) for l in lines[:-1]]
+    for l in lines[:-1]:
+        n = l.split()
+        assert n == [n[0], "event", n[0]], l
+    assert numbers == sorted(numbers) and numbers[-1] == 11
+    assert out.dropped == 12 - len(numbers) > 0
+
+
+def test_the_clock_every_second():
+    h = Host(BATTLE, settings=Settings(clock_ms=60000))
+    h.board.new_game(BATTLE)  # the clock of the settings starts with a game
+    h.rig.settle()
+    h.ask("subscribe clock result")
+    h.rig.wait(2100)
+    clocks = [r for k, r in h.read() if k == "clock"]
+    assert len(clocks) >= 2 and clocks[-1].split()[1] == "60000", clocks
+    assert int(clocks[-1].split()[0]) < 59000
+
+
+
+def test_the_result_when_a_heart_is_taken():
+    start, actions, end = random_game(2)  # a game that ends with a Heart taken
+    pos = Position(start)
+    for a in actions[:-1]:
+        pos.push(pos.parse_action(a))
+    h = Host(pos.text())
+    h.ask("subscribe result")
+    h.rig.play(parse_action(actions[-1]), settle=False)
+    assert ("result", "%s heart taken" % record.result_text(end.outcome())) in h.read()
+    assert h.ask("request W@d4") == [("error", "the game is over")]
+    got = h.ask("takeback")  # the game goes on again
+    assert ("ok", "takeback 0") in got and ("result", "*") in got
