@@ -154,7 +154,7 @@ def test_bad_lines_get_one_error_each():
     h = Host()
     save = h.board.pos.text()
     h.pipe.send("frobnicate\n" + "x" * (LINE_MAX + 5) + "\nhel\x01lo\n\r\n\n   \nHELLO\n")
-    h.rig.tick()
+    h.rig.tick(6)  # 64 bytes a tick
     got = answers(h.read())
     assert got == [("error", "unknown command frobnicate (help lists them)"),
                    ("error", "line too long (at most %d bytes)" % LINE_MAX),

@@ -21,7 +21,9 @@ from vortex.link.outbox import Outbox, MESSAGE_MAX
 
 VERSION = const(1)
 ANSWER_ROOM = const(256)  # input waits until the outbox has room for an answer
-IN_PER_TICK = const(256)  # at most this many bytes read a tick
+IN_PER_TICK = const(64)   # bytes read a tick at most: a flood cannot stretch the tick
+OUT_PER_TICK = const(256)  # bytes written a tick at most: the USB CDC buffer's size,
+                           # which a reading host empties between ticks, so no write waits
 
 # Event kinds, as subscription bits.
 ACTION = const(1)    # action, takeback, new
@@ -78,11 +80,13 @@ class Link:
                 break
             self.byte(b)
         self.tick()
-        while out.used:
-            n = port.write(out.pending(port.CHUNK))
+        budget = OUT_PER_TICK
+        while out.used and budget > 0:
+            n = port.write(out.pending(port.CHUNK if port.CHUNK < budget else budget))
             if n <= 0:
                 break
             out.sent(n)
+            budget -= n
 
     def byte(self, b):
         """One byte from the host."""
