@@ -24,8 +24,8 @@ def idle_mode(ticks):
     port = StdioPort()
     link.serve(port)
     link.serve(port)
-    best_step = best_both = None
-    for _ in range(5):
+    best_step = best_link = best_both = None
+    for _ in range(7):  # best of 7: the machine may be busy
         t0 = time.ticks_us()
         for _ in range(ticks):
             now += 5
@@ -34,13 +34,19 @@ def idle_mode(ticks):
         best_step = dt if best_step is None or dt < best_step else best_step
         t0 = time.ticks_us()
         for _ in range(ticks):
+            link.serve(port)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        best_link = dt if best_link is None or dt < best_link else best_link
+        t0 = time.ticks_us()
+        for _ in range(ticks):
             now += 5
             board.step(now, occ, tiles, ids, 0)
             link.serve(port)
         dt = time.ticks_diff(time.ticks_us(), t0)
         best_both = dt if best_both is None or dt < best_both else best_both
     print("step_us", best_step / ticks)
-    print("step_and_link_us", best_both / ticks)
+    print("link_us", best_link / ticks)
+    print("both_us", best_both / ticks)
     gc.collect()
     before = gc.mem_alloc()
     for _ in range(ticks):
