@@ -102,7 +102,7 @@ def test_a_whole_game_followed_and_recorded(procs, tmp_path):
 
 def test_a_remote_opponents_actions_are_requested_and_carried_out(procs):
     pty = board(procs, "--ai", "dark", "--auto")
-    link = Proc("link", "--port", pty, "--quiet", stdin=subprocess.PIPE)
+    link = Proc("link", "--port", pty, stdin=subprocess.PIPE)  # (positions drawn too)
     procs.append(link)
     link.until("following the board")
     pos = Position()

@@ -75,7 +75,7 @@ def lines(tags, start_text, actions):
             raise ValueError("tag: Start is the start_text argument, not a tag")
         yield "[%s %s]" % (name, _quote(tags[name]))
     pos = _start(start_text)
-    if start_text is not None and start_text != START:
+    if pos.text() != START:
         yield "[%s %s]" % (START_TAG, _quote(pos.text()))
     yield ""
     # Turn numbers follow the start position's ply: turn n is plies 2n-2 and 2n-1.

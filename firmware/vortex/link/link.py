@@ -257,8 +257,7 @@ class Link:
                 "Result": record.result_text(b.result())}
         if s.ai_side != NO_AI:
             tags[("Light", "Dark")[s.ai_side]] = "board AI"
-        start = None if b.start == START else b.start
-        self._record = record.lines(tags, start, [action_text(a) for a in b.pos.stack])
+        self._record = record.lines(tags, b.start, [action_text(a) for a in b.pos.stack])
         self._record_n = 0
         self._send_record()
 
