@@ -35,7 +35,7 @@ class LinkError(Exception):
     """Something that ends the link, with a one-line reason."""
 
 
-class Board:
+class BoardPort:
     """One board at the end of a serial port: lines in, commands out, the
     answers matched to the commands in order (the protocol answers every
     line, in order)."""
@@ -254,21 +254,23 @@ class Follower:
             self.say("error record: %s" % rest)
         else:
             try:
-                tags, start, actions = record.read("\n".join(lines) + "\n")
+                self.keep_record(record.read("\n".join(lines) + "\n"))
             except ValueError as e:
                 self.say("error: the board sent a record that does not read: %s" % e)
-                return
-            self.mine = dict(enumerate(actions, 1))
-            if not self.record_path:
-                return
+        if self.record_again:
+            self.record_again = False
+            self.fetch_record()
+
+    def keep_record(self, game):
+        tags, start, actions = game
+        for n in range(1, min(len(actions), self.actions) + 1):
+            self.mine.setdefault(n, actions[n - 1])  # (events may have come since)
+        if self.record_path:
             tags.setdefault("Date", datetime.date.today().strftime("%Y.%m.%d"))
             tmp = self.record_path + ".tmp"
             with open(tmp, "w") as f:
                 f.write(record.write(tags, start, actions))
             os.replace(tmp, self.record_path)
-        if self.record_again:
-            self.record_again = False
-            self.fetch_record()
 
     def done(self):
         """The game is over and its record (if kept) is written."""
@@ -301,7 +303,7 @@ class Follower:
 
 
 def run(opts, stdin, out):
-    board = Board(opts.port)
+    board = BoardPort(opts.port)
     screen = Screen(color=opts.color and out.isatty() and not os.environ.get("NO_COLOR"))
     f = Follower(board, out, screen, opts.record, opts.quiet)
     f.start()
