@@ -66,8 +66,8 @@ def open_pty():
 
 
 def serve(sim, auto, robot, stdin, out):
-    """Run the board on a pty until quit (or end of input with neither
-    --auto nor --robot, or Ctrl-C)."""
+    """Run the board on a pty until quit is typed, Ctrl-C or SIGTERM (the
+    end of stdin only stops the hands commands)."""
     rig = sim.rig
     board = rig.board
     master, slave, path = open_pty()
@@ -84,9 +84,7 @@ def serve(sim, auto, robot, stdin, out):
             if ready:
                 line = stdin.readline()
                 if not line:
-                    reading = False
-                    if not (auto or robot is not None):
-                        return 0
+                    reading = False  # the port goes on serving: quit, Ctrl-C or a signal ends it
                 elif not sim.command(line.strip()):
                     return 0
                 out.flush()

@@ -187,3 +187,13 @@ def test_the_simulator_resumes_a_recorded_game(tmp_path):
     out = io.StringIO()
     assert board_sim.main(["--replay", str(path)], io.StringIO(""), out) == 1
     assert out.getvalue() == "error: action 2: W@d4 is illegal: the cell has a tile\n"
+
+
+def test_the_serial_board_keeps_its_hands_commands_and_quits(procs):
+    b = Proc("board", "--serial", "--no-color", stdin=subprocess.PIPE)
+    procs.append(b)
+    b.until("serial: ")
+    b.p.stdin.write("W@d4\nquit\n")
+    b.p.stdin.flush()
+    assert b.finish() == 0
+    assert any(l.startswith("board: played W@d4") for l in b.seen), b.seen[-10:]
