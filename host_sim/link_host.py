@@ -312,6 +312,7 @@ def run(opts, stdin, out):
         f.peer = connect(opts.connect)
         f.catch_up()
     reading = True
+    typed = b""
     while not (opts.until_over and f.done()):
         watch = [board]
         if reading:
@@ -327,12 +328,14 @@ def run(opts, stdin, out):
                 f.peer = Peer(server.accept()[0])
                 f.say("a peer joined")
                 f.catch_up()
-            elif ready is stdin:
-                line = stdin.readline()
-                if not line:
+            elif ready is stdin:  # (os.read: a buffered readline would hide later lines)
+                data = os.read(stdin.fileno(), 4096)
+                if not data:
                     reading = False
-                else:
-                    f.from_stdin(line)
+                typed += data
+                while b"\n" in typed:
+                    line, typed = typed.split(b"\n", 1)
+                    f.from_stdin(line.decode("ascii", "replace"))
             else:
                 lines = f.peer.lines()
                 if lines is None:

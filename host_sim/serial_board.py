@@ -78,15 +78,19 @@ def serve(sim, auto, robot, stdin, out):
     out.write("serial: %s\n" % path)
     out.flush()
     reading = True
+    typed = b""
     try:
         while True:
             ready = select.select([stdin] if reading else [], [], [], TICK_S)[0]
-            if ready:
-                line = stdin.readline()
-                if not line:
+            if ready:  # (os.read: a buffered readline would hide the lines after the first)
+                data = os.read(stdin.fileno(), 4096)
+                if not data:
                     reading = False  # the port goes on serving: quit, Ctrl-C or a signal ends it
-                elif not sim.command(line.strip()):
-                    return 0
+                typed += data
+                while b"\n" in typed:
+                    line, typed = typed.split(b"\n", 1)
+                    if not sim.command(line.decode(errors="replace").strip()):
+                        return 0
                 out.flush()
             rig.tick()
             idle = (link.events and link.out.used == 0 and board.judged and board.verdict == AGREE
