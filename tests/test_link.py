@@ -3,13 +3,12 @@ virtual board: commands, answers, events, the record, bad input and a host
 that does not read. Plain asserts: run by pytest and, under MicroPython, by
 tests/mpy_runner.py (test_link_micropython.py)."""
 from host_sim.scenario import Rig
-from vortex.engine import START, parse_action, parse_cell
+from vortex.engine import START, Position, parse_action, parse_cell
 from vortex.app.session import Settings
 from vortex.link.link import Link
 from vortex.link.outbox import Outbox
 from vortex.link.lines import LINE_MAX
 from vortex import record
-from vortex.engine import Position
 from link_pipe import Pipe
 from test_record import random_game
 

@@ -9,7 +9,7 @@ event leaves in the tick that made it.
     link.serve(port)      # once a tick, after board.step()
 """
 from vortex.engine.defs import LIGHT, DARK, const
-from vortex.engine.notation import NotationError, parse_action, action_text
+from vortex.engine.notation import NotationError, action_text
 from vortex.engine.position import Position, START, new_buffer, MAX_DESTINATIONS
 from vortex.app.recognise import HAND
 from vortex.app.session import NO_AI
@@ -45,6 +45,11 @@ class LinkError(Exception):
 
 
 class Link:
+    """The board's end of the protocol. Link(board) follows a vortex.app
+    Board; serve(port) once a tick, with a port that has read_byte() (-1
+    nothing waiting, -2 the host gone), write(bytes) -> bytes taken, and
+    CHUNK (the most worth writing at once)."""
+
     def __init__(self, board, out_bytes=2048):
         self.board = board
         self.lines = LineReader()
