@@ -124,6 +124,7 @@ def test_bad_records_have_a_one_line_reason():
         ('[Date "x]\n', "line 1: a tag is"),
         ('[Date "a"b"]\n', "line 1: a \" inside a tag value"),
         ('[Date "a\\nb"]\n', "line 1: only"),
+        ('[Date "a\x1fb"]\n', "line 1: a tag value has a control character"),
         ('[9x "a"]\n', "tag: '9x' is not a name"),
     )
     for text, reason in cases:

@@ -129,6 +129,8 @@ def _unquote(text, n):
             ch = text[i]
         elif ch == '"':
             raise ValueError('line %d: a " inside a tag value is written \\"' % n)
+        elif ch < " ":
+            raise ValueError("line %d: a tag value has a control character" % n)
         out.append(ch)
         i += 1
     return "".join(out)
