@@ -76,7 +76,7 @@ def test_lines_of_garbage_get_one_answer_each():
             data.extend(a_line(r))
             data.extend((b"\n", b"\r", b"\r\n")[r.below(3)])
         feed_in_pieces(r, link, pipe, data)
-        for _ in range(5):
+        for _ in range(20):  # what is queued goes out, 256 bytes a tick
             link.serve(pipe)
         lines = pipe.lines()
         answers = [l for l in lines if l.split()[1] in ("ok", "error")]
