@@ -2,7 +2,7 @@
 over its USB serial, show its position and events live, keep the game
 record in a file, and relay actions to it from stdin or from another board.
 
-    python3 -m host_sim link --port /dev/ttyACM0 [--record FILE]
+    python3 -m host_sim link --port /dev/ttyACM0 [--record FILE] [--light NAME] [--dark NAME]
                              [--listen [HOST:]PORT | --connect HOST:PORT]
                              [--until-over] [--quiet] [--no-color]
 
@@ -157,8 +157,9 @@ def connect(spec):
 class Follower:
     """Follows one board: prints its events, keeps the record file, relays."""
 
-    def __init__(self, board, out, screen, record_path, quiet):
+    def __init__(self, board, out, screen, record_path, quiet, players=None):
         self.board = board
+        self.players = players or {}  # tags the host adds to the record: Light, Dark
         self.out = out
         self.screen = screen
         self.record_path = record_path
@@ -267,6 +268,7 @@ class Follower:
             self.mine.setdefault(n, actions[n - 1])  # (events may have come since)
         if self.record_path:
             tags.setdefault("Date", datetime.date.today().strftime("%Y.%m.%d"))
+            tags.update(self.players)
             tmp = self.record_path + ".tmp"
             with open(tmp, "w") as f:
                 f.write(record.write(tags, start, actions))
@@ -305,7 +307,8 @@ class Follower:
 def run(opts, stdin, out):
     board = BoardPort(opts.port)
     screen = Screen(color=opts.color and out.isatty() and not os.environ.get("NO_COLOR"))
-    f = Follower(board, out, screen, opts.record, opts.quiet)
+    players = {side: name for side, name in (("Light", opts.light), ("Dark", opts.dark)) if name}
+    f = Follower(board, out, screen, opts.record, opts.quiet, players)
     f.start()
     server = listen(opts.listen) if opts.listen else None
     if opts.connect:
@@ -356,6 +359,8 @@ def parse_args(args):
                    help="the board's serial port (/dev/ttyACM0; the simulator prints its own)")
     p.add_argument("--record", metavar="FILE", help="keep the game record in FILE "
                    "(docs/record.md), rewritten after every action")
+    p.add_argument("--light", metavar="NAME", help="Light's player, for the record")
+    p.add_argument("--dark", metavar="NAME", help="Dark's player, for the record")
     peer = p.add_mutually_exclusive_group()
     peer.add_argument("--listen", metavar="[HOST:]PORT",
                       help="wait for another link to connect; its board's actions are "

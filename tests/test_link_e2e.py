@@ -88,12 +88,14 @@ def actions_printed(lines):
 def test_a_whole_game_followed_and_recorded(procs, tmp_path):
     pty = board(procs, "--ai", "dark", "--robot", "light", "--auto", "--position", NO_VORTEX)
     rec = str(tmp_path / "game.txt")
-    link = Proc("link", "--port", pty, "--record", rec, "--until-over", "--quiet")
+    link = Proc("link", "--port", pty, "--record", rec, "--until-over", "--quiet",
+                "--light", 'Ana "the robot"')
     procs.append(link)
     assert link.finish() == 0, "\n".join(link.seen[-20:])
     tags, start, actions = record.read(open(rec).read())
     assert start == NO_VORTEX
     assert tags["Result"] in ("1-0", "0-1", "1/2-1/2") and tags["Dark"] == "board AI"
+    assert tags["Light"] == 'Ana "the robot"' and tags["Date"]
     assert len(actions) > 64  # built, then fought over
     printed, numbers = actions_printed(link.seen)
     assert printed == actions and numbers == list(range(1, len(actions) + 1))
