@@ -349,12 +349,13 @@ def run(opts, stdin, out):
     return 0
 
 
-def parse_args(args):
-    p = argparse.ArgumentParser(
-        prog="python3 -m host_sim link",
-        description="Follow a Vortex board over its serial link (docs/protocol.md): its "
-                    "position and events live, the game record in a file, actions "
-                    "requested from stdin or from another board over TCP.")
+DESCRIPTION = ("Follow a Vortex board over its serial link (docs/protocol.md): its position "
+               "and events live, the game record in a file, actions requested from stdin or "
+               "from another board over TCP.")
+
+
+def add_arguments(p):
+    """The link command's options, on an argparse parser."""
     p.add_argument("--port", required=True,
                    help="the board's serial port (/dev/ttyACM0; the simulator prints its own)")
     p.add_argument("--record", metavar="FILE", help="keep the game record in FILE "
@@ -371,11 +372,12 @@ def parse_args(args):
     p.add_argument("--quiet", action="store_true", help="events only, no drawn position")
     p.add_argument("--no-color", dest="color", action="store_false",
                    help="no ANSI colours (also when NO_COLOR is set)")
-    return p.parse_args(args)
 
 
 def main(args, stdin=None, stdout=None):
-    opts = parse_args(args)
+    p = argparse.ArgumentParser(prog="python3 -m host_sim link", description=DESCRIPTION)
+    add_arguments(p)
+    opts = p.parse_args(args)
     try:
         return run(opts, stdin or sys.stdin, stdout or sys.stdout)
     except LinkError as e:
