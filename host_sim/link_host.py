@@ -133,24 +133,32 @@ class Peer:
         return [l.decode("ascii", "replace").strip() for l in lines]
 
 
-def listen(spec):
-    host, _, port = spec.rpartition(":")
+def address(text):
+    """An argparse type: [HOST:]PORT -> (host, port); host '' when left out."""
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError("%r is not [HOST:]PORT, as 7700 or localhost:7700"
+                                         % text[:40])
+    return host, int(port)
+
+
+def listen(addr):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind((host or "0.0.0.0", int(port)))
+    s.bind((addr[0] or "0.0.0.0", addr[1]))
     s.listen(1)
     return s
 
 
-def connect(spec):
-    host, _, port = spec.rpartition(":")
+def connect(addr):
     end = time.monotonic() + TIMEOUT_S
     while True:  # the other side may still be starting
         try:
-            return Peer(socket.create_connection((host, int(port)), timeout=TIMEOUT_S))
+            return Peer(socket.create_connection((addr[0] or "localhost", addr[1]),
+                                                 timeout=TIMEOUT_S))
         except OSError as e:
             if time.monotonic() > end:
-                raise LinkError("cannot connect to %s: %s" % (spec, e))
+                raise LinkError("cannot connect to %s:%d: %s" % (addr[0], addr[1], e))
             time.sleep(0.1)
 
 
@@ -363,10 +371,11 @@ def add_arguments(p):
     p.add_argument("--light", metavar="NAME", help="Light's player, for the record")
     p.add_argument("--dark", metavar="NAME", help="Dark's player, for the record")
     peer = p.add_mutually_exclusive_group()
-    peer.add_argument("--listen", metavar="[HOST:]PORT",
+    peer.add_argument("--listen", metavar="[HOST:]PORT", type=address,
                       help="wait for another link to connect; its board's actions are "
                            "requested on this one, and this one's sent to it")
-    peer.add_argument("--connect", metavar="HOST:PORT", help="join a link that listens")
+    peer.add_argument("--connect", metavar="[HOST:]PORT", type=address,
+                      help="join a link that listens (HOST: localhost when left out)")
     p.add_argument("--until-over", action="store_true",
                    help="exit once the game is over (and its record written)")
     p.add_argument("--quiet", action="store_true", help="events only, no drawn position")
