@@ -3,7 +3,7 @@ virtual board: commands, answers, events, the record, bad input and a host
 that does not read. Plain asserts: run by pytest and, under MicroPython, by
 tests/mpy_runner.py (test_link_micropython.py)."""
 from host_sim.scenario import Rig
-from vortex.engine import START, Position, parse_action, parse_cell
+from vortex.engine import START, Position, parse_action, parse_cell, action_text
 from vortex.app.session import Settings
 from vortex.link.link import Link
 from vortex.link.outbox import Outbox
@@ -48,6 +48,17 @@ def answers(got):
     return [(k, r) for k, r in got if k in ("ok", "error")]
 
 
+def test_subscribing_sends_the_state_now_then_changes():
+    h = Host(settings=Settings(ai_side=0))
+    assert h.ask("subscribe") == [
+        ("ok", "subscribe action lift verdict asks clock result"), ("verdict", "agree"),
+        ("asks", action_text(h.board.pending)), ("result", "*")]
+    assert h.ask("subscribe verdict") == [("ok", "subscribe action lift verdict asks clock "
+                                                "result")]  # already on: nothing again
+    assert h.ask("unsubscribe lift clock") == [("ok", "subscribe action verdict asks result")]
+    assert h.ask("unsubscribe") == [("ok", "subscribe -")]
+
+
 def test_hello_and_help():
     h = Host()
     assert h.ask("hello") == [("ok", "hello vortex-link 1")]
@@ -66,7 +77,8 @@ def test_position_status_and_settings():
 
 def test_an_event_leaves_in_the_tick_of_its_commit():
     h = Host()
-    assert h.ask("subscribe action verdict") == [("ok", "subscribe action verdict")]
+    assert h.ask("subscribe action verdict") == [("ok", "subscribe action verdict"),
+                                                 ("verdict", "agree")]  # the state now
     n = len(h.log)
     h.rig.play(parse_action("W@d4"), settle=False)  # stops in the tick of the commit
     assert ("action", "1 W@d4") in h.read()

@@ -292,8 +292,18 @@ class Link:
             else:
                 raise LinkError("no event %s: %s or all" % (w[:20], ", ".join(EVENTS)))
         if on:
+            # The state now, for what was off: the tick sends it as a change.
+            new = bits & ~self.events
             self.events |= bits
-            self._second = -1  # the clock's next tick is sent
+            if new & LIFT:
+                self._hand = -1
+            if new & VERDICT:
+                self._verdict = -1
+            if new & ASKS:
+                self._pending = -2
+            if new & RESULT:
+                self._result = self  # (never a result: the current one differs)
+            self._second = -1
         else:
             self.events &= ~bits
         self._answer("subscribe", " ".join(EVENTS[i] for i in range(len(EVENTS))
