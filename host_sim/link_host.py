@@ -15,6 +15,7 @@ requests on the other, so two boards play one game from two places.
 import argparse
 import datetime
 import os
+import random
 import select
 import socket
 import sys
@@ -86,6 +87,26 @@ class BoardPort:
                 command = self.waiting.pop(0)
             out.append((kind, rest, command))
         return out
+
+    def sync(self):
+        """Skip what the board queued before this host came: send an empty
+        line (it ends a half-written one) and a ping with a word of ours,
+        and drop every line up to its answer."""
+        word = "%08x" % random.getrandbits(32)
+        try:
+            self.ser.reset_input_buffer()
+            self.ser.write(("\nping %s\n" % word).encode())
+        except (serial.SerialException, OSError) as e:
+            raise LinkError("the board on %s went away: %s" % (self.port, e))
+        end = time.monotonic() + TIMEOUT_S
+        while time.monotonic() < end:
+            select.select([self], [], [], 0.05)
+            got = self.messages()
+            for i in range(len(got)):
+                if got[i][:2] == ("ok", "ping " + word):
+                    self.backlog = got[i + 1:]
+                    return
+        raise LinkError("no answer from %s: is it a Vortex board running main.py?" % self.port)
 
     def ask(self, command):
         """Send a command and wait for its answer: (kind, rest); what came
@@ -187,8 +208,7 @@ class Follower:
 
     def start(self):
         b = self.board
-        b.send("")  # ends whatever a previous host left half-written
-        b.waiting.pop()
+        b.sync()
         kind, rest = b.ask("hello")
         if kind != "ok" or rest != "hello " + HELLO:
             raise LinkError("%s answers %r, not %s" % (b.port, rest, HELLO))

@@ -59,9 +59,12 @@ def test_subscribing_sends_the_state_now_then_changes():
     assert h.ask("unsubscribe") == [("ok", "subscribe -")]
 
 
-def test_hello_and_help():
+def test_hello_ping_and_help():
     h = Host()
     assert h.ask("hello") == [("ok", "hello vortex-link 1")]
+    assert h.ask("ping 1f2e") == [("ok", "ping 1f2e")]
+    assert h.ask("ping") == [("ok", "ping")]
+    assert h.ask("ping a b")[0][0] == "error"
     ok, rest = h.ask("help")[0]
     assert ok == "ok" and "request" in rest and "subscribe" in rest
 

@@ -36,7 +36,7 @@ EVENTS = ("action", "lift", "verdict", "asks", "clock", "result")
 ALL = const(63)
 VERDICTS = (b"agree", b"hand", b"wait", b"action", b"illegal", b"disagree", b"setup")
 SIDES = ("light", "dark")
-COMMANDS = ("hello", "help", "status", "position", "record", "subscribe", "unsubscribe",
+COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
             "request", "new", "takeback", "settings", "set")
 
 
@@ -236,6 +236,12 @@ class Link:
     def _do_hello(self, args):
         self._no_args(args)
         self._answer("hello", "vortex-link %d" % VERSION)
+
+    def _do_ping(self, args):
+        # A host finds where its answers begin, after whatever was queued before it.
+        if len(args) > 1:
+            raise LinkError("ping takes one word at most")
+        self._answer("ping", args[0][:32] if args else "")
 
     def _do_help(self, args):
         self._answer("help", " ".join(COMMANDS))
