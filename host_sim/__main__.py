@@ -5,7 +5,7 @@
     apply "<position>" ACTION...    the position after the actions
     play [--light human|random] [--dark human|random] [--seed N] [--position "<position>"]
     board [--ai light|dark] [--clock MIN+INC] [--save FILE] [--position "<position>"]
-          [--serial [--auto] [--robot light|dark]]
+          [--replay RECORD] [--serial [--auto] [--robot light|dark]]
                                     the board simulator: the firmware on a virtual board
     link --port PORT [--record FILE] [--listen [HOST:]PORT | --connect HOST:PORT]
                                     follow a board over its serial link (docs/protocol.md)

@@ -168,7 +168,8 @@ def main(args, stdin=None, stdout=None):
         opts = parse_args(args)
     except (ValueError, KeyError, StopIteration) as e:
         out.write("usage: python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] "
-                  "[--save FILE] [--position TEXT] [--no-color] [--replay RECORD] [--serial [--auto] [--robot light|dark]] (%s)\n" % e)
+                  "[--save FILE] [--position TEXT] [--no-color] [--replay RECORD] "
+                  "[--serial [--auto] [--robot light|dark]] (%s)\n" % e)
         return 2
     settings = Settings(ai_side=opts["ai"], clock_ms=opts["clock"][0], increment_ms=opts["clock"][1])
     store = FileStore(opts["save"]) if opts["save"] else None
