@@ -26,14 +26,14 @@ import serial
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex import record
 from vortex.engine import Position, NotationError, parse_action
+from . import cli
 from .terminal import Screen
 
 HELLO = "vortex-link 1"
 TIMEOUT_S = 2.0  # a board answers within a tick; a busy host may take a moment
 
 
-class LinkError(Exception):
-    """Something that ends the link, with a one-line reason."""
+LinkError = cli.Failure  # something that ends the link, said in one line
 
 
 class BoardPort:
@@ -332,7 +332,10 @@ class Follower:
             self.board.send("request " + a)
 
 
-def run(opts, stdin, out):
+def run(opts, stdin=None, out=None):
+    """Follow the board until the game is over (--until-over) or Ctrl-C."""
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
     board = BoardPort(opts.port)
     screen = Screen(color=opts.color and out.isatty() and not os.environ.get("NO_COLOR"))
     players = {side: name for side, name in (("Light", opts.light), ("Dark", opts.dark)) if name}
@@ -401,19 +404,3 @@ def add_arguments(p):
     p.add_argument("--quiet", action="store_true", help="events only, no drawn position")
     p.add_argument("--no-color", dest="color", action="store_false",
                    help="no ANSI colours (also when NO_COLOR is set)")
-
-
-def main(args, stdin=None, stdout=None):
-    p = argparse.ArgumentParser(prog="python3 -m host_sim link", description=DESCRIPTION)
-    add_arguments(p)
-    opts = p.parse_args(args)
-    try:
-        return run(opts, stdin or sys.stdin, stdout or sys.stdout)
-    except LinkError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 1
-    except OSError as e:  # a port number in use, a record file that cannot be written
-        sys.stderr.write("error: %s\n" % e)
-        return 1
-    except KeyboardInterrupt:
-        return 0

@@ -167,7 +167,8 @@ def test_a_port_without_a_board_is_one_line_of_error(tmp_path):
                         str(tmp_path / "no-such-port")], cwd=ROOT, capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 1 and p.stdout == ""
-    assert p.stderr.startswith("error: cannot open ") and p.stderr.count("\n") == 1, p.stderr
+    assert p.stderr.startswith("python3 -m host_sim: error: cannot open ")
+    assert p.stderr.count("\n") == 1, p.stderr
     master, slave = os.openpty()  # a serial port where nothing answers
     try:
         p = subprocess.run([sys.executable, "-m", "host_sim", "link", "--port",
@@ -176,24 +177,29 @@ def test_a_port_without_a_board_is_one_line_of_error(tmp_path):
     finally:
         os.close(master)
         os.close(slave)
-    assert p.returncode == 1 and p.stderr.startswith("error: no answer from "), p.stderr
+    assert p.returncode == 1, p.stderr
+    assert p.stderr.startswith("python3 -m host_sim: error: no answer from "), p.stderr
 
 
 def test_the_simulator_resumes_a_recorded_game(tmp_path):
     import io
-    from host_sim import board_sim
+    from host_sim import board_sim, cli
+    from host_sim.__main__ import build_parser
+
+    def opts(*args):
+        return build_parser().parse_args(("board",) + args)
     from test_record import random_game
     start, actions, pos = random_game(4, max_actions=70)
     path = tmp_path / "game.txt"
     path.write_text(record.write({"Event": "replayed"}, start, actions))
     out = io.StringIO()
-    assert board_sim.main(["--replay", str(path), "--no-color"], io.StringIO(""), out) == 0
+    assert board_sim.run(opts("--replay", str(path), "--no-color"), io.StringIO(""), out) == 0
     assert "Light to act, battle: Vortexes %d,%d, quiet %d" % (
         pos.vortexes[0], pos.vortexes[1], pos.quiet) in out.getvalue()
     path.write_text("1. W@d4 W@d4\n")
-    out = io.StringIO()
-    assert board_sim.main(["--replay", str(path)], io.StringIO(""), out) == 1
-    assert out.getvalue() == "error: action 2: W@d4 is illegal: the cell has a tile\n"
+    with pytest.raises(cli.Failure) as e:
+        board_sim.run(opts("--replay", str(path)), io.StringIO(""), io.StringIO())
+    assert str(e.value).endswith(": action 2: W@d4 is illegal: the cell has a tile")
 
 
 def test_the_serial_board_keeps_its_hands_commands_and_quits(procs):
