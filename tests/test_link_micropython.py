@@ -19,7 +19,7 @@ HEAPS = {"test_record": "320K", "test_link": "192K", "test_link_fuzz": "192K"}
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("mpy"))
-    build_mpy.build(out, with_tests=True)
+    build_mpy.build(out, with_tests=True, arch="host")
     return out
 
 
