@@ -2,7 +2,9 @@
 
 Deployed with tools/deploy.py next to pins.py (hardware/pins.py). Every
 tick: one reed-matrix scan, at most one tile read, one step of the board
-logic, and the LEDs when the frame changed. The loop allocates nothing.
+logic, the LEDs when the frame changed, and the host link on the USB serial
+(docs/protocol.md; it never waits for the host, and Ctrl-C still reaches the
+REPL). The loop allocates nothing while nothing happens.
 With no NFC reader answering, the loop goes on, says so on the console, and
 plays the pieces on the game's tiles (vortex.hal.tiles: .missing).
 """
@@ -20,6 +22,8 @@ from vortex.hal.store import FileStore
 from vortex.hal.watchdog import Watchdog
 from vortex.app.board import Board
 from vortex.app import buttons as btn
+from vortex.link.link import Link
+from vortex.link.port import StdioPort
 
 SAVE = "/game.bin"
 NO_READER = ("NFC reader not answering: the tiles are taken as the game has them, so pieces "
@@ -53,6 +57,8 @@ def run(ticks=-1):
     reeds, tiles, pixels, a, b = build()
     board = Board(FileStore(SAVE))
     watchdog = Watchdog(pins.WATCHDOG_MS)
+    link = Link(board)
+    port = StdioPort()
     missing = False
 
     def think(frame_changed):
@@ -78,6 +84,7 @@ def run(ticks=-1):
                           buttons(a, b)):
                 pixels.show(board.frame)
             board.hint(tiles)  # read first where tiles may change
+            link.serve(port)  # the host's commands answered, events sent
             watchdog.feed()
     except KeyboardInterrupt:
         # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the

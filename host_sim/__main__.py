@@ -6,6 +6,7 @@ the terminal, and the board simulator (the firmware on a virtual board).
     python3 -m host_sim apply "<position>" ACTION...
     python3 -m host_sim play [--light human|random] [--dark human|random] ...
     python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE] ...
+    python3 -m host_sim link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT]
 
 `python3 -m host_sim COMMAND --help` tells more of each command.
 """
@@ -57,6 +58,11 @@ def cmd_board(opts):
     return run(opts)
 
 
+def cmd_link(opts):
+    from .link_host import run
+    return run(opts)
+
+
 def build_parser():
     ap = cli.parser("python3 -m host_sim", __doc__)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -88,6 +94,8 @@ def build_parser():
                             "logic on a virtual board, in this terminal",
                             "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4,\n"
                             "from-tray t c7, tidy, carry); help lists them all."))
+    from .link_host import add_arguments as link_arguments, DESCRIPTION as LINK
+    link_arguments(command("link", cmd_link, LINK))
     return ap
 
 

@@ -17,6 +17,7 @@ from vortex.app import leds
 from vortex.app.advice import todo
 from vortex.hal.store import FileStore, MAGIC, JOURNAL
 from . import cli
+from vortex import record
 from .scenario import Rig, BUTTONS
 from .virtual import PhysicsError
 
@@ -236,6 +237,15 @@ def add_arguments(ap):
     ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
     ap.add_argument("--no-color", action="store_true",
                     help="plain text: LEDs as symbols (also when NO_COLOR is set)")
+    ap.add_argument("--replay", metavar="RECORD",
+                    help="start from a game record (docs/record.md), after its last action")
+    ap.add_argument("--serial", action="store_true",
+                    help="also speak the board's protocol (docs/protocol.md) on a "
+                         "pseudo-terminal, whose path is printed")
+    ap.add_argument("--auto", action="store_true",
+                    help="with --serial: hands carry out every action the board asks for")
+    ap.add_argument("--robot", choices=("light", "dark"),
+                    help="with --serial: hands play this side with an AI of their own")
 
 
 def run(opts, stdin=None, stdout=None):
@@ -244,11 +254,22 @@ def run(opts, stdin=None, stdout=None):
     out = stdout or sys.stdout
     ai = {"light": LIGHT, "dark": DARK}.get(opts.ai, NO_AI)
     settings = Settings(ai_side=ai, clock_ms=opts.clock[0], increment_ms=opts.clock[1])
-    rig = Rig(opts.position.text() if opts.position else None, settings=settings, store=opts.save)
+    position, actions = opts.position.text() if opts.position else None, ()
+    if opts.replay:
+        try:
+            with open(opts.replay) as f:
+                _, position, actions = record.read(f.read())
+        except ValueError as e:
+            raise cli.Failure("%s: %s" % (opts.replay, e))
+    rig = Rig(position, settings=settings, store=opts.save, actions=actions)
     color = not opts.no_color and not os.environ.get("NO_COLOR")
     sim = BoardSim(rig, out, color)
     sim.say("The board simulator. Type help for the commands.")
     sim.draw()
+    if opts.serial:
+        from .serial_board import serve
+        robot = {"light": LIGHT, "dark": DARK}.get(opts.robot)
+        return serve(sim, opts.auto, robot, stdin, out)
     tty = stdin is sys.stdin and out is sys.stdout and stdin.isatty()
     if tty:
         try:

@@ -27,16 +27,19 @@ class Rig:
     """The firmware's Board fed by a VirtualBoard, tick by tick."""
 
     def __init__(self, position=None, settings=None, store=None, seed=0, bounce_ms=0,
-                 misread=0, on_frame=None):
+                 misread=0, on_frame=None, on_tick=None, actions=()):
         self.board = Board(store, settings, seed=seed + 1)
-        if position is not None and self.board.start != position:
+        if position is not None and (self.board.start != position or actions):
             self.board.new_game(position)
+        for a in actions:  # a game resumed from its record: the pieces stand as after them
+            self.board.commit(self.board.pos.parse_action(a))
         self.virtual = VirtualBoard.from_position(Position(self.board.pos.text()), seed=seed,
                                                   bounce_ms=bounce_ms, misread=misread)
         self.now = 0
         self.buttons = 0
         self.frames = 0
         self.on_frame = on_frame  # called with each new frame (e.g. a budget check)
+        self.on_tick = on_tick  # called after each step (e.g. the host link, as main.py does)
         self.settle()
 
     # --- time -----------------------------------------------------------------
@@ -50,6 +53,8 @@ class Rig:
                 if self.on_frame:
                     self.on_frame(b.frame)
             b.hint(v.scanner)  # as main.py does
+            if self.on_tick:
+                self.on_tick()
 
     def wait(self, ms):
         self.tick(max(1, ms // TICK_MS))

@@ -421,8 +421,48 @@ def app_game(figures):
     show("smallest heap from which the whole game plays", kb, "KB")
 
 
+def link(figures):
+    """Host link: idle cost, event latency, a burst of commands (MicroPython).
+
+    tools/bench_link_mpy.py on the .mpy tree: the link served every tick on
+    the real stdio port (stdin open and silent), a game's events, 1,000
+    commands sent at once."""
+    if not need_micropython():
+        return
+    tree = _app_tree(figures)
+    code = ("import sys\nsys.path[:0] = [%r, %r, %r, %r]\nimport bench_link_mpy as b\n"
+            "b.%s_mode(%d)\n")
+    paths = (tree, tree + "/firmware", tree + "/tests", os.path.join(ROOT, "tools"))
+    values = {}
+    for mode, arg in (("idle", 2000), ("events", 150), ("burst", 1000)):
+        # stdin held open and silent: the idle figure is the poll of a quiet port
+        p = subprocess.Popen([MICROPYTHON, "-X", "heapsize=256K", "-c",
+                              code % (paths + (mode, arg))], cwd=tree, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        out, err = p.communicate(timeout=300) if mode != "idle" else (p.stdout.read(), "")
+        p.stdin.close()
+        if p.wait() != 0:
+            raise RuntimeError("bench_link_mpy %s failed: %s" % (mode, (err or "").strip()))
+        values.update(dict_of(out.splitlines()))
+    step, figures["link_idle_us"] = float(values["step_us"][0]), float(values["link_us"][0])
+    figures["link_idle_alloc"] = int(values["idle_alloc"][0])
+    figures["link_lag"] = int(values["worst_lag_ticks"][0])
+    figures["link_burst_lost"] = 1000 - int(values["answered"][0]) + int(values["dropped"][0])
+    show("idle tick: board.step (mean of 2,000, for scale)", "%.1f" % step, "us")
+    show("idle tick: link.serve, no host traffic", "%.1f" % figures["link_idle_us"], "us")
+    show("  (step and serve in one loop, less step alone)", "%.1f" % (
+        float(values["both_us"][0]) - step), "us")
+    show("  heap allocated by 2,000 such ticks", figures["link_idle_alloc"], "bytes")
+    show("events: actions committed / action events sent", "%s / %s" % (
+        values["actions"][0], values["events"][0]))
+    show("  worst ticks from a commit to its event", figures["link_lag"], "ticks")
+    show("burst: commands answered in order (of 1,000)", values["answered"][0])
+    show("  ticks / time to answer them all", "%s / %.0f ms" % (
+        values["ticks"][0], int(values["us"][0]) / 1000))
+
+
 SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, legal_actions,
-            destinations, app_step, app_save, app_game]
+            destinations, app_step, app_save, app_game, link]
 
 
 # --- summary ----------------------------------------------------------------------
@@ -463,6 +503,14 @@ TARGETS = [
      "<= 128 KB", lambda v: v <= 128),
     ("board: idle tick allocation", lambda f: f.get("app_idle_alloc"), "%d bytes",
      "0 bytes", lambda v: v == 0),
+    ("link: idle tick added (unix port)", lambda f: f.get("link_idle_us"), "%.1f us",
+     "<= 20 us", lambda v: v <= 20),
+    ("link: idle tick allocation", lambda f: f.get("link_idle_alloc"), "%d bytes",
+     "0 bytes", lambda v: v == 0),
+    ("link: commit -> event", lambda f: f.get("link_lag"), "%d ticks",
+     "<= 1 tick", lambda v: v <= 1),
+    ("link: 1,000 commands lost/repeated", lambda f: f.get("link_burst_lost"), "%d",
+     "0", lambda v: v == 0),
     ("board: save at action 300 / at 10", _save_growth, "%.2f x",
      "<= 2 x (constant)", lambda v: v <= 2),
 ]

@@ -120,6 +120,11 @@ class Board:
         self.say("takeback")
         return True
 
+    def settings_changed(self):
+        """The settings were changed from outside (the host link): the AI
+        may now play the side to act; save them."""
+        self._after_change(False)
+
     def commit(self, action):
         """Play an action the sensors showed: push it, run the clock, save."""
         side = self.pos.side

@@ -1,0 +1,397 @@
+"""The protocol (docs/protocol.md): commands from the host answered, changes
+of the board sent as events. The board knows nothing of the link: after each
+step the link compares a few of the board's public fields with what it saw
+last (the game object, its action count, verdict, lifted piece, the action
+asked for, the result, the clock's second) and reports what changed, so an
+event leaves in the tick that made it.
+
+    link = Link(board)
+    link.serve(port)      # once a tick, after board.step()
+"""
+from vortex.engine.defs import LIGHT, DARK, const
+from vortex.engine.notation import NotationError, action_text
+from vortex.engine.position import Position, START, new_buffer, MAX_DESTINATIONS
+from vortex.app.recognise import HAND
+from vortex.app.session import NO_AI
+from vortex.app.menu import BUDGET_CHOICES
+from vortex.app.leds import LEVELS
+from vortex import record
+from vortex.link.lines import LineReader, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
+from vortex.link.outbox import Outbox, MESSAGE_MAX
+
+VERSION = const(1)
+ANSWER_ROOM = const(256)  # input waits until the outbox has room for an answer
+IN_PER_TICK = const(64)   # bytes read a tick at most: a flood cannot stretch the tick
+OUT_PER_TICK = const(256)  # bytes written a tick at most: the USB CDC buffer's size,
+                           # which a reading host empties between ticks, so no write waits
+
+# Event kinds, as subscription bits.
+ACTION = const(1)    # action, takeback, new
+LIFT = const(2)
+VERDICT = const(4)
+ASKS = const(8)
+CLOCK = const(16)
+RESULT = const(32)
+EVENTS = ("action", "lift", "verdict", "asks", "clock", "result")
+ALL = const(63)
+VERDICTS = (b"agree", b"hand", b"wait", b"action", b"illegal", b"disagree", b"setup")
+SIDES = ("light", "dark")
+COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
+            "request", "new", "takeback", "settings", "set")
+
+
+class LinkError(Exception):
+    """A command refused: its message is the one-line reason sent back."""
+
+
+class Link:
+    """The board's end of the protocol. Link(board) follows a vortex.app
+    Board; serve(port) once a tick, with a port that has read_byte() (-1
+    nothing waiting, -2 the host gone), write(bytes) -> bytes taken, and
+    CHUNK (the most worth writing at once)."""
+
+    def __init__(self, board, out_bytes=2048):
+        self.board = board
+        self.lines = LineReader()
+        self.out = Outbox(out_bytes)
+        self.events = 0
+        self._dest = new_buffer(MAX_DESTINATIONS)
+        self._record = None  # the record's lines still to send
+        self._record_n = 0
+        self._seen(board)
+
+    def _seen(self, b):
+        # What the board shows now, taken as known: changes from here are events.
+        self._pos = b.pos
+        self._n = len(b.pos.stack)
+        self._verdict = b.verdict
+        self._hand = b.rec.hand if b.verdict == HAND else -1
+        self._pending = b.pending
+        self._result = b.result()
+        self._second = -1
+
+    # --- the tick -------------------------------------------------------------
+    def serve(self, port):
+        """One tick: read what the host sent (while there is room to answer),
+        send events, send what is queued as far as the port takes it."""
+        out = self.out
+        for _ in range(IN_PER_TICK):
+            if out.free() < ANSWER_ROOM:
+                break  # the host is not reading: let it wait, answer nothing lost
+            b = port.read_byte()
+            if b < 0:
+                if b == -2:  # the host went away: forget its partial line
+                    self.lines.reset()
+                break
+            self.byte(b)
+        self.tick()
+        budget = OUT_PER_TICK
+        while out.used and budget > 0:
+            n = port.write(out.pending(port.CHUNK if port.CHUNK < budget else budget))
+            if n <= 0:
+                break
+            out.sent(n)
+            budget -= n
+
+    def byte(self, b):
+        """One byte from the host."""
+        r = self.lines.feed(b)
+        if r == LINE:
+            self._line()
+        elif r == TOO_LONG:
+            self._error("line too long (at most %d bytes)" % LINE_MAX)
+        elif r == BAD_BYTE:
+            self._error("byte 0x%02x is not printable ASCII" % self.lines.bad_byte)
+
+    def tick(self):
+        """Events for what changed on the board since the last tick."""
+        b = self.board
+        out = self.out
+        ev = self.events
+        pos = b.pos
+        if pos is not self._pos:  # a new game
+            self._pos = pos
+            self._n = len(pos.stack)
+            if ev & ACTION:
+                out.begin()
+                out.word(b"new")
+                out.text(b.start)
+                out.end()
+        n = len(pos.stack)
+        if n != self._n:
+            if n < self._n:
+                if ev & ACTION:
+                    out.begin()
+                    out.word(b"takeback")
+                    out.number(n)
+                    out.end()
+                self._n = n
+            while self._n < n:
+                self._n += 1
+                if ev & ACTION:
+                    out.begin()
+                    out.word(b"action")
+                    out.number(self._n)
+                    out.byte(32)
+                    out.text(action_text(pos.stack[self._n - 1]))
+                    out.end()
+        v = b.verdict
+        hand = b.rec.hand if v == HAND else -1
+        if hand != self._hand:
+            self._hand = hand
+            if hand >= 0 and ev & LIFT:
+                out.begin()
+                out.word(b"lift")
+                out.cell(hand)
+                buf = self._dest
+                for i in range(pos.destinations(hand, buf)):
+                    out.byte(32)
+                    out.cell(buf[i] & 63)
+                out.end()
+        if v != self._verdict:
+            self._verdict = v
+            if ev & VERDICT:
+                out.begin()
+                out.word(b"verdict")
+                out.word(VERDICTS[v])
+                out.end()
+        if b.pending != self._pending:
+            self._pending = b.pending
+            if ev & ASKS:
+                out.begin()
+                out.word(b"asks")
+                if b.pending >= 0:
+                    out.text(action_text(b.pending))
+                else:
+                    out.byte(45)
+                out.end()
+        r = b.result()
+        if r is not self._result:
+            self._result = r
+            if ev & RESULT:
+                out.begin()
+                out.word(b"result")
+                out.text(record.result_text(r))
+                if r is not None:
+                    out.byte(32)
+                    out.text(r.reason)
+                out.end()
+        clock = b.clock
+        if clock is not None and ev & CLOCK:
+            s = clock.left[pos.side] // 1000
+            if s != self._second:
+                self._second = s
+                out.begin()
+                out.word(b"clock")
+                out.number(clock.left[LIGHT])
+                out.byte(32)
+                out.number(clock.left[DARK])
+                out.end()
+        if self._record is not None:
+            self._send_record()
+
+    # --- commands ---------------------------------------------------------------
+    def _line(self):
+        lr = self.lines
+        words = bytes(lr.buf[:lr.length]).decode().split()
+        if not words:
+            return
+        name = words[0].lower()
+        try:
+            if name not in COMMANDS:
+                raise LinkError("unknown command %s (help lists them)" % words[0][:20])
+            getattr(self, "_do_" + name)(words[1:])
+        except LinkError as e:
+            self._error(e.args[0])
+        except (NotationError, ValueError) as e:
+            self._error(str(e))
+        except Exception as e:  # a bug must not stop the board: say so, go on
+            self._error("internal error: %s %s" % (type(e).__name__, e))
+
+    def _answer(self, name, text=""):
+        out = self.out
+        out.begin()
+        out.word(b"ok")
+        out.text(name)
+        if text:
+            out.byte(32)
+            out.text(text)
+        out.end()
+
+    def _error(self, reason):
+        out = self.out
+        out.begin()
+        out.word(b"error")
+        out.text(reason[:MESSAGE_MAX - 20])
+        out.end()
+
+    def _no_args(self, args):
+        if args:
+            raise LinkError("no arguments expected, got %s" % args[0][:20])
+
+    def _game_open(self):
+        if self.board.menu is not None:
+            raise LinkError("the settings menu is open on the board")
+
+    def _do_hello(self, args):
+        self._no_args(args)
+        self._answer("hello", "vortex-link %d" % VERSION)
+
+    def _do_ping(self, args):
+        # A host finds where its answers begin, after whatever was queued before it.
+        if len(args) > 1:
+            raise LinkError("ping takes one word at most")
+        self._answer("ping", args[0][:32] if args else "")
+
+    def _do_help(self, args):
+        self._answer("help", " ".join(COMMANDS))
+
+    def _do_status(self, args):
+        self._no_args(args)
+        b = self.board
+        self._answer("status", "side %s actions %d verdict %s asks %s result %s dropped %d" % (
+            SIDES[b.pos.side], len(b.pos.stack), VERDICTS[b.verdict].decode(),
+            action_text(b.pending) if b.pending >= 0 else "-",
+            record.result_text(b.result()), self.out.dropped))
+
+    def _do_position(self, args):
+        self._no_args(args)
+        self._answer("position", self.board.pos.text())
+
+    def _do_record(self, args):
+        self._no_args(args)
+        if self._record is not None:
+            raise LinkError("a record is being sent")
+        b = self.board
+        s = b.settings
+        tags = {"Site": "Vortex board", "Settings": self._settings_text(),
+                "Result": record.result_text(b.result())}
+        if s.ai_side != NO_AI:
+            tags[("Light", "Dark")[s.ai_side]] = "board AI"
+        self._record = record.lines(tags, b.start, [action_text(a) for a in b.pos.stack])
+        self._record_n = 0
+        self._send_record()
+
+    def _send_record(self):
+        out = self.out
+        lines = self._record
+        while lines is not None and out.free() >= ANSWER_ROOM:
+            line = next(lines, None)
+            if line is None:
+                self._record = None
+                self._answer("record", str(self._record_n))
+                return
+            self._record_n += 1
+            out.begin()
+            out.word(b"record")
+            out.text(line)
+            out.end()
+
+    def _do_subscribe(self, args, on=True):
+        bits = ALL if not args else 0
+        for w in args:
+            w = w.lower()
+            if w == "all":
+                bits = ALL
+            elif w in EVENTS:
+                bits |= 1 << EVENTS.index(w)
+            else:
+                raise LinkError("no event %s: %s or all" % (w[:20], ", ".join(EVENTS)))
+        if on:
+            # The state now, for what was off: the tick sends it as a change.
+            new = bits & ~self.events
+            self.events |= bits
+            if new & LIFT:
+                self._hand = -1
+            if new & VERDICT:
+                self._verdict = -1
+            if new & ASKS:
+                self._pending = -2
+            if new & RESULT:
+                self._result = self  # (never a result: the current one differs)
+            self._second = -1
+        else:
+            self.events &= ~bits
+        self._answer("subscribe", " ".join(EVENTS[i] for i in range(len(EVENTS))
+                                           if self.events & (1 << i)) or "-")
+
+    def _do_unsubscribe(self, args):
+        self._do_subscribe(args, False)
+
+    def _do_request(self, args):
+        if len(args) != 1:
+            raise LinkError("request takes one action, as request W@d4")
+        self._game_open()
+        b = self.board
+        if b.result() is not None:
+            raise LinkError("the game is over")
+        if b.settings.ai_side == b.pos.side:
+            raise LinkError("the board's AI plays %s" % SIDES[b.pos.side])
+        a = b.pos.parse_action(args[0])  # NotationError or IllegalAction: the reason
+        b.request(a)
+        self._answer("request", action_text(a))
+
+    def _do_new(self, args):
+        self._game_open()
+        text = " ".join(args) if args else START
+        Position(text)  # NotationError if it is not a position
+        self.board.new_game(text)
+        self._answer("new")
+
+    def _do_takeback(self, args):
+        self._no_args(args)
+        self._game_open()
+        if not self.board.takeback():
+            raise LinkError("nothing to take back")
+        self._answer("takeback", str(len(self.board.pos.stack)))
+
+    def _settings_text(self):
+        s = self.board.settings
+        return "ai=%s clock=%d+%d level=%d budget=%d hearts=%s" % (
+            "off" if s.ai_side == NO_AI else SIDES[s.ai_side], s.clock_ms // 60000,
+            s.increment_ms // 1000, s.level, s.budget_ma, "free" if s.free_hearts else "fixed")
+
+    def _do_settings(self, args):
+        self._no_args(args)
+        self._answer("settings", self._settings_text())
+
+    def _do_set(self, args):
+        if len(args) != 2:
+            raise LinkError("set takes a name and a value, as set ai dark")
+        self._game_open()
+        name, value = args[0].lower(), args[1].lower()
+        s = self.board.settings
+        if name == "ai":
+            if value not in ("off", "light", "dark"):
+                raise LinkError("ai is off, light or dark")
+            s.ai_side = NO_AI if value == "off" else SIDES.index(value)
+        elif name == "clock":
+            m, _, inc = value.partition("+")
+            if not (_digits(m) and _digits(inc) and int(m) <= 180 and int(inc) <= 60):
+                raise LinkError("clock is MINUTES+SECONDS, as 10+5 (0+0: none; from the next game)")
+            s.clock_ms, s.increment_ms = int(m) * 60000, int(inc) * 1000
+        elif name == "level":
+            if not _digits(value) or int(value) >= len(LEVELS):
+                raise LinkError("level is 0 to %d" % (len(LEVELS) - 1))
+            s.level = int(value)
+        elif name == "budget":
+            if not _digits(value) or int(value) not in BUDGET_CHOICES:
+                raise LinkError("budget is one of %s (mA)" % " ".join(str(c) for c in BUDGET_CHOICES))
+            s.budget_ma = int(value)
+        elif name == "hearts":
+            if value not in ("fixed", "free"):
+                raise LinkError("hearts is fixed or free")
+            s.free_hearts = 1 if value == "free" else 0
+        else:
+            raise LinkError("no setting %s: ai, clock, level, budget or hearts" % name[:20])
+        self.board.settings_changed()
+        self._answer("settings", self._settings_text())
+
+
+def _digits(text):
+    if not text or len(text) > 6:
+        return False
+    for ch in text:
+        if ch < "0" or ch > "9":
+            return False
+    return True

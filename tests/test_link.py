@@ -1,0 +1,280 @@
+"""The host link (docs/protocol.md) against the firmware's board on the
+virtual board: commands, answers, events, the record, bad input and a host
+that does not read. Plain asserts: run by pytest and, under MicroPython, by
+tests/mpy_runner.py (test_link_micropython.py)."""
+from host_sim.scenario import Rig
+from vortex.engine import START, Position, parse_action, parse_cell, action_text
+from vortex.app.session import Settings
+from vortex.link.link import Link
+from vortex.link.outbox import Outbox
+from vortex.link.lines import LINE_MAX
+from vortex import record
+from link_pipe import Pipe
+from test_record import random_game
+
+
+class Host:
+    """A board with its link, and a host at the other end of a pipe."""
+
+    def __init__(self, position=None, settings=None, store=None):
+        self.rig = Rig(position, settings=settings, store=store)
+        self.board = self.rig.board
+        self.link = Link(self.board)
+        self.pipe = Pipe()
+        self.rig.on_tick = lambda: self.link.serve(self.pipe)
+        self.seq = -1
+        self.log = []
+
+    def read(self):
+        """The messages sent since the last read, as (seq, kind, rest) with
+        every sequence number checked to follow the one before."""
+        got = []
+        for line in self.pipe.lines():
+            seq, kind, rest = (line.split(" ", 2) + [""])[:3]
+            assert int(seq) == self.seq + 1, (self.seq, line)
+            self.seq = int(seq)
+            got.append((kind, rest))
+        self.log.extend(got)
+        return got
+
+    def ask(self, command):
+        """Send a command, tick once; the messages sent."""
+        self.pipe.send(command + "\n")
+        self.rig.tick()
+        return self.read()
+
+
+def answers(got):
+    return [(k, r) for k, r in got if k in ("ok", "error")]
+
+
+def test_subscribing_sends_the_state_now_then_changes():
+    h = Host(settings=Settings(ai_side=0))
+    assert h.ask("subscribe") == [
+        ("ok", "subscribe action lift verdict asks clock result"), ("verdict", "agree"),
+        ("asks", action_text(h.board.pending)), ("result", "*")]
+    assert h.ask("subscribe verdict") == [("ok", "subscribe action lift verdict asks clock "
+                                                "result")]  # already on: nothing again
+    assert h.ask("unsubscribe lift clock") == [("ok", "subscribe action verdict asks result")]
+    assert h.ask("unsubscribe") == [("ok", "subscribe -")]
+
+
+def test_hello_ping_and_help():
+    h = Host()
+    assert h.ask("hello") == [("ok", "hello vortex-link 1")]
+    assert h.ask("ping 1f2e") == [("ok", "ping 1f2e")]
+    assert h.ask("ping") == [("ok", "ping")]
+    assert h.ask("ping a b")[0][0] == "error"
+    ok, rest = h.ask("help")[0]
+    assert ok == "ok" and "request" in rest and "subscribe" in rest
+
+
+def test_position_status_and_settings():
+    h = Host()
+    assert h.ask("position") == [("ok", "position " + START)]
+    assert h.ask("status") == [("ok", "status side light actions 0 verdict agree asks - "
+                                      "result * dropped 0")]
+    assert h.ask("settings") == [("ok", "settings ai=off clock=0+0 level=2 budget=500 "
+                                        "hearts=fixed")]
+
+
+def test_an_event_leaves_in_the_tick_of_its_commit():
+    h = Host()
+    assert h.ask("subscribe action verdict") == [("ok", "subscribe action verdict"),
+                                                 ("verdict", "agree")]  # the state now
+    n = len(h.log)
+    h.rig.play(parse_action("W@d4"), settle=False)  # stops in the tick of the commit
+    assert ("action", "1 W@d4") in h.read()
+    assert len(h.log) > n
+
+
+BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+
+
+def test_lift_shows_the_destinations():
+    h = Host(BATTLE)
+    h.ask("subscribe lift verdict")
+    h.rig.run("lift e2")
+    got = h.read()
+    lifts = [r for k, r in got if k == "lift"]
+    moves = sorted(a & 63 for a in h.board.pos.legal_actions() if a < 4096 and a >> 6 == 12)
+    assert lifts and lifts[0].split()[0] == "e2", got
+    assert sorted(parse_cell(c) for c in lifts[0].split()[1:]) == moves
+    assert ("verdict", "hand") in got
+
+
+def test_a_requested_action_is_shown_checked_and_carried_out():
+    h = Host()
+    h.ask("subscribe")
+    assert answers(h.ask("request e2e4")) == [
+        ("error", "illegal action e2e4: the building phase allows only placements")]
+    assert answers(h.ask("request W@z9"))[0][0] == "error"
+    got = h.ask("request W@d4")
+    assert ("ok", "request W@d4") in got and ("asks", "W@d4") in got
+    assert h.board.pending == parse_action("W@d4")
+    h.rig.run("lay E e5")  # not what was asked: refused
+    h.rig.settle()
+    assert len(h.board.pos.stack) == 0
+    assert ("verdict", "illegal") in h.read()
+    h.rig.run("take-tile e5")
+    h.rig.run("carry")
+    got = h.read()
+    assert ("action", "1 W@d4") in got and ("asks", "-") in got
+
+
+def test_a_request_for_the_ais_side_or_a_finished_game_is_refused():
+    h = Host(settings=Settings(ai_side=0))
+    assert h.ask("request W@d4") == [("error", "the board's AI plays light")]
+
+
+def test_new_game_takeback_and_set():
+    h = Host()
+    h.ask("subscribe action")
+    h.rig.play(parse_action("W@d4"))
+    h.read()
+    assert h.ask("takeback") == [("ok", "takeback 0"), ("takeback", "0")]
+    assert h.ask("takeback") == [("error", "nothing to take back")]
+    assert h.ask("new 8/8 l") [0][0] == "error"
+    got = h.ask("new")
+    assert ("ok", "new") in got and ("new", START) in got
+    assert h.ask("set clock 10+5") == [("ok", "settings ai=off clock=10+5 level=2 budget=500 "
+                                             "hearts=fixed")]
+    assert h.board.settings.clock_ms == 600000
+    for bad in ("set clock 10", "set ai maybe", "set level 9", "set budget 1", "set x 1",
+                "set hearts"):
+        assert h.ask(bad)[0][0] == "error", bad
+
+
+def test_the_record_reads_back_as_the_game():
+    h = Host(settings=Settings(ai_side=1))
+    for _ in range(3):
+        h.rig.play(h.board.pos.legal_actions().__iter__().__next__())
+        h.rig.run("carry")
+        h.rig.settle()
+    h.read()
+    got = h.ask("record")
+    h.rig.tick(3)
+    got += h.read()
+    lines = [r for k, r in got if k == "record"]
+    assert got[-1] == ("ok", "record %d" % len(lines))
+    tags, start, actions = record.read("\n".join(lines))
+    assert tags["Dark"] == "board AI" and tags["Result"] == "*"
+    assert start == START and len(actions) == 6
+    assert [parse_action(a) for a in actions] == h.board.pos.stack
+
+
+def test_bad_lines_get_one_error_each():
+    h = Host()
+    save = h.board.pos.text()
+    h.pipe.send("frobnicate\n" + "x" * (LINE_MAX + 5) + "\nhel\x01lo\n\r\n\n   \nHELLO\n")
+    h.rig.tick(6)  # 64 bytes a tick
+    got = answers(h.read())
+    assert got == [("error", "unknown command frobnicate (help lists them)"),
+                   ("error", "line too long (at most %d bytes)" % LINE_MAX),
+                   ("error", "byte 0x01 is not printable ASCII"),
+                   ("ok", "hello vortex-link 1")], got
+    assert h.board.pos.text() == save
+
+
+def test_lines_split_across_reads_and_typed_with_backspace():
+    h = Host()
+    for part in ("he", "l", "lo\r", "posx\x7fition\r\n"):
+        h.pipe.send(part)
+        h.rig.tick()
+    assert answers(h.read()) == [("ok", "hello vortex-link 1"), ("ok", "position " + START)]
+
+
+def test_a_host_gone_mid_line_leaves_nothing_behind():
+    h = Host()
+    h.pipe.send("reque")
+    h.pipe.closed = True
+    h.rig.tick()
+    h.pipe.closed = False
+    assert answers(h.ask("hello")) == [("ok", "hello vortex-link 1")]
+
+
+def test_a_host_that_does_not_read_loses_the_oldest_lines_whole():
+    h = Host(BATTLE)
+    h.ask("subscribe")
+    h.pipe.reading = False
+    for _ in range(60):  # lifts and put-backs: events, no answers
+        h.rig.run("lift e2, place e2")
+    h.pipe.reading = True
+    h.rig.tick(80)
+    lines = h.pipe.lines()
+    assert h.link.out.dropped > 0
+    seqs = [int(l.split()[0]) for l in lines]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    for l in lines:  # every line whole
+        assert l.split()[1] in ("ok", "lift", "verdict", "asks", "action"), l
+    h.seq = seqs[-1]
+    assert h.ask("status")[0][1].endswith("dropped %d" % h.link.out.dropped)
+
+
+def test_a_burst_of_commands_is_answered_in_order():
+    h = Host()
+    h.pipe.send("position\nhello\n" * 250)
+    want = (("ok", "position " + START), ("ok", "hello vortex-link 1"))
+    n = 0
+    for _ in range(200):
+        h.rig.tick()
+        for got in h.read():  # (read() checks that no number is skipped or repeated)
+            assert got == want[n % 2], (n, got)
+            n += 1
+        del h.log[:]
+    assert n == 500
+
+
+def test_the_outbox_drops_whole_lines_even_behind_a_half_sent_one():
+    out = Outbox(64)
+    for i in range(3):
+        out.begin()
+        out.word(b"event")
+        out.number(i)
+        out.end()
+    got = bytearray(out.pending(5))  # the host takes half of the first line
+    out.sent(5)
+    for i in range(3, 12):  # then stops reading while more comes
+        out.begin()
+        out.word(b"event")
+        out.number(i)
+        out.end()
+    while out.used:
+        part = out.pending(7)
+        got.extend(part)
+        out.sent(len(part))
+    lines = bytes(got).decode().split("\n")
+    assert lines[0] == "0 event 0" and lines[-1] == ""
+    numbers = [int(l.split()[0]) for l in lines[:-1]]
+    for l in lines[:-1]:
+        n = l.split()
+        assert n == [n[0], "event", n[0]], l
+    assert numbers == sorted(numbers) and numbers[-1] == 11
+    assert out.dropped == 12 - len(numbers) > 0
+
+
+def test_the_clock_every_second():
+    h = Host(BATTLE, settings=Settings(clock_ms=60000))
+    h.board.new_game(BATTLE)  # the clock of the settings starts with a game
+    h.rig.settle()
+    h.ask("subscribe clock result")
+    h.rig.wait(2100)
+    clocks = [r for k, r in h.read() if k == "clock"]
+    assert len(clocks) >= 2 and clocks[-1].split()[1] == "60000", clocks
+    assert int(clocks[-1].split()[0]) < 59000
+
+
+
+def test_the_result_when_a_heart_is_taken():
+    start, actions, end = random_game(2)  # a game that ends with a Heart taken
+    pos = Position(start)
+    for a in actions[:-1]:
+        pos.push(pos.parse_action(a))
+    h = Host(pos.text())
+    h.ask("subscribe result")
+    h.rig.play(parse_action(actions[-1]), settle=False)
+    assert ("result", "%s heart taken" % record.result_text(end.outcome())) in h.read()
+    assert h.ask("request W@d4") == [("error", "the game is over")]
+    got = h.ask("takeback")  # the game goes on again
+    assert ("ok", "takeback 0") in got and ("result", "*") in got

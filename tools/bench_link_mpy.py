@@ -1,0 +1,128 @@
+"""The host link's figures, measured inside the MicroPython unix port, with
+the firmware as .mpy (a tree made by tools/build_mpy.py --with-tests on
+sys.path). Prints "key value" lines.
+
+    idle TICKS    the link's cost per tick with no host traffic, on the real
+                  stdio port (stdin must be open and silent): us and bytes
+    events N      a game of N actions through the virtual board: the ticks
+                  from a commit to its event in the port
+    burst N       N commands at once: ticks to answer all, in order, none
+                  lost or repeated
+"""
+import gc
+import sys
+import time
+
+
+def idle_mode(ticks):
+    from test_app_idle import idle_board
+    from vortex.app.session import Settings
+    from vortex.link.link import Link
+    from vortex.link.port import StdioPort
+    board, occ, tiles, ids, now = idle_board(Settings())
+    link = Link(board)
+    port = StdioPort()
+    link.serve(port)
+    link.serve(port)
+    best_step = best_link = best_both = None
+    for _ in range(7):  # best of 7: the machine may be busy
+        t0 = time.ticks_us()
+        for _ in range(ticks):
+            now += 5
+            board.step(now, occ, tiles, ids, 0)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        best_step = dt if best_step is None or dt < best_step else best_step
+        t0 = time.ticks_us()
+        for _ in range(ticks):
+            link.serve(port)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        best_link = dt if best_link is None or dt < best_link else best_link
+        t0 = time.ticks_us()
+        for _ in range(ticks):
+            now += 5
+            board.step(now, occ, tiles, ids, 0)
+            link.serve(port)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        best_both = dt if best_both is None or dt < best_both else best_both
+    print("step_us", best_step / ticks)
+    print("link_us", best_link / ticks)
+    print("both_us", best_both / ticks)
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(ticks):
+        now += 5
+        board.step(now, occ, tiles, ids, 0)
+        link.serve(port)
+    print("idle_alloc", gc.mem_alloc() - before)
+
+
+def _host():
+    from host_sim.scenario import Rig
+    from vortex.link.link import Link
+    from link_pipe import Pipe
+    rig = Rig(None)
+    link = Link(rig.board)
+    pipe = Pipe()
+    rig.on_tick = lambda: link.serve(pipe)
+    return rig, link, pipe
+
+
+def events_mode(n):
+    from vortex.app.ai import Ai
+    rig, link, pipe = _host()
+    pipe.send("subscribe action\n")
+    rig.tick()
+    pipe.lines()
+    board = rig.board
+    ai = Ai(3)
+    state = {"seen": 0, "tick": 0, "worst": 0, "count": 0}
+    commits = {}
+
+    def on_tick():
+        state["tick"] += 1
+        k = len(board.pos.stack)
+        if k > state["seen"]:  # a commit in this tick
+            commits[k] = state["tick"]
+            state["seen"] = k
+        link.serve(pipe)
+        for line in pipe.lines():
+            w = line.split()
+            if w[1] == "action":
+                lag = state["tick"] - commits[int(w[2])]
+                state["worst"] = max(state["worst"], lag)
+                state["count"] += 1
+    rig.on_tick = on_tick
+    while len(board.pos.stack) < n and board.result() is None:
+        rig.play(ai.choose(board.pos), settle=False)
+    rig.tick(5)
+    print("actions", len(board.pos.stack))
+    print("events", state["count"])
+    print("worst_lag_ticks", state["worst"])
+
+
+def burst_mode(n):
+    rig, link, pipe = _host()
+    words = ("hello", "position", "status", "settings")
+    pipe.send("".join(words[i % 4] + "\n" for i in range(n)))
+    got = 0
+    seq = -1
+    ticks = 0
+    t0 = time.ticks_us()
+    while got < n and ticks < 100000:
+        rig.tick()
+        ticks += 1
+        for line in pipe.lines():
+            w = line.split(" ", 3)
+            assert int(w[0]) == seq + 1, line
+            seq = int(w[0])
+            assert w[1] == "ok" and w[2] == words[got % 4], (got, line)
+            got += 1
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    print("answered", got)
+    print("ticks", ticks)
+    print("us", dt)
+    print("dropped", link.out.dropped)
+
+
+if __name__ == "__main__":
+    globals()[sys.argv[1] + "_mode"](int(sys.argv[2]))
