@@ -5,7 +5,9 @@
     apply "<position>" ACTION...    the position after the actions
     play [--light human|random] [--dark human|random] [--seed N] [--position "<position>"]
     board [--ai light|dark] [--clock MIN+INC] [--save FILE] [--position "<position>"]
-                                    the board simulator: the firmware on a virtual board
+                                    the board simulator in the terminal
+    web [--port N] [--ai off|light|dark] [--position "<position>"] [--no-browser]
+                                    the board simulator in the browser
 """
 import sys
 
@@ -55,8 +57,13 @@ def usage():
     return 2
 
 
+def cmd_web(args):
+    from .web.server import main
+    return main(args)
+
+
 COMMANDS = {"legal": cmd_legal, "perft": perft_mod.main, "apply": cmd_apply, "play": cmd_play,
-            "board": cmd_board}
+            "board": cmd_board, "web": cmd_web}
 
 
 def main(argv):

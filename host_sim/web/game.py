@@ -1,0 +1,364 @@
+"""One game for the browser simulator: the firmware's Board on the virtual
+board (host_sim.scenario.Rig), ticking in real time at the firmware's 5 ms,
+driven by hand events and watched by any number of pages.
+
+Everything a page may ask goes through Game.command(op, args) and returns a
+dict; every answer and every state is plain JSON. No rule and no recognition
+lives here either: hands move things on the VirtualBoard, the firmware's
+sensors and Board.step() make of it what the real board would.
+"""
+import threading
+import time
+
+from vortex.engine import Position, NotationError, IllegalAction
+from vortex.engine.defs import LIGHT, DARK, PIECE_LETTERS, TERRAIN_LETTERS, SIDE_NAMES, PLACE
+from vortex.engine.notation import parse_cell, parse_action
+from vortex.engine.position import START
+from vortex.app.session import Settings, NO_AI
+from vortex.app.recognise import AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE, SETUP
+from vortex.app import leds
+from host_sim.scenario import Rig, TICK_MS
+from host_sim.virtual import PhysicsError
+
+VERDICTS = {AGREE: "the board agrees with the game", HAND: "a piece in hand",
+            WAIT: "an action under way", ACTION: "an action", ILLEGAL: "illegal action",
+            DISAGREE: "put the board back as the LEDs show", SETUP: "a Heart moved"}
+MODES = {"two": NO_AI, "ai-dark": DARK, "ai-light": LIGHT}
+PIECES_EACH = {1: 8, 2: 0, 3: 1}  # a side's set: 8 Travellers, 1 Heart (Awakened are made)
+HAND_MS = 10  # a hand event is followed by this much board time at once: the reed debounce
+MAX_BOUNCE_MS = 50
+MAX_MISREAD = 500  # per mille
+
+
+class BadRequest(ValueError):
+    """A request a page should not have sent: answered with its reason, nothing changed."""
+
+
+def _cell(value):
+    try:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if 0 <= value < 64:
+                return value
+            raise ValueError
+        return parse_cell(str(value))
+    except (ValueError, NotationError):
+        raise BadRequest("no cell %r on the board" % (value,))
+
+
+class Game:
+    """Game(settings=None, position=None, seed=0). Thread-safe: one lock
+    guards the rig; the ticking thread and request threads take turns."""
+
+    def __init__(self, settings=None, position=None, seed=0):
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.seed = seed
+        self.version = 0  # bumped whenever something a page shows may have changed
+        self.ack = 0  # the last hand event id carried out (pages time their frames by it)
+        self.log = []  # the board's messages, newest last
+        self.note = ""  # the last thing the simulator itself says (bad input, ...)
+        self.running = False
+        self._clock_shown = None
+        self._rig(settings or Settings(), position)
+
+    def _rig(self, settings, position):
+        self.rig = Rig(position, settings=settings, seed=self.seed)
+        self.rig.board.messages[:] = []
+        self._anchor = (time.monotonic(), self.rig.now)
+        with self.lock:
+            self._bump()
+
+    # --- time -----------------------------------------------------------------
+    def run(self):
+        """Tick at the firmware's rate until stop(): board time follows the wall clock."""
+        self.running = True
+        while self.running:
+            with self.lock:
+                wall, board_at = self._anchor
+                due = board_at + int((time.monotonic() - wall) * 1000)
+                behind = (due - self.rig.now) // TICK_MS
+                if behind > 40:  # the machine stalled: skip ahead, do not race
+                    self._anchor = (time.monotonic(), self.rig.now)
+                    behind = 1
+                frames = self.rig.frames
+                for _ in range(max(0, behind)):
+                    self.rig.tick()
+                if self.rig.frames != frames or self._news():
+                    self._bump()
+            time.sleep(TICK_MS / 1000)
+
+    def stop(self):
+        self.running = False
+
+    def _advance(self, ms):
+        # Board time runs ahead of the wall clock for a hand's settling;
+        # the clock is re-anchored so the ticks then carry on from there.
+        self.rig.wait(ms)
+        self._anchor = (time.monotonic(), self.rig.now)
+
+    def _news(self):
+        b = self.rig.board
+        if b.messages:
+            self.log.extend(b.messages)
+            del b.messages[:]
+            del self.log[:-40]
+            return True
+        if b.clock and b.result() is None:
+            return b.clock.left[b.pos.side] // 1000 != self._clock_shown
+        return False
+
+    def _bump(self):
+        self.version += 1
+        self.changed.notify_all()
+
+    # --- requests ---------------------------------------------------------------
+    def command(self, op, args):
+        """Carry out one request; a dict to answer with. BadRequest for nonsense."""
+        fn = getattr(self, "op_" + op.replace("-", "_"), None)
+        if fn is None:
+            raise BadRequest("no such request: %s" % op)
+        with self.lock:
+            try:
+                answer = fn(args) or {}
+            except PhysicsError as e:
+                answer = {"error": str(e)}
+            except (NotationError, IllegalAction) as e:
+                answer = {"error": str(e)}
+            except (KeyError, TypeError, IndexError) as e:
+                raise BadRequest("bad request %s: %s" % (op, e))
+            if "id" in args:
+                self.ack = max(self.ack, int(args["id"]))
+            self.note = answer.get("error") or answer.get("note", "")
+            self._bump()
+            return answer
+
+    # Hands. Each does what one hand does, then lets the sensors see it.
+    def op_lift(self, args):
+        """Pick up the piece on a cell, or the tile when there is no piece (or tile=true)."""
+        c = _cell(args["cell"])
+        v = self.rig.virtual
+        if v.pieces[c] and not args.get("tile"):
+            v.lift(c, self.rig.now)
+        else:
+            v.lift_tile(c, self.rig.now)
+        self._advance(HAND_MS)
+
+    def op_put(self, args):
+        """Put a held thing (hand index `item`, default the last taken) on a cell.
+        A tile laid where a piece stands goes under it: the piece is lifted and put back."""
+        c = _cell(args["cell"])
+        v = self.rig.virtual
+        held = self._held(args.get("item", -1))
+        now = self.rig.now
+        if held[0] == "piece":
+            v.hand.append(v.hand.pop(v.hand.index(held)))  # place() puts the last piece taken
+            v.place(c, now)
+        else:
+            under = v.pieces[c]
+            if under:
+                v.lift(c, now)
+                self._advance(HAND_MS)
+            v.place_tile(c, self.rig.now, which=[h for h in v.hand if h[0] == "tile"].index(held))
+            if under:
+                self._advance(HAND_MS)
+                v.place(c, self.rig.now)
+        self._advance(HAND_MS)
+
+    def op_move(self, args):
+        """A drag from one cell to another: the piece (or a lone tile) carried
+        there. Onto an opponent's piece: that one is lifted and set aside first;
+        a tile onto a tile: that one is lifted and laid where this came from."""
+        f, t = _cell(args["from"]), _cell(args["to"])
+        v = self.rig.virtual
+        if f == t:
+            return self.op_lift(args)
+        if v.pieces[f] and not args.get("tile"):
+            v.lift(f, self.rig.now)
+            self._advance(HAND_MS)
+            if v.pieces[t]:
+                v.lift(t, self.rig.now)
+                self._advance(HAND_MS)
+                v.hand.pop()  # theirs, set beside the board
+            v.place(t, self.rig.now)
+        else:
+            v.lift_tile(f, self.rig.now)
+            self._advance(HAND_MS)
+            if v.tiles[t]:
+                v.lift_tile(t, self.rig.now)
+                self._advance(HAND_MS)
+                v.place_tile(t, self.rig.now, which=-2)
+                self._advance(HAND_MS)
+                v.place_tile(f, self.rig.now)
+            else:
+                v.place_tile(t, self.rig.now)
+        self._advance(HAND_MS)
+
+    def op_pool(self, args):
+        """Take a new tile of a terrain (W, F, E, A) from the box into the hand."""
+        t = TERRAIN_LETTERS.find(str(args["terrain"]).upper())
+        if t < 1:
+            raise BadRequest("no terrain %r (W, F, E or A)" % args["terrain"])
+        self.rig.virtual.new_tile(t)
+
+    def op_tray(self, args):
+        """Take a piece (a letter of spec/notation.md: T S H t s h) from beside the board."""
+        code = PIECE_LETTERS.find(str(args["piece"]))
+        if code < 1 or code == 4:
+            raise BadRequest("no piece %r" % args["piece"])
+        if not self._tray()[code]:
+            return {"error": "no %s beside the board" % args["piece"]}
+        self.rig.virtual.hand.append(("piece", code))
+
+    def op_aside(self, args):
+        """Set a held thing aside: a piece beside the board, a tile back in the box."""
+        v = self.rig.virtual
+        held = self._held(args.get("item", -1))
+        v.hand.remove(held)
+
+    def _held(self, item):
+        hand = self.rig.virtual.hand
+        if not hand:
+            raise PhysicsError("the hand is empty")
+        try:
+            return hand[int(item)]
+        except (IndexError, ValueError):
+            raise BadRequest("nothing held as item %r" % (item,))
+
+    def _tray(self):
+        """Pieces beside the board, per code: a side's set less what is on the board or in hand."""
+        v = self.rig.virtual
+        count = [0] * 8
+        for side in (LIGHT, DARK):
+            for kind, n in PIECES_EACH.items():
+                count[side << 2 | kind] += n
+        for code in v.pieces:
+            if code:
+                count[code] -= 1
+        for h in v.hand:
+            if h[0] == "piece":
+                count[h[1]] -= 1
+        for side in (LIGHT, DARK):  # an Awakened is a Traveller turned over
+            s = side << 2
+            if count[s | 2] < 0:
+                count[s | 1] += count[s | 2]
+                count[s | 2] = 0
+        return [max(0, n) for n in count]
+
+    def op_button(self, args):
+        """The raw state of the buttons: a=1/0, b=1/0 (held down or not)."""
+        self.rig.buttons = (1 if args.get("a") else 0) | (2 if args.get("b") else 0)
+        self._advance(TICK_MS)
+
+    # Tidy hands.
+    def op_act(self, args):
+        """Carry out an action typed in notation (or the board's pending one) as
+        tidy hands would. An illegal move is made all the same, to see the board refuse it."""
+        b = self.rig.board
+        text = str(args.get("action", "")).strip()
+        if not text:
+            if b.pending < 0:
+                return {"error": "the board has no action waiting to be carried out"}
+            a = b.pending
+        else:
+            a = parse_action(text)
+            if not b.pos.is_legal(a):
+                why = b.pos.why_illegal(a)
+                if a >= PLACE:
+                    return {"error": "illegal %s: %s" % (text, why)}
+                self.rig.do("lift", a >> 6)
+                self.rig.do("place", a & 63)
+                self._anchor = (time.monotonic(), self.rig.now)
+                return {"note": "illegal %s: %s; done all the same" % (text, why)}
+        self.rig.virtual.hand[:] = []
+        self.rig.play(a, settle=False)
+        self._anchor = (time.monotonic(), self.rig.now)
+
+    def op_tidy(self, args):
+        """Put the board back as the game says: every piece and tile in its place, hands empty."""
+        v, pos = self.rig.virtual, self.rig.board.pos
+        now = self.rig.now
+        for c in range(64):
+            if v.pieces[c] != pos.pieces[c] or v.tiles[c] != pos.tiles[c]:
+                v.pieces[c] = pos.pieces[c]
+                if v.tiles[c] != pos.tiles[c]:
+                    v.tiles[c] = pos.tiles[c]
+                    v.serials[c] = v._serial() if pos.tiles[c] else 0
+                v._touch(c, now)
+        v.hand[:] = []
+        self._advance(HAND_MS)
+
+    # The game.
+    def op_takeback(self, args):
+        if not self.rig.board.takeback():
+            return {"error": "nothing to take back"}
+
+    def op_new(self, args):
+        """A new game: mode two / ai-dark / ai-light, from the start or a pasted position."""
+        settings = self.rig.board.settings
+        mode = args.get("mode")
+        if mode is not None:
+            if mode not in MODES:
+                raise BadRequest("no mode %r (%s)" % (mode, ", ".join(MODES)))
+            settings.ai_side = MODES[mode]
+        text = str(args.get("position") or START).strip()
+        try:
+            Position(text)
+        except NotationError as e:
+            return {"error": "position not loaded: %s" % e}
+        self._rig(settings, text)
+
+    def op_sensors(self, args):
+        """Sensor noise: bounce_ms (reed chatter after a change), misread (per mille of NFC reads)."""
+        v = self.rig.virtual
+        if "bounce_ms" in args:
+            v.bounce_ms = min(MAX_BOUNCE_MS, max(0, int(args["bounce_ms"])))
+        if "misread" in args:
+            v.misread = min(MAX_MISREAD, max(0, int(args["misread"])))
+
+    def op_view(self, args):
+        """The position after the first `ply` actions of the game (for the action list)."""
+        b = self.rig.board
+        ply = int(args["ply"])
+        if not 0 <= ply <= len(b.pos.stack):
+            raise BadRequest("no action %d in this game" % ply)
+        p = Position(b.start)
+        for a in b.pos.stack[:ply]:
+            p.push(a)
+        return {"position": p.text(), "tiles": list(p.tiles), "pieces": list(p.pieces)}
+
+    # --- what pages see --------------------------------------------------------
+    def state(self):
+        """Everything a page draws, as JSON-ready data (call with the lock held)."""
+        rig = self.rig
+        b, v, pos = rig.board, rig.virtual, rig.board.pos
+        result = b.result()
+        s = b.settings
+        clock = list(b.clock.left) if b.clock else None
+        self._clock_shown = clock[pos.side] // 1000 if clock else None
+        p = Position(b.start)
+        actions = []
+        for a in pos.stack:
+            actions.append(p.action_text(a))
+            p.push(a)
+        return {
+            "version": self.version, "ack": self.ack, "now": rig.now,
+            "frame": list(b.frame), "level": leds.LEVELS[s.level], "budget_ma": s.budget_ma,
+            "current_ma": leds.current_ma(b.frame),
+            "tiles": list(v.tiles), "pieces": list(v.pieces),
+            "hand": [[h[0], h[1]] for h in v.hand], "tray": self._tray(),
+            "game": {"tiles": list(pos.tiles), "pieces": list(pos.pieces)},
+            "position": pos.text(), "start": b.start, "actions": actions,
+            "side": SIDE_NAMES[pos.side], "building": pos.is_building(),
+            "pool": list(pos.pool[1:5]), "vortexes": list(pos.vortexes), "quiet": pos.quiet,
+            "clock": clock,
+            "pending": pos.action_text(b.pending) if b.pending >= 0 else None,
+            "result": None if result is None else {
+                "winner": None if result.winner is None else SIDE_NAMES[result.winner],
+                "reason": result.reason},
+            "verdict": VERDICTS.get(b.verdict, ""), "menu": b.menu is not None,
+            "menu_item": b.menu.item if b.menu is not None else None,
+            "mode": {v_: k for k, v_ in MODES.items()}.get(s.ai_side, "two"),
+            "messages": self.log[-12:], "note": self.note,
+            "sensors": {"occupancy": list(v.occupancy), "readings": list(v.tile_cells),
+                        "ids": list(v.tile_ids), "bounce_ms": v.bounce_ms, "misread": v.misread},
+        }
