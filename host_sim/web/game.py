@@ -59,6 +59,7 @@ class Game:
         self.note = ""  # the last thing the simulator itself says (bad input, ...)
         self.running = False
         self._clock_shown = None
+        self._shown = bytearray(192)
         self._rig(settings or Settings(), position)
 
     def _rig(self, settings, position):
@@ -80,10 +81,9 @@ class Game:
                 if behind > 40:  # the machine stalled: skip ahead, do not race
                     self._anchor = (time.monotonic(), self.rig.now)
                     behind = 1
-                frames = self.rig.frames
                 for _ in range(max(0, behind)):
                     self.rig.tick()
-                if self.rig.frames != frames or self._news():
+                if self.rig.board.frame != self._shown or self._news():
                     self._bump()
             time.sleep(TICK_MS / 1000)
 
@@ -108,6 +108,8 @@ class Game:
         return False
 
     def _bump(self):
+        # The board redraws its frame often with the same colours; pages hear of changes only.
+        self._shown[:] = self.rig.board.frame
         self.version += 1
         self.changed.notify_all()
 
