@@ -4,13 +4,24 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: play test bench tables deploy clean
+.PHONY: play play-terminal test browser bench tables deploy clean
 
-play:  ## the simulator: you against the board's AI, on a virtual board
+play:  ## the simulator in the browser: you against the board's AI (address printed)
+	$(PYTHON) -m host_sim web --ai dark
+
+play-terminal:  ## the same simulator in a terminal
 	$(PYTHON) -m host_sim board --ai dark
 
-test: $(STAMP)  ## every test: CPython, MicroPython unix port, mpy-cross, mypy
+test: $(STAMP) browser  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium
 	$(VPY) -m pytest -q
+
+# The browser tests drive Debian's chromium (Playwright cannot download its
+# own here). Installed when root and missing; otherwise those tests skip and say why.
+browser:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	       && (apt-get update -q && apt-get install -y -q chromium) ; } \
+	  || echo "note: no chromium; the browser tests will be skipped"
 
 bench: $(STAMP)  ## figures and ratios; never a pass/fail
 	$(VPY) tools/bench.py

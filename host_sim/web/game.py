@@ -256,6 +256,7 @@ class Game:
         """Carry out an action typed in notation (or the board's pending one) as
         tidy hands would. An illegal move is made all the same, to see the board refuse it."""
         b = self.rig.board
+        self.rig.until(self._still, 3000)  # tidy hands wait until the board has seen the last ones
         text = str(args.get("action", "")).strip()
         if not text:
             if b.pending < 0:
@@ -274,6 +275,12 @@ class Game:
         self.rig.virtual.hand[:] = []
         self.rig.play(a, settle=False)
         self._anchor = (time.monotonic(), self.rig.now)
+
+    def _still(self):
+        """The sensors show the board as it is, and the firmware has judged it."""
+        v = self.rig.virtual
+        return (self.rig.board.judged and bytes(v.tile_cells) == bytes(v.tiles)
+                and all(bool(v.occupancy[c]) == bool(v.pieces[c]) for c in range(64)))
 
     def op_tidy(self, args):
         """Put the board back as the game says: every piece and tile in its place, hands empty."""
