@@ -64,8 +64,7 @@ def test_bad_requests_get_a_reason_and_change_nothing(server):
 
 
 def test_hands_move_things_and_the_firmware_answers(server):
-    assert post(server, "pool", {"terrain": "W"}) == (200, {})
-    assert post(server, "put", {"cell": "d4", "id": 7}) == (200, {})
+    assert post(server, "lay", {"terrain": "W", "cell": "d4", "id": 7}) == (200, {})
     state = json.loads(get(server, "/api/state")[1])
     assert state["ack"] == 7 and state["tiles"][27] == 1
     assert post(server, "act", {"action": "F@e5"}) == (200, {})
@@ -79,9 +78,12 @@ def test_hands_move_things_and_the_firmware_answers(server):
     assert post(server, "lift", {"cell": "a2"}) == (200, {})
     assert post(server, "aside", {}) == (200, {})
     assert json.loads(get(server, "/api/state")[1])["tray"][1] == 1
-    assert post(server, "tray", {"piece": "T"}) == (200, {})
-    assert post(server, "put", {"cell": "a2"}) == (200, {})
-    assert post(server, "tray", {"piece": "T"}) == (200, {"error": "no T beside the board"})
+    assert post(server, "from-tray", {"piece": "T", "cell": "a2"}) == (200, {})
+    assert post(server, "from-tray", {"piece": "T", "cell": "a3"}) == (200, {"error": "no T beside the board"})
+    # A tile laid where a piece stands: the hand lifts it, lays the tile, puts it back.
+    assert post(server, "lay", {"terrain": "E", "cell": "e2"}) == (200, {})
+    state = json.loads(get(server, "/api/state")[1])
+    assert state["tiles"][12] == 3 and state["pieces"][12] == 1 and state["hand"] == []
 
 
 def test_every_page_hears_of_a_change(server):
@@ -98,10 +100,10 @@ def test_every_page_hears_of_a_change(server):
         t.start()
     while any(not out for out in seen):
         threading.Event().wait(0.01)
-    post(server, "pool", {"terrain": "A"})
+    post(server, "lift", {"cell": "e2"})
     for t in threads:
         t.join(5)
-    assert seen[0][-1]["hand"] == seen[1][-1]["hand"] == [["tile", 4]]
+    assert seen[0][-1]["hand"] == seen[1][-1]["hand"] == [["piece", 1]]
 
 
 def test_help_only_prints_help(capsys):

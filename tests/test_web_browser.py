@@ -170,6 +170,22 @@ def test_lay_a_tile_by_dragging_it_from_the_box(page, server):
     shot(page, "01-tile-laid")
 
 
+def test_keyboard_play(page, server):
+    start(server)
+    board = page.locator("#board")
+    board.focus()
+    for key in ("Home",) + ("ArrowRight",) * 4 + ("ArrowUp",) * 3 + ("f",):  # a1, e4: lay Fire
+        page.keyboard.press(key)
+    settled(server, 1)
+    assert server.game.rig.board.pos.tiles[28] == 2  # Fire on e4
+    for key in ("ArrowDown", "ArrowDown", " "):  # e2: lift the piece
+        page.keyboard.press(key)
+    page.wait_for_function("window.vortex.state.hand.length === 1")
+    page.keyboard.press(" ")  # and put it back
+    settled(server, 1)
+    in_step(page, server)
+
+
 def test_move_capture_swap_and_vortex_by_hand(page, server):
     pos = battle_position()
     start(server, pos.text())

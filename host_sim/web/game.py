@@ -11,7 +11,8 @@ import threading
 import time
 
 from vortex.engine import Position, NotationError, IllegalAction
-from vortex.engine.defs import LIGHT, DARK, PIECE_LETTERS, TERRAIN_LETTERS, SIDE_NAMES, PLACE
+from vortex.engine.defs import (LIGHT, DARK, PIECE_LETTERS, TERRAIN_LETTERS, SIDE_NAMES, PLACE,
+                                cell_name)
 from vortex.engine.notation import parse_cell, parse_action
 from vortex.engine.position import START
 from vortex.app.session import Settings, NO_AI
@@ -151,20 +152,26 @@ class Game:
         c = _cell(args["cell"])
         v = self.rig.virtual
         held = self._held(args.get("item", -1))
-        now = self.rig.now
         if held[0] == "piece":
             v.hand.append(v.hand.pop(v.hand.index(held)))  # place() puts the last piece taken
-            v.place(c, now)
+            v.place(c, self.rig.now)
         else:
-            under = v.pieces[c]
-            if under:
-                v.lift(c, now)
-                self._advance(HAND_MS)
-            v.place_tile(c, self.rig.now, which=[h for h in v.hand if h[0] == "tile"].index(held))
-            if under:
-                self._advance(HAND_MS)
-                v.place(c, self.rig.now)
+            which = [h for h in v.hand if h[0] == "tile"].index(held)
+            self._under_piece(c, lambda: v.place_tile(c, self.rig.now, which=which))
         self._advance(HAND_MS)
+
+    def _under_piece(self, c, lay):
+        # Whatever stands on the cell is lifted, the tile laid, the piece put back.
+        v = self.rig.virtual
+        if not v.pieces[c]:
+            return lay()
+        v.lift(c, self.rig.now)
+        self._advance(HAND_MS)
+        try:
+            lay()
+        finally:
+            self._advance(HAND_MS)
+            v.place(c, self.rig.now)
 
     def op_move(self, args):
         """A drag from one cell to another: the piece (or a lone tile) carried
@@ -195,27 +202,44 @@ class Game:
                 v.place_tile(t, self.rig.now)
         self._advance(HAND_MS)
 
-    def op_pool(self, args):
-        """Take a new tile of a terrain (W, F, E, A) from the box into the hand."""
+    def op_lay(self, args):
+        """Lay a new tile of a terrain (W, F, E, A) from the box on a cell."""
         t = TERRAIN_LETTERS.find(str(args["terrain"]).upper())
         if t < 1:
             raise BadRequest("no terrain %r (W, F, E or A)" % args["terrain"])
-        self.rig.virtual.new_tile(t)
+        c = _cell(args["cell"])
+        v = self.rig.virtual
+        if v.tiles[c]:
+            raise PhysicsError("%s already has a tile" % cell_name(c))
+        self._under_piece(c, lambda: self._lay_new(t, c))
+        self._advance(HAND_MS)
 
-    def op_tray(self, args):
-        """Take a piece (a letter of spec/notation.md: T S H t s h) from beside the board."""
+    def _lay_new(self, t, c):
+        v = self.rig.virtual
+        v.new_tile(t)
+        v.place_tile(c, self.rig.now)
+
+    def op_from_tray(self, args):
+        """Put a piece from beside the board (a letter: T S H Light, t s h Dark) on a cell."""
         code = PIECE_LETTERS.find(str(args["piece"]))
-        if code < 1 or code == 4:
-            raise BadRequest("no piece %r" % args["piece"])
+        if code < 1 or code == 4 or len(str(args["piece"])) != 1:
+            raise BadRequest("no piece %r (T S H, t s h)" % args["piece"])
+        c = _cell(args["cell"])
         if not self._tray()[code]:
             return {"error": "no %s beside the board" % args["piece"]}
-        self.rig.virtual.hand.append(("piece", code))
+        v = self.rig.virtual
+        v.hand.append(("piece", code))
+        try:
+            v.place(c, self.rig.now)
+        except PhysicsError:
+            v.hand.pop()
+            raise
+        self._advance(HAND_MS)
 
     def op_aside(self, args):
         """Set a held thing aside: a piece beside the board, a tile back in the box."""
         v = self.rig.virtual
-        held = self._held(args.get("item", -1))
-        v.hand.remove(held)
+        v.hand.remove(self._held(args.get("item", -1)))
 
     def _held(self, item):
         hand = self.rig.virtual.hand

@@ -21,6 +21,7 @@ const vortex = (window.vortex = { state: null, latencies: [], drawn: 0 });
 let state = null;
 let cursor = 12; // e2
 let selected = -1; // index into the hand; -1: the last taken
+let pencil = null; // {terrain} or {piece}: a tile from the box or a piece from beside the board, to put on the next cell clicked
 let viewing = null; // {ply, tiles, pieces} while an old position is shown
 let eventId = 0;
 const sentAt = new Map();
@@ -245,8 +246,10 @@ function drawHands(s) {
     s.tray.forEach((n, code) => {
       if (!n) return;
       tray.insertAdjacentHTML("beforeend",
-        `<button type="button" class="chip piece-chip ${sideOf(code)}" data-piece="${PIECE_LETTERS[code]}" title="take a ${sideOf(code)} ${KINDS[code & 3]}">${PIECE_LETTERS[code]}<span class="count">${n}</span></button>`);
+        `<button type="button" class="chip piece-chip ${sideOf(code)}" data-piece="${PIECE_LETTERS[code]}" title="a ${sideOf(code)} ${KINDS[code & 3]}: click, then a cell (or drag it there)">${PIECE_LETTERS[code]}<span class="count">${n}</span></button>`);
     });
+    if (pencil && pencil.piece && !tray.querySelector(`[data-piece="${pencil.piece}"]`)) pencil = null;
+    setPencil(pencil);
   }
 }
 
@@ -285,6 +288,12 @@ function clickCell(c, tileOnly = false) {
   if (viewing) { stopViewing(); return; }
   const i = heldIndex();
   const piece = state.pieces[c], tile = state.tiles[c];
+  if (pencil) {
+    const p = pencil;
+    setPencil(null);
+    return p.terrain ? send("lay", { terrain: p.terrain, cell: cellName(c) })
+      : send("from-tray", { piece: p.piece, cell: cellName(c) });
+  }
   if (tileOnly) return send("lift", { cell: cellName(c), tile: true });
   if (i >= 0) {
     const h = state.hand[i];
@@ -293,6 +302,13 @@ function clickCell(c, tileOnly = false) {
   }
   if (piece || tile) { selected = -1; return send("lift", { cell: cellName(c) }); }
   return banner("Nothing to pick up on " + cellName(c));
+}
+
+function setPencil(p) {
+  pencil = p;
+  document.querySelectorAll("#pool .chip, #tray .chip").forEach((b) => {
+    b.classList.toggle("sel", !!p && (b.dataset.terrain === p.terrain && !!p.terrain || b.dataset.piece === p.piece && !!p.piece));
+  });
 }
 
 function cellAt(x, y) {
@@ -306,10 +322,10 @@ let drag = null;
 function onPointerDown(ev) {
   if (ev.button !== 0 && ev.pointerType === "mouse") return;
   const cellEl = ev.target.closest(".cell");
-  const poolEl = ev.target.closest("#pool .chip");
-  if (!cellEl && !poolEl) return;
+  const boxEl = ev.target.closest("#pool .chip, #tray .chip");
+  if (!cellEl && !boxEl) return;
   drag = { x: ev.clientX, y: ev.clientY, from: cellEl ? cellIndex(cellEl.dataset.cell) : -1,
-           terrain: poolEl ? poolEl.dataset.terrain : null, moved: false, shift: ev.shiftKey, ghost: null, over: -1 };
+           box: boxEl, moved: false, shift: ev.shiftKey, ghost: null, over: -1 };
   if (cellEl) { cursor = drag.from; }
   ev.preventDefault();
 }
@@ -317,11 +333,10 @@ function onPointerDown(ev) {
 function onPointerMove(ev) {
   if (!drag) return;
   if (!drag.moved && Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 6) {
-    const src = drag.terrain ? null : cells[drag.from];
+    const src = drag.box ? null : cells[drag.from];
     if (src && src.piece.hidden && src.tile.hidden) { drag = null; return; }
     drag.moved = true;
-    const g = (drag.terrain ? document.querySelector(`#pool [data-terrain="${drag.terrain}"]`)
-      : (!src.piece.hidden && !drag.shift ? src.piece : src.tile)).cloneNode(true);
+    const g = (drag.box || (!src.piece.hidden && !drag.shift ? src.piece : src.tile)).cloneNode(true);
     g.hidden = false;
     g.classList.add("ghost");
     const size = cells[0].el.getBoundingClientRect().width * 0.8;
@@ -348,18 +363,15 @@ async function onPointerUp(ev) {
   drag = null;
   if (d.ghost) d.ghost.remove();
   if (d.over >= 0) cells[d.over].el.classList.remove("drag-over");
+  const boxed = d.box && (d.box.dataset.terrain ? { terrain: d.box.dataset.terrain } : { piece: d.box.dataset.piece });
   if (!d.moved) {
-    if (d.terrain) return send("pool", { terrain: d.terrain });
+    if (boxed) return setPencil(pencil && JSON.stringify(pencil) === JSON.stringify(boxed) ? null : boxed);
     return clickCell(d.from, d.shift || ev.shiftKey);
   }
   const to = cellAt(ev.clientX, ev.clientY);
   if (to < 0) return;
   if (viewing) return stopViewing();
-  if (d.terrain) {
-    const a = await send("pool", { terrain: d.terrain });
-    if (!a.error) send("put", { cell: cellName(to) });
-    return;
-  }
+  if (boxed) { setPencil(boxed); return clickCell(to); }
   send("move", { from: cellName(d.from), to: cellName(to), tile: d.shift });
 }
 
@@ -398,10 +410,6 @@ function wire() {
   $("hand").addEventListener("click", (ev) => {
     const b = ev.target.closest("[data-item]");
     if (b) { selected = Number(b.dataset.item); drawHands(state); }
-  });
-  $("tray").addEventListener("click", (ev) => {
-    const b = ev.target.closest("[data-piece]");
-    if (b) send("tray", { piece: b.dataset.piece });
   });
   document.querySelectorAll(".hw").forEach((b) => {
     b.addEventListener("pointerdown", (ev) => { ev.preventDefault(); b.setPointerCapture(ev.pointerId); setButton(b.dataset.btn, true); });
@@ -474,17 +482,22 @@ function onKey(ev) {
     const n = cursor + d;
     if (n >= 0 && n < 64 && (Math.abs(d) === 8 || (n >> 3) === (cursor >> 3))) cursor = n;
     draw(state);
+  } else if (k === "Home") {
+    cursor = 0;
+    draw(state);
   } else if (k === " " || k === "Enter") {
     clickCell(cursor);
   } else if (k === "t" || k === "T") {
     clickCell(cursor, true);
   } else if ("wfeaWFEA".includes(k) && k.length === 1) {
-    send("pool", { terrain: k.toUpperCase() }).then((a) => { if (!a.error) send("put", { cell: cellName(cursor) }); });
+    send("lay", { terrain: k.toUpperCase(), cell: cellName(cursor) });
   } else if (k >= "1" && k <= "9") {
     if (Number(k) <= state.hand.length) { selected = Number(k) - 1; drawHands(state); }
   } else if (k === "x" || k === "X" || k === "Delete" || k === "Backspace") {
     const i = heldIndex();
     if (i >= 0) { selected = -1; send("aside", { item: i }); }
+  } else if (k === "Escape") {
+    setPencil(null);
   } else if (k === "," || k === ".") {
     if (!ev.repeat) setButton(k === "," ? "a" : "b", true);
   } else return;
