@@ -57,7 +57,11 @@ def server():
     from host_sim.web.server import Server
     s = Server(Game(Settings(ai_side=NO_AI)))
     s.start()
+    t0 = time.monotonic()
     yield s
+    g = s.game
+    FIGURES["tick_cost_us"] = round(g.tick_s / max(1, g.ticks) * 1e6, 1)
+    FIGURES["ticks_per_s"] = round(g.ticks / (time.monotonic() - t0), 1)
     s.stop()
 
 
@@ -271,9 +275,11 @@ def test_illegal_move_flashes_red_then_is_restored(page, server):
         assert server.game.rig.board.flashing
     drag(page, cell_name(bad), cell_name(frm))
     settled(server, 0)
+    # The flash runs its course (ERROR_MS), then no cell is red.
+    page.wait_for_function("""() => ![...document.querySelectorAll('.cell')].some(e => {
+        const [r, g, b] = e.dataset.rgb.split(',').map(Number); return r > 0 && g === 0 && b === 0; })""",
+                           timeout=4000)
     in_step(page, server)
-    assert not page.evaluate("""() => [...document.querySelectorAll('.cell')].some(e => {
-        const [r, g, b] = e.dataset.rgb.split(',').map(Number); return r > 0 && g === 0 && b === 0; })""")
     shot(page, "08-illegal-restored")
 
 

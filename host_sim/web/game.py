@@ -56,16 +56,18 @@ class Game:
         self.seed = seed
         self.version = 0  # bumped whenever something a page shows may have changed
         self.ack = 0  # the last hand event id carried out (pages time their frames by it)
-        self.log = []  # the board's messages, newest last
         self.note = ""  # the last thing the simulator itself says (bad input, ...)
         self.running = False
         self._clock_shown = None
+        self.ticks = 0  # ticks run by run(), and the time they took: the rate's figures
+        self.tick_s = 0.0
         self._shown = bytearray(192)
         self._rig(settings or Settings(), position)
 
     def _rig(self, settings, position):
         self.rig = Rig(position, settings=settings, seed=self.seed)
         self.rig.board.messages[:] = []
+        self.log = []
         self._anchor = (time.monotonic(), self.rig.now)
         with self.lock:
             self._bump()
@@ -82,8 +84,12 @@ class Game:
                 if behind > 40:  # the machine stalled: skip ahead, do not race
                     self._anchor = (time.monotonic(), self.rig.now)
                     behind = 1
+                t0 = time.perf_counter()
                 for _ in range(max(0, behind)):
                     self.rig.tick()
+                if behind > 0:
+                    self.ticks += behind
+                    self.tick_s += time.perf_counter() - t0
                 if self.rig.board.frame != self._shown or self._news():
                     self._bump()
             time.sleep(TICK_MS / 1000)

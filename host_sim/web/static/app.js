@@ -217,7 +217,6 @@ function drawActions(s) {
     if (i % 2 === 0) ol.insertAdjacentHTML("beforeend", `<span class="n">${i / 2 + 1}.</span>`);
     const on = viewing && viewing.ply === i + 1 ? " on" : "";
     ol.insertAdjacentHTML("beforeend", `<button type="button" class="act${on}" data-ply="${i + 1}" title="see the position after it">${escapeHtml(a)}</button>`);
-    if (i % 2 === 0 && i === s.actions.length - 1) ol.insertAdjacentHTML("beforeend", "<span></span><span></span>");
   });
   ol.scrollTop = ol.scrollHeight;
 }
