@@ -116,3 +116,20 @@ def test_help_only_prints_help(capsys):
 def test_a_bad_position_on_the_command_line_is_one_line(capsys):
     assert web_main(["--position", "nonsense", "--no-browser"]) == 1
     assert capsys.readouterr().err.startswith("error: position:")
+
+
+def test_a_game_record_saved_and_loaded_and_a_corrupt_one_refused(server):
+    pytest.importorskip("vortex.record", reason="vortex.record (the game record format) is not merged yet")
+    for a in ("W@d4", "F@e5", "E@a1"):
+        assert post(server, "act", {"action": a}) == (200, {})
+    with server.game.lock:
+        server.game.rig.until(server.game._still, 3000)
+    status, text = get(server, "/api/record")
+    assert status == 200 and b"1. W@d4 F@e5 2. E@a1" in text
+    assert post(server, "new", {}) == (200, {})
+    assert post(server, "record", {"text": text.decode()}) == (200, {"actions": 3})
+    state = json.loads(get(server, "/api/state")[1])
+    assert state["actions"] == ["W@d4", "F@e5", "E@a1"]
+    status, answer = post(server, "record", {"text": "[Light \"x\"\n\n1. W@d4 W@d4 *"})
+    assert status == 200 and answer["error"].startswith("record not loaded:")
+    assert json.loads(get(server, "/api/state")[1])["actions"] == ["W@d4", "F@e5", "E@a1"]

@@ -17,7 +17,7 @@ from vortex.engine.notation import parse_cell, parse_action
 from vortex.engine.position import START
 from vortex.app.session import Settings, NO_AI
 from vortex.app.recognise import AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE, SETUP
-from vortex.app import leds
+from vortex.app import leds, session
 from host_sim.scenario import Rig, TICK_MS
 from host_sim.virtual import PhysicsError
 
@@ -29,6 +29,20 @@ PIECES_EACH = {1: 8, 2: 0, 3: 1}  # a side's set: 8 Travellers, 1 Heart (Awakene
 HAND_MS = 10  # a hand event is followed by this much board time at once: the reed debounce
 MAX_BOUNCE_MS = 50
 MAX_MISREAD = 500  # per mille
+NO_RECORDS = "game records need vortex.record (docs/record.md), not in this build"
+
+
+class MemoryStore:
+    """A store (hal/store.py's load and save) in memory: a game handed to the Board to resume."""
+
+    def __init__(self, data=None):
+        self.data = data
+
+    def load(self):
+        return self.data
+
+    def save(self, data):
+        self.data = data
 
 
 class BadRequest(ValueError):
@@ -64,8 +78,8 @@ class Game:
         self._shown = bytearray(192)
         self._rig(settings or Settings(), position)
 
-    def _rig(self, settings, position):
-        self.rig = Rig(position, settings=settings, seed=self.seed)
+    def _rig(self, settings, position, store=None):
+        self.rig = Rig(position, settings=settings, store=store, seed=self.seed)
         self.rig.board.messages[:] = []
         self.log = []
         self._anchor = (time.monotonic(), self.rig.now)
@@ -135,6 +149,8 @@ class Game:
                 answer = {"error": str(e)}
             except (KeyError, TypeError, IndexError) as e:
                 raise BadRequest("bad request %s: %s" % (op, e))
+            except ImportError:
+                answer = {"error": NO_RECORDS}
             if "id" in args:
                 self.ack = max(self.ack, int(args["id"]))
             self.note = answer.get("error") or answer.get("note", "")
@@ -345,6 +361,37 @@ class Game:
         except NotationError as e:
             return {"error": "position not loaded: %s" % e}
         self._rig(settings, text)
+
+    def op_record(self, args):
+        """Load a game record (docs/record.md): the game it holds, at its last action."""
+        from vortex import record
+        try:
+            tags, start, actions = record.read(str(args["text"]))
+            pos = Position(start)
+            for text in actions:
+                pos.push(pos.parse_action(text))
+        except ValueError as e:  # NotationError and IllegalAction are ValueErrors too
+            return {"error": "record not loaded: %s" % str(e).split("\n")[0]}
+        b = self.rig.board
+        saved = session.dump(b.settings, start, pos.stack, b.clock.left if b.clock else (0, 0))
+        self._rig(b.settings, None, MemoryStore(saved))
+        return {"actions": len(actions)}
+
+    def record(self):
+        """The game as a record (docs/record.md)."""
+        from vortex import record
+        b = self.rig.board
+        names = ["player", "player"]
+        if b.settings.ai_side != NO_AI:
+            names[b.settings.ai_side] = "board AI"
+        tags = {"Date": time.strftime("%Y.%m.%d"), "Light": names[0], "Dark": names[1],
+                "Result": record.result_text(b.result())}
+        p = Position(b.start)
+        actions = []
+        for a in b.pos.stack:
+            actions.append(p.action_text(a))
+            p.push(a)
+        return record.write(tags, b.start, actions)
 
     def op_sensors(self, args):
         """Sensor noise: bounce_ms (reed chatter after a change), misread (per mille of NFC reads)."""

@@ -4,6 +4,7 @@
     GET  /events           Server-Sent Events: the game's state as JSON, at once
                            and after every change (a new LED frame, a hand, a clock second)
     GET  /api/state        the same state, once
+    GET  /api/record       the game record (docs/record.md), as text
     POST /api/<request>    a JSON object of arguments (game.py's op_<request>);
                            200 with a JSON answer ({"error": ...} when the board
                            says no), 400 {"error": ...} for a malformed request
@@ -23,7 +24,7 @@ from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 from vortex.app.session import Settings, NO_AI
 from vortex.engine import LIGHT, DARK, Position, NotationError
-from .game import Game, BadRequest
+from .game import Game, BadRequest, NO_RECORDS
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -73,6 +74,13 @@ class Handler(BaseHTTPRequestHandler):
             return self._events()
         if path == "/api/state":
             return self._send(200, self.server.cache.get()[1])
+        if path == "/api/record":
+            try:
+                with self.server.game.lock:
+                    text = self.server.game.record()
+            except ImportError:
+                return self._json(501, {"error": NO_RECORDS})
+            return self._send(200, text.encode(), "text/plain; charset=utf-8")
         name = "index.html" if path == "/" else path[len("/static/"):] \
             if path.startswith("/static/") else None
         # Only files of static/ itself: no path leads out of it.
