@@ -56,11 +56,16 @@ def test_bad_requests_get_a_reason_and_change_nothing(server):
     assert post(server, "lift", {}) [0] == 400
     assert post(server, "put", {"cell": "e4"}) == (200, {"error": "the hand is empty"})
     assert post(server, "lift", {"cell": "e4"}) == (200, {"error": "no tile on e4"})
+    assert post(server, "move", {"from": "e1", "to": "e2"}) == (
+        200, {"error": "e2 holds a piece of the same side"})
+    assert post(server, "move", {"from": "e1", "to": "e1"}) == (200, {})
+    assert post(server, "lift", {"cell": "e2", "id": "x"})[0] == 400
     status, answer = post(server, "new", {"position": "8/8 nonsense"})
     assert status == 200 and answer["error"].startswith("position not loaded:")
     assert post(server, "act", {"action": "Q@z9"})[1]["error"]
     assert post(server, "view", {"ply": 3})[0] == 400
-    assert json.loads(get(server, "/api/state")[1])["position"] == before
+    state = json.loads(get(server, "/api/state")[1])
+    assert state["position"] == before and state["hand"] == []
 
 
 def test_hands_move_things_and_the_firmware_answers(server):

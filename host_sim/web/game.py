@@ -140,6 +140,10 @@ class Game:
         fn = getattr(self, "op_" + op.replace("-", "_"), None)
         if fn is None:
             raise BadRequest("no such request: %s" % op)
+        try:
+            event = int(args.get("id", 0))
+        except (TypeError, ValueError):
+            raise BadRequest("the event id must be a number")
         with self.lock:
             try:
                 answer = fn(args) or {}
@@ -151,8 +155,7 @@ class Game:
                 raise BadRequest("bad request %s: %s" % (op, e))
             except ImportError:
                 answer = {"error": NO_RECORDS}
-            if "id" in args:
-                self.ack = max(self.ack, int(args["id"]))
+            self.ack = max(self.ack, event)
             self.note = answer.get("error") or answer.get("note", "")
             self._bump()
             return answer
@@ -202,16 +205,22 @@ class Game:
         f, t = _cell(args["from"]), _cell(args["to"])
         v = self.rig.virtual
         if f == t:
-            return self.op_lift(args)
+            return  # put back where it was: nothing happened
+        # What a hand cannot do is refused before anything leaves the board.
         if v.pieces[f] and not args.get("tile"):
+            mover, there = v.pieces[f], v.pieces[t]
+            if there and (there ^ mover) & 4 == 0:
+                raise PhysicsError("%s holds a piece of the same side" % cell_name(t))
             v.lift(f, self.rig.now)
             self._advance(HAND_MS)
-            if v.pieces[t]:
+            if there:
                 v.lift(t, self.rig.now)
                 self._advance(HAND_MS)
-                v.hand.pop()  # theirs, set beside the board
+                v.drop()  # theirs, set beside the board
             v.place(t, self.rig.now)
         else:
+            if v.pieces[f] or v.pieces[t]:
+                raise PhysicsError("lift the piece off %s first" % cell_name(t if v.pieces[t] else f))
             v.lift_tile(f, self.rig.now)
             self._advance(HAND_MS)
             if v.tiles[t]:
@@ -261,7 +270,11 @@ class Game:
     def op_aside(self, args):
         """Set a held thing aside: a piece beside the board, a tile back in the box."""
         v = self.rig.virtual
-        v.hand.remove(self._held(args.get("item", -1)))
+        held = self._held(args.get("item", -1))
+        v.hand.remove(held)
+        if held[0] == "piece":
+            v.hand.append(held)
+            v.drop()  # the virtual board keeps it beside the board
 
     def _held(self, item):
         hand = self.rig.virtual.hand

@@ -104,6 +104,9 @@ class Handler(BaseHTTPRequestHandler):
             answer = self.server.game.command(path[len("/api/"):], args)
         except (ValueError, BadRequest) as e:  # json's errors are ValueErrors too
             return self._json(400, {"error": str(e).split("\n")[0]})
+        except Exception as e:  # noqa: BLE001 -- a bug: say it in one line, keep serving
+            print("simulator: %s failed: %r" % (path, e), file=sys.stderr)
+            return self._json(500, {"error": "the simulator failed on this request: %r" % e})
         self._json(200, answer)
 
     def _events(self):
