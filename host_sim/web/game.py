@@ -458,6 +458,6 @@ class Game:
             "menu_item": b.menu.item if b.menu is not None else None,
             "mode": {v_: k for k, v_ in MODES.items()}.get(s.ai_side, "two"),
             "messages": self.log[-12:], "note": self.note,
-            "sensors": {"occupancy": list(v.occupancy), "readings": list(v.tile_cells),
+            "sensors": {"raw": list(v.raw), "occupancy": list(v.occupancy), "readings": list(v.tile_cells),
                         "ids": list(v.tile_ids), "bounce_ms": v.bounce_ms, "misread": v.misread},
         }

@@ -176,12 +176,22 @@ def open_browser(url):
         return False
 
 
+def port_number(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError("%r is not a port (0-65535; 0: a free one)" % text)
+    return n
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="python3 -m host_sim web",
         description="The board simulator in the browser: the firmware's board logic on a "
                     "virtual board, served on localhost.")
-    ap.add_argument("--port", type=int, default=0, help="port to serve on (default: a free one)")
+    ap.add_argument("--port", type=port_number, default=0, help="port to serve on (default: a free one)")
     ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     ap.add_argument("--ai", choices=("off", "light", "dark"), default="dark",
                     help="the side the board's AI plays (default dark)")

@@ -259,9 +259,9 @@ function drawSensors(s) {
     for (let f = 0; f < 8; f++, i++) {
       const c = r * 8 + f;
       const d = g.children[i];
-      const occ = s.sensors.occupancy[c];
-      d.innerHTML = `<span class="${occ ? "occ" : ""}">${occ ? "●" : "○"}</span> ${READINGS[s.sensors.readings[c]] || "?"}<br>#${s.sensors.ids[c]}`;
-      d.title = cellName(c);
+      const occ = s.sensors.occupancy[c], raw = s.sensors.raw[c];
+      d.innerHTML = `<span class="${raw !== occ ? "chatter" : ""}">${raw ? "●" : "○"}</span><span class="${occ ? "occ" : ""}">${occ ? "●" : "○"}</span> ${READINGS[s.sensors.readings[c]] || "?"}<br>#${s.sensors.ids[c]}`;
+      d.title = `${cellName(c)}: reed ${raw ? "closed" : "open"} (raw), ${occ ? "a piece" : "no piece"} after the debounce; tile read ${READINGS[s.sensors.readings[c]]}, serial ${s.sensors.ids[c]}`;
     }
   }
   const bo = $("bounce"), mi = $("misread");
