@@ -13,7 +13,7 @@ import time
 from vortex.engine import Position, NotationError, IllegalAction
 from vortex.engine.defs import (LIGHT, DARK, PIECE_LETTERS, TERRAIN_LETTERS, SIDE_NAMES, PLACE,
                                 cell_name)
-from vortex.engine.notation import parse_cell, parse_action
+from vortex.engine.notation import parse_cell, parse_action, action_text
 from vortex.engine.position import START
 from vortex.app.session import Settings, NO_AI
 from vortex.app.recognise import AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE, SETUP
@@ -399,12 +399,7 @@ class Game:
             names[b.settings.ai_side] = "board AI"
         tags = {"Date": time.strftime("%Y.%m.%d"), "Light": names[0], "Dark": names[1],
                 "Result": record.result_text(b.result())}
-        p = Position(b.start)
-        actions = []
-        for a in b.pos.stack:
-            actions.append(p.action_text(a))
-            p.push(a)
-        return record.write(tags, b.start, actions)
+        return record.write(tags, b.start, [action_text(a) for a in b.pos.stack])
 
     def op_sensors(self, args):
         """Sensor noise: bounce_ms (reed chatter after a change), misread (per mille of NFC reads)."""
@@ -434,11 +429,6 @@ class Game:
         s = b.settings
         clock = list(b.clock.left) if b.clock else None
         self._clock_shown = clock[pos.side] // 1000 if clock else None
-        p = Position(b.start)
-        actions = []
-        for a in pos.stack:
-            actions.append(p.action_text(a))
-            p.push(a)
         return {
             "version": self.version, "ack": self.ack, "now": rig.now,
             "frame": list(b.frame), "level": leds.LEVELS[s.level], "budget_ma": s.budget_ma,
@@ -446,11 +436,11 @@ class Game:
             "tiles": list(v.tiles), "pieces": list(v.pieces),
             "hand": [[h[0], h[1]] for h in v.hand], "tray": self._tray(),
             "game": {"tiles": list(pos.tiles), "pieces": list(pos.pieces)},
-            "position": pos.text(), "start": b.start, "actions": actions,
+            "position": pos.text(), "start": b.start, "actions": [action_text(a) for a in pos.stack],
             "side": SIDE_NAMES[pos.side], "building": pos.is_building(),
             "pool": list(pos.pool[1:5]), "vortexes": list(pos.vortexes), "quiet": pos.quiet,
             "clock": clock,
-            "pending": pos.action_text(b.pending) if b.pending >= 0 else None,
+            "pending": action_text(b.pending) if b.pending >= 0 else None,
             "result": None if result is None else {
                 "winner": None if result.winner is None else SIDE_NAMES[result.winner],
                 "reason": result.reason},
