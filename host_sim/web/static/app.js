@@ -94,8 +94,8 @@ function build() {
       el.className = "cell";
       el.dataset.cell = cellName(c);
       el.setAttribute("role", "gridcell");
-      el.innerHTML = '<div class="led"></div><div class="tile" hidden><span class="let"></span><span class="sym"></span></div><div class="piece" hidden><span></span></div>';
-      cells[c] = { el, led: el.children[0], tile: el.children[1], piece: el.children[2], key: "" };
+      el.innerHTML = '<div class="led"></div><div class="tile" hidden><span class="let"></span><span class="sym"></span></div><div class="shine"></div><div class="piece" hidden><span></span></div>';
+      cells[c] = { el, led: el.children[0], tile: el.children[1], shine: el.children[2], piece: el.children[3], key: "" };
       board.appendChild(el);
     }
   }
@@ -106,14 +106,18 @@ function build() {
   }
 }
 
-// An LED's glow: the hue at full scale, its strength as the eye sees the driven value.
+// An LED's light: the hue at full scale, its strength as the eye sees the
+// driven value. It fills the gap around the tile and shines through it.
 function glow(r, g, b) {
   const m = Math.max(r, g, b);
-  if (!m) return "none";
+  if (!m) return null;
   const k = 255 / m;
-  const a = Math.pow(m / 255, 1 / 2.2).toFixed(3);
-  const col = `rgba(${Math.round(r * k)},${Math.round(g * k)},${Math.round(b * k)},${a})`;
-  return `radial-gradient(circle closest-side, ${col} 0%, ${col} 35%, transparent 100%)`;
+  const a = Math.pow(m / 255, 1 / 2.2);
+  const col = `${Math.round(r * k)},${Math.round(g * k)},${Math.round(b * k)}`;
+  return {
+    under: `rgba(${col},${a.toFixed(3)})`,
+    through: `radial-gradient(circle closest-side, rgba(${col},${(a * 0.8).toFixed(3)}) 0%, rgba(${col},${(a * 0.5).toFixed(3)}) 45%, transparent 100%)`,
+  };
 }
 
 function drawCell(c, terrain, piece, rgb) {
@@ -125,9 +129,9 @@ function drawCell(c, terrain, piece, rgb) {
   x.el.dataset.rgb = rgb.join(",");
   x.el.dataset.tile = TERRAINS[terrain] || (terrain ? "?" : "");
   x.el.dataset.piece = piece ? PIECE_LETTERS[piece] : "";
-  const bg = glow(r, g, b);
-  x.led.style.background = bg === "none" ? "" : bg;
-  x.led.style.boxShadow = bg === "none" ? "" : `0 0 ${Math.round(Math.max(r, g, b) / 16)}px rgba(${r},${g},${b},.6)`;
+  const light = glow(r, g, b);
+  x.led.style.background = light ? light.under : "";
+  x.shine.style.background = light ? light.through : "";
   if (terrain) {
     x.tile.hidden = false;
     x.tile.className = "tile t" + terrain;
