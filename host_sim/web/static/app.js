@@ -130,7 +130,7 @@ function drawCell(c, terrain, piece, rgb) {
   x.el.dataset.tile = TERRAINS[terrain] || (terrain ? "?" : "");
   x.el.dataset.piece = piece ? PIECE_LETTERS[piece] : "";
   const light = glow(r, g, b);
-  x.led.style.background = light ? light.under : "";
+  x.led.style.background = light && terrain ? light.under : ""; // no tile: a bare LED's round glow
   x.shine.style.background = light ? light.through : "";
   if (terrain) {
     x.tile.hidden = false;
@@ -164,7 +164,8 @@ function draw(s) {
   $("menu-legend").hidden = !s.menu;
 
   $("turn").textContent = s.result ? "Game over" : `${s.side} to act`;
-  $("turn-dot").style.background = s.side === "Light" ? "var(--light-piece)" : "var(--dark-piece)";
+  const dotSide = s.result ? s.result.winner : s.side; // the winner's colour once it is over
+  $("turn-dot").style.background = dotSide === "Light" ? "var(--light-piece)" : dotSide === "Dark" ? "var(--dark-piece)" : "var(--muted)";
   $("phase").textContent = s.menu ? "Settings menu open (on the LEDs)" :
     s.building ? "Building: lay the tiles" : "Battle";
   const bad = /illegal|put the board back/.test(s.verdict);
