@@ -289,6 +289,7 @@ function heldIndex() {
 // A click on a cell: put down what is held where it fits; otherwise pick up
 // what is there (a second thing is held with the first).
 function clickCell(c, tileOnly = false) {
+  if (!state) return;
   if (viewing) { stopViewing(); return; }
   const i = heldIndex();
   const piece = state.pieces[c], tile = state.tiles[c];
@@ -479,7 +480,7 @@ async function loadRecord(ev) {
 
 const ARROWS = { ArrowUp: 8, ArrowDown: -8, ArrowLeft: -1, ArrowRight: 1 };
 function onKey(ev) {
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (!state || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const k = ev.key;
   if (k in ARROWS) {
     const d = ARROWS[k];
