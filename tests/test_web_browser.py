@@ -128,7 +128,7 @@ def drag(page, frm, to):
     page.mouse.up()
 
 
-def settled(server, actions, timeout=5.0):
+def settled(server, actions, timeout=10.0):
     """Wait until the firmware has judged the board with this many actions played."""
     g = server.game
     end = time.monotonic() + timeout

@@ -29,9 +29,11 @@ const cells = [];
 const buttons = { a: false, b: false };
 
 // --- talking to the server ---------------------------------------------------
+const HAND_OPS = new Set(["lift", "put", "move", "lay", "from-tray", "aside", "button"]);
+
 async function send(op, args = {}, opts = {}) {
   const id = ++eventId;
-  sentAt.set(id, performance.now());
+  if (HAND_OPS.has(op)) sentAt.set(id, performance.now()); // timed: hand event to LED frame drawn
   let answer;
   try {
     const r = await fetch("/api/" + op, {
