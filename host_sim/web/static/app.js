@@ -152,6 +152,7 @@ function drawCell(c, terrain, piece, rgb) {
 }
 
 function draw(s) {
+  if (!state) vortex.firstFrameMs = performance.now(); // since navigation began
   state = s;
   vortex.state = s;
   const shownTiles = viewing ? viewing.tiles : s.tiles;
