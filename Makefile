@@ -15,9 +15,8 @@ play-terminal:  ## the same simulator in a terminal
 test: $(STAMP) browser  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium
 	$(VPY) -m pytest -q
 
-# The browser tests drive Debian's chromium (Playwright cannot download its
-# own here). Installed when root and missing; otherwise those tests skip and say why.
-browser:
+# Playwright cannot download its own browser here: the tests drive Debian's.
+browser:  ## chromium for the browser tests (apt-get when root; else they skip, saying why)
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null \
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 	       && (apt-get update -q && apt-get install -y -q chromium) ; } \
