@@ -92,6 +92,7 @@ def page(browser, server):
     pg = browser.new_page(viewport={"width": 1280, "height": 720})
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("dialog", lambda d: d.accept())  # "leave this game?": yes
     pg.goto(server.url)
     pg.wait_for_function("window.vortex.drawn > 0")
     FIGURES["page_load_to_first_frame_ms"] = round(pg.evaluate("window.vortex.firstFrameMs"), 1)

@@ -441,13 +441,22 @@ function wire() {
   $("tidy").onclick = () => send("tidy", {});
   $("takeback").onclick = () => send("takeback", {});
   $("mode").onchange = () => { $("mode").dataset.touched = "1"; banner("The opponent changes with the next new game.", true); };
-  $("new-game").onclick = () => { $("mode").dataset.touched = ""; stopViewingQuiet(); send("new", { mode: $("mode").value }); };
+  $("new-game").onclick = () => {
+    if (!leaveGame()) return;
+    $("mode").dataset.touched = "";
+    stopViewingQuiet();
+    send("new", { mode: $("mode").value });
+  };
   $("copy-pos").onclick = async () => {
     const text = state.position;
     try { await navigator.clipboard.writeText(text); banner("Position copied.", true); }
     catch (e) { $("position").select(); document.execCommand("copy"); banner("Position selected: copy it with Ctrl+C.", true); }
   };
-  $("load-pos").onclick = () => { stopViewingQuiet(); send("new", { position: $("position").value, mode: $("mode").value }); };
+  $("load-pos").onclick = () => {
+    if (!leaveGame()) return;
+    stopViewingQuiet();
+    send("new", { position: $("position").value, mode: $("mode").value });
+  };
   $("save-rec").onclick = saveRecord;
   $("load-rec").onchange = loadRecord;
   $("sensor-toggle").onchange = () => { $("sensors").hidden = !$("sensor-toggle").checked; if (state) drawSensors(state); };
@@ -455,6 +464,12 @@ function wire() {
   $("misread").onchange = () => send("sensors", { misread: Number($("misread").value) });
   $("board").addEventListener("keydown", onKey);
   document.addEventListener("keyup", onKeyUp);
+}
+
+// A game under way is not thrown away by a slip of the mouse.
+function leaveGame() {
+  return !state || !state.actions.length || state.result ||
+    window.confirm(`Leave this game (${state.actions.length} actions)? Save its record first to keep it.`);
 }
 
 function stopViewingQuiet() { if (viewing) { viewing = null; $("viewing").hidden = true; } }
@@ -476,6 +491,7 @@ async function loadRecord(ev) {
   ev.target.value = "";
   if (!f) return;
   if (f.size > 512 * 1024) return banner("That file is too large to be a game record.");
+  if (!leaveGame()) return;
   stopViewingQuiet();
   const a = await send("record", { text: await f.text() });
   if (!a.error) banner(`Game record loaded: ${a.actions} actions.`, true);
