@@ -64,7 +64,7 @@ class Game:
     """Game(settings=None, position=None, seed=0). Thread-safe: one lock
     guards the rig; the ticking thread and request threads take turns."""
 
-    def __init__(self, settings=None, position=None, seed=0):
+    def __init__(self, settings=None, position=None, seed=0, store=None):
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.seed = seed
@@ -76,7 +76,8 @@ class Game:
         self.ticks = 0  # ticks run by run(), and the time they took: the rate's figures
         self.tick_s = 0.0
         self._shown = bytearray(192)
-        self._rig(settings or Settings(), position)
+        self.store = store  # where the Board saves the game after every action (None: nowhere)
+        self._rig(settings or Settings(), position, store)
 
     def _rig(self, settings, position, store=None):
         self.rig = Rig(position, settings=settings, store=store, seed=self.seed)
@@ -85,6 +86,13 @@ class Game:
         self._anchor = (time.monotonic(), self.rig.now)
         with self.lock:
             self._bump()
+
+    def _fresh(self, settings, start, actions=()):
+        # A game from start with these actions played (engine codes), which the
+        # Board resumes from its save as after a power cut: its own path.
+        store = self.store or MemoryStore()
+        store.save(session.dump(settings, start, actions, (settings.clock_ms, settings.clock_ms)))
+        self._rig(settings, None, store)
 
     # --- time -----------------------------------------------------------------
     def run(self):
@@ -373,7 +381,7 @@ class Game:
             Position(text)
         except NotationError as e:
             return {"error": "position not loaded: %s" % e}
-        self._rig(settings, text)
+        self._fresh(settings, text)
 
     def op_record(self, args):
         """Load a game record (docs/record.md): the game it holds, at its last action."""
@@ -385,9 +393,7 @@ class Game:
                 pos.push(pos.parse_action(text))
         except ValueError as e:  # NotationError and IllegalAction are ValueErrors too
             return {"error": "record not loaded: %s" % str(e).split("\n")[0]}
-        b = self.rig.board
-        saved = session.dump(b.settings, start, pos.stack, b.clock.left if b.clock else (0, 0))
-        self._rig(b.settings, None, MemoryStore(saved))
+        self._fresh(self.rig.board.settings, start, pos.stack)
         return {"actions": len(actions)}
 
     def record(self):
