@@ -257,9 +257,13 @@ def test_move_capture_swap_and_vortex_by_hand(page, server):
         cell(page, cell_name(c)).click()
     page.wait_for_function("window.vortex.state.hand.length === 4")
     shot(page, "05-vortex-in-hand")
-    for i in range(4):
-        page.locator('#hand [data-item="0"]').click()  # the first tile taken of those left
-        cell(page, cell_name(cells[(i + 1) % 4])).click()
+    for i in range(4):  # each time the first tile taken of those left: chosen, or dragged
+        chip, dest = page.locator('#hand [data-item="0"]'), cell(page, cell_name(cells[(i + 1) % 4]))
+        if i % 2:
+            chip.drag_to(dest)
+        else:
+            chip.click()
+            dest.click()
     pos.push(vx)
     settled(server, len(pos.stack))
     assert server.game.rig.board.pos == pos

@@ -330,7 +330,7 @@ let drag = null;
 function onPointerDown(ev) {
   if (ev.button !== 0 && ev.pointerType === "mouse") return;
   const cellEl = ev.target.closest(".cell");
-  const boxEl = ev.target.closest("#pool .chip, #tray .chip");
+  const boxEl = ev.target.closest("#pool .chip, #tray .chip, #hand .chip");
   if (!cellEl && !boxEl) return;
   drag = { x: ev.clientX, y: ev.clientY, from: cellEl ? cellIndex(cellEl.dataset.cell) : -1,
            box: boxEl, moved: false, shift: ev.shiftKey, ghost: null, over: -1 };
@@ -371,6 +371,13 @@ async function onPointerUp(ev) {
   drag = null;
   if (d.ghost) d.ghost.remove();
   if (d.over >= 0) cells[d.over].el.classList.remove("drag-over");
+  if (d.box && d.box.dataset.item !== undefined) { // a held thing: chosen, or carried to a cell
+    const item = Number(d.box.dataset.item);
+    if (!d.moved) { selected = item; return drawHands(state); }
+    const to = cellAt(ev.clientX, ev.clientY);
+    if (to >= 0) { selected = -1; send("put", { cell: cellName(to), item }); }
+    return;
+  }
   const boxed = d.box && (d.box.dataset.terrain ? { terrain: d.box.dataset.terrain } : { piece: d.box.dataset.piece });
   if (!d.moved) {
     if (boxed) return setPencil(pencil && JSON.stringify(pencil) === JSON.stringify(boxed) ? null : boxed);
@@ -415,10 +422,6 @@ function wire() {
   document.addEventListener("pointerup", onPointerUp);
   document.addEventListener("pointercancel", () => { if (drag && drag.ghost) drag.ghost.remove(); drag = null; });
 
-  $("hand").addEventListener("click", (ev) => {
-    const b = ev.target.closest("[data-item]");
-    if (b) { selected = Number(b.dataset.item); drawHands(state); }
-  });
   document.querySelectorAll(".hw").forEach((b) => {
     b.addEventListener("pointerdown", (ev) => { ev.preventDefault(); b.setPointerCapture(ev.pointerId); setButton(b.dataset.btn, true); });
     const up = () => { if (b.dataset.btn === "ab" ? buttons.a || buttons.b : buttons[b.dataset.btn]) setButton(b.dataset.btn, false); };
