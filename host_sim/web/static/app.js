@@ -229,8 +229,8 @@ function drawActions(s) {
   ol.scrollTop = ol.scrollHeight;
 }
 
-function chip(cls, text, title) {
-  return `<button type="button" class="chip ${cls}" title="${title}">${text}</button>`;
+function chip(cls, text, title, item) {
+  return `<button type="button" class="chip ${cls}" data-item="${item}" title="${title}">${text}</button>`;
 }
 
 function drawHands(s) {
@@ -240,9 +240,9 @@ function drawHands(s) {
   hand.innerHTML = s.hand.map((h, i) => {
     const on = i === sel ? " sel" : "";
     if (h[0] === "piece") {
-      return chip(`piece-chip ${sideOf(h[1])}${on}`, PIECE_LETTERS[h[1]], `${sideOf(h[1])} ${KINDS[h[1] & 3]} (${i + 1}); click to choose it`).replace("<button", `<button data-item="${i}"`);
+      return chip(`piece-chip ${sideOf(h[1])}${on}`, PIECE_LETTERS[h[1]], `${sideOf(h[1])} ${KINDS[h[1] & 3]} (${i + 1}): click to choose it, or drag it to a cell`, i);
     }
-    return chip(`t${h[1] <= 4 ? h[1] : 5}${on}`, SYMBOLS[h[1]] || "?", `a ${TERRAIN_NAMES[h[1]] || "foreign"} tile (${i + 1}); click to choose it`).replace("<button", `<button data-item="${i}"`);
+    return chip(`t${h[1] <= 4 ? h[1] : 5}${on}`, SYMBOLS[h[1]] || "?", `a ${TERRAIN_NAMES[h[1]] || "foreign"} tile (${i + 1}): click to choose it, or drag it to a cell`, i);
   }).join("");
   document.querySelectorAll("#pool .chip").forEach((b, i) => { b.querySelector(".count").textContent = s.pool[i]; });
   const tray = $("tray");
