@@ -1,10 +1,15 @@
-# The board's commands. `make play` needs only python3; the rest set up .venv first.
+# The board's commands; `make help` lists them. `make play` needs only
+# python3; the others set up .venv first (requirements-dev.txt).
 PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PORT ?= auto
 
-.PHONY: play play-terminal test browser bench tables deploy clean
+.PHONY: help play play-terminal test browser bench bench-device tables flash clean
+
+help:  ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 play:  ## the simulator in the browser: you against the board's AI (address printed)
 	$(PYTHON) -m host_sim web --ai dark
@@ -25,13 +30,23 @@ browser:  ## chromium for the browser tests (apt-get when root; else they skip, 
 bench: $(STAMP)  ## figures and ratios; never a pass/fail
 	$(VPY) tools/bench.py
 
+bench-device: $(STAMP)  ## the same figures on an emulated Pico (rp2040js), beside the unix port's
+	$(VPY) tools/bench_device.py
+
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
 
-$(STAMP): requirements-dev.txt
+flash: $(STAMP)  ## copy the firmware onto a Pico running MicroPython (PORT=/dev/ttyACM0)
+	$(VPY) tools/deploy.py --port "$(PORT)"
+
+# Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico.
+$(STAMP): requirements-dev.txt tools/pico/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q -r requirements-dev.txt
+	if command -v npm >/dev/null; then (cd tools/pico && npm ci --silent --no-audit --no-fund) \
+	|| echo "npm ci failed: the emulated Pico tests will be skipped"; \
+	else echo "node/npm not found: the emulated Pico tests will be skipped"; fi
 	touch $@
 
-clean:
+clean:  ## remove .venv and every build and cache
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .hypothesis

@@ -3,6 +3,8 @@
 Deployed with tools/deploy.py next to pins.py (hardware/pins.py). Every
 tick: one reed-matrix scan, at most one tile read, one step of the board
 logic, and the LEDs when the frame changed. The loop allocates nothing.
+With no NFC reader answering, the loop goes on, says so on the console, and
+plays the pieces on the game's tiles (vortex.hal.tiles: .missing).
 """
 import gc
 import time
@@ -10,7 +12,7 @@ import time
 from machine import Pin, SPI
 
 import pins
-from vortex.hal.reed import ReedMatrix
+from vortex.hal.reed import ReedMatrix, sio_columns
 from vortex.hal.mfrc522 import MFRC522
 from vortex.hal.tiles import TileScanner, ShiftMux
 from vortex.hal.pixels import Pixels, led_map
@@ -20,6 +22,9 @@ from vortex.app.board import Board
 from vortex.app import buttons as btn
 
 SAVE = "/game.bin"
+NO_READER = ("NFC reader not answering: the tiles are taken as the game has them, so pieces "
+             "can be played but tile actions cannot be seen; check the reader's wiring")
+READER_BACK = "NFC reader answering again: the tiles are read"
 
 
 def buttons(a, b):
@@ -31,7 +36,7 @@ def buttons(a, b):
 def build():
     """The parts, from the pin map."""
     reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
-                       pins.DEBOUNCE_MS)
+                       pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
     spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
               mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
     reader = MFRC522(spi, Pin(pins.NFC_CS), Pin(pins.NFC_RST))
@@ -48,16 +53,29 @@ def run(ticks=-1):
     reeds, tiles, pixels, a, b = build()
     board = Board(FileStore(SAVE))
     watchdog = Watchdog(pins.WATCHDOG_MS)
+    missing = False
     gc.collect()
-    while ticks:
-        ticks -= 1
-        now = time.ticks_ms()
-        reeds.scan(now)
-        tiles.poll(now)
-        if board.step(now, reeds.cells, tiles.cells, tiles.ids, buttons(a, b)):
-            pixels.show(board.frame)
-        board.hint(tiles)  # read first where tiles may change
-        watchdog.feed()
+    try:
+        while ticks:
+            ticks -= 1
+            now = time.ticks_ms()
+            reeds.scan(now)
+            tiles.poll(now)
+            if tiles.missing != missing:
+                missing = tiles.missing
+                print(NO_READER if missing else READER_BACK)
+            # Without the reader, the game's own tiles stand in for the readings.
+            if board.step(now, reeds.cells, board.pos.tiles if missing else tiles.cells, tiles.ids,
+                          buttons(a, b)):
+                pixels.show(board.frame)
+            board.hint(tiles)  # read first where tiles may change
+            watchdog.feed()
+    except KeyboardInterrupt:
+        # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the
+        # REPL takes over, and the watchdog, which cannot be stopped, is fed
+        # from a timer until the next reset.
+        watchdog.keep_fed()
+        raise
     return board
 
 

@@ -5,24 +5,28 @@ Type what hands do and watch the board answer.
     python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE]
                               [--position "<text>"] [--no-color]
 """
+import argparse
 import os
 import sys
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_action
-from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
+from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, PLACE, action_cells
 from vortex.app.session import Settings, NO_AI
-from vortex.app.leds import LEVELS
-from vortex.hal.store import FileStore
-from .scenario import Rig
+from vortex.app import leds
+from vortex.app.advice import todo
+from vortex.hal.store import FileStore, MAGIC
+from . import cli
+from .scenario import Rig, BUTTONS
 from .virtual import PhysicsError
 
 HELP = """\
 Actions, carried out by tidy hands:  W@d4  e2e4  c3~d3  V+c3  V-c3
   (an illegal move is carried out all the same, to see the board refuse it)
-Hands, one at a time:  lift e2 | place e4 | drop | slide e2 e3 e4 | knock d7 d6
-  lay W d4 | take-tile d4 | put-tile e4
-Board:  carry (do the action the board shows) | wait MS | help | quit
+Hands, one at a time:  lift e2 | place e4 | drop (into the tray) | from-tray T e5
+  slide e2 e3 e4 | knock d7 d6 | lay W d4 | take-tile d4 | put-tile e4
+Board:  tidy (put the board back as the game has it) | carry (tidy, then do the
+  action the board shows) | wait MS | help | quit
 Buttons:  undo (short A) | level (short B) | new (hold A+B) | menu (hold B)
   press a | press b | hold b | hold ab   (in the menu: A the next value,
   B the next item, hold B to close, hold A+B to close and start a new game)"""
@@ -32,6 +36,50 @@ SHORTCUTS = {"undo": ("press", "a"), "level": ("press", "b"), "new": ("hold", "a
 ESC = "\x1b["
 TERRAIN_BG = {0: (40, 40, 40), 1: (0, 70, 170), 2: (170, 30, 0), 3: (110, 70, 20),
               4: (150, 150, 150)}
+
+
+# Without colour, each lit LED shows the symbol of its nearest palette colour.
+SYMBOLS = ((leds.LIFTED, "o"), (leds.DEST, "+"), (leds.CAPTURE, "x"), (leds.AWAKEN, "^"),
+           (leds.LAST, "~"), (leds.TODO, "!"), (leds.MISSING, "_"), (leds.EXTRA, "X"),
+           (leds.PLACE, ":"), (leds.SIDE[0], "L"), (leds.SIDE[1], "D")) + tuple(
+    (leds.TERRAINS[t], TERRAIN_LETTERS[t]) for t in range(1, len(leds.TERRAINS)))
+LEGEND = ("LEDs: o lifted, + may go, x may take, ^ awakens, ~ last action, ! to carry out, "
+          "_ missing, X extra or illegal, : a tile may go, L D whose turn, W F E A a tile to lay")
+
+
+MAX_WAIT_MS = 60000  # a longer wait is several: each takes real time to simulate
+# What each hand's command takes after its verb, as told when the words are wrong.
+USAGE = {"lift": "CELL", "place": "CELL", "drop": "", "from-tray": "PIECE CELL",
+         "slide": "CELL CELL [CELL...]", "knock": "CELL CELL", "lay": "TERRAIN CELL",
+         "take-tile": "CELL", "put-tile": "CELL", "wait": "MS", "settle": "", "press": "a|b|ab",
+         "hold": "a|b|ab", "play": "ACTION", "tidy": "", "carry": ""}
+
+
+def check(verb, args):
+    """Raise ValueError, in words, if a typed command's words are not what it takes."""
+    if verb not in USAGE:
+        raise ValueError("unknown command %r (type help)" % verb)
+    usage = USAGE[verb]
+    n = len(usage.split())
+    if len(args) != n and not (usage.endswith("...]") and len(args) >= n - 1):
+        raise ValueError("usage: %s %s" % (verb, usage) if usage else "%s takes nothing more" % verb)
+    if verb == "lay" and (len(args[0]) != 1 or args[0] not in TERRAIN_LETTERS[1:] + "?"):
+        raise ValueError("lay: the terrain is W, F, E or A (or ? for a tag not ours), not %r"
+                         % args[0])
+    if verb == "wait" and not (args[0].isdigit() and int(args[0]) <= MAX_WAIT_MS):
+        raise ValueError("wait: milliseconds, 0..%d, not %r" % (MAX_WAIT_MS, args[0]))
+    if (verb == "press" or verb == "hold") and args[0] not in BUTTONS:
+        raise ValueError("%s: a, b or ab, not %r" % (verb, args[0]))
+
+
+def symbol(rgb, level):
+    """The symbol of an LED's colour at a brightness level (see SYMBOLS)."""
+    best, sym = None, " "
+    for colour, s in SYMBOLS:
+        d = sum(abs(c * level // 255 - x) for c, x in zip(colour, rgb))
+        if best is None or d < best:
+            best, sym = d, s
+    return sym
 
 
 def _bg(rgb):
@@ -57,13 +105,18 @@ class BoardSim:
                 cell = TERRAIN_LETTERS[v.tiles[c]].replace("-", ".") + PIECE_LETTERS[v.pieces[c]]
                 row.append(self._cell(cell, TERRAIN_BG[v.tiles[c]]))
             row.append("   ")
-            level = LEVELS[rig.board.settings.level]
+            level = leds.LEVELS[rig.board.settings.level]
             for f in range(8):
                 rgb = rig.colour(rank * 8 + f)
-                # Undo the brightness level for the screen; keep the
-                # palette's own dim and bright apart.
-                shown = tuple(min(255, x * 255 // level) for x in rgb)
-                row.append(self._cell("  " if max(rgb) else " .", shown))
+                if not max(rgb):
+                    row.append(" .")
+                elif self.color:
+                    # Undo the brightness level for the screen; keep the
+                    # palette's own dim and bright apart.
+                    shown = tuple(min(255, x * 255 // level) for x in rgb)
+                    row.append(self._cell("  ", shown))
+                else:
+                    row.append(" " + symbol(rgb, level))
             self.say("".join(row))
         self.say("   a b c d e f g h          a b c d e f g h")
         b = rig.board
@@ -75,15 +128,19 @@ class BoardSim:
             line += ", clock %d:%02d / %d:%02d" % (b.clock.left[0] // 60000, b.clock.left[0] // 1000 % 60,
                                                   b.clock.left[1] // 60000, b.clock.left[1] // 1000 % 60)
         self.say(line)
+        if v.tray[0] or v.tray[1]:
+            self.say("tray: " + v.tray_text())
         if b.pending >= 0:
             self.say("the board asks: %s" % pos.action_text(b.pending))
         for m in b.messages:
             self.say("board: " + m)
         del b.messages[:]
+        steps = todo(b)
+        if steps:
+            self.say("to do: " + steps)
         if b.result() is not None:
             r = b.result()
-            who = "a draw" if r.winner is None else ("Light wins", "Dark wins")[r.winner]
-            self.say("game over: %s (%s)" % (who, r.reason))
+            self.say("game over: %s (%s)" % (r.name(), r.reason))
 
     def _cell(self, text, rgb):
         return _bg(rgb) + text + ESC + "0m" if self.color else text
@@ -99,13 +156,16 @@ class BoardSim:
             return False
         if verb == "help":
             self.say(HELP)
+            if not self.color:
+                self.say(LEGEND)
             return True
         try:
             if verb in SHORTCUTS:
                 rig.do(*SHORTCUTS[verb])
-            elif len(words) == 1 and verb != "carry" and verb != "drop":
+            elif len(words) == 1 and verb not in USAGE:
                 self.act(verb)
             else:
+                check(verb, words[1:])
                 rig.do(*words)
             rig.settle()
         except (NotationError, IllegalAction, PhysicsError, ValueError, IndexError) as e:
@@ -119,60 +179,89 @@ class BoardSim:
         a = parse_action(text)
         if pos.is_legal(a):
             self.rig.play(a, settle=False)
-        elif a < 4096:  # an illegal move: hands do it anyway, the board says no
+        elif a < PLACE:  # an illegal move: hands do it anyway, the board says no
             self.say("(illegal: %s; doing it anyway)" % pos.why_illegal(a))
-            self.rig.do("lift", a >> 6)
-            self.rig.do("place", a & 63)
+            cells = bytearray(4)
+            action_cells(a, cells)
+            self.rig.do("lift", cells[0])
+            self.rig.do("place", cells[1])
         else:
             raise IllegalAction("illegal action %s: %s" % (text, pos.why_illegal(a)))
 
 
-def parse_args(args):
-    opts = {"ai": NO_AI, "clock": (0, 0), "save": None, "position": None, "color": True}
-    it = iter(args)
-    for a in it:
-        if a == "--ai":
-            opts["ai"] = {"light": LIGHT, "dark": DARK}[next(it)]
-        elif a == "--clock":
-            m, _, inc = next(it).partition("+")
-            opts["clock"] = (int(float(m) * 60000), int(float(inc or 0) * 1000))
-        elif a == "--save":
-            opts["save"] = next(it)
-        elif a == "--position":
-            opts["position"] = next(it)
-        elif a == "--no-color":
-            opts["color"] = False
-        else:
-            raise ValueError("unknown option %s" % a)
-    return opts
+MAX_CLOCK_MIN = 600  # ten hours a side
+MAX_INCREMENT_S = 600
 
 
-def main(args, stdin=None, stdout=None):
+def clock(text):
+    """An argparse type: MIN+INC, minutes a side and seconds added a move."""
+    m, plus, inc = text.partition("+")
+    minutes = cli.float_in(0.1, MAX_CLOCK_MIN, "clock minutes")(m)
+    seconds = cli.float_in(0, MAX_INCREMENT_S, "clock increment")(inc) if plus else 0
+    return int(minutes * 60000), int(seconds * 1000)
+
+
+def save_file(text):
+    """An argparse type: a file to save the game in. Only a save of this
+    program is ever written over: the file itself, and the .tmp and .bak the
+    store keeps beside it."""
+    cli.text("save file")(text)
+    store = FileStore(text)
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError("save file: no folder %s" % folder)
+    for path in (store.path, store.tmp, store.bak):
+        if os.path.isdir(path):
+            raise argparse.ArgumentTypeError("save file: %s is a folder" % path)
+        if os.path.exists(path) and not is_save(path):
+            raise argparse.ArgumentTypeError(
+                "save file: %s is not a save of this board; not writing over it" % path)
+    return store
+
+
+def is_save(path):
+    """Does the file begin as this program's saves do?"""
+    with open(path, "rb") as f:
+        return f.read(len(MAGIC)) == MAGIC
+
+
+def add_arguments(ap):
+    """The options of `python3 -m host_sim board`."""
+    ap.add_argument("--ai", choices=("light", "dark"), help="the side the board's AI plays")
+    ap.add_argument("--clock", type=clock, default=(0, 0), metavar="MIN+INC",
+                    help="a chess clock: minutes a side + seconds added a move (e.g. 10+5)")
+    ap.add_argument("--save", type=save_file, metavar="FILE",
+                    help="save the game here after every action, and resume from it")
+    ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
+    ap.add_argument("--no-color", action="store_true",
+                    help="plain text: LEDs as symbols (also when NO_COLOR is set)")
+
+
+def run(opts, stdin=None, stdout=None):
+    """Run the simulator on stdin's commands; returns an exit code."""
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
-    try:
-        opts = parse_args(args)
-    except (ValueError, KeyError, StopIteration) as e:
-        out.write("usage: python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] "
-                  "[--save FILE] [--position TEXT] [--no-color] (%s)\n" % e)
-        return 2
-    settings = Settings(ai_side=opts["ai"], clock_ms=opts["clock"][0], increment_ms=opts["clock"][1])
-    store = FileStore(opts["save"]) if opts["save"] else None
-    try:
-        rig = Rig(opts["position"], settings=settings, store=store)
-    except NotationError as e:
-        out.write("error: %s\n" % e)
-        return 1
-    color = opts["color"] and not os.environ.get("NO_COLOR")
+    ai = {"light": LIGHT, "dark": DARK}.get(opts.ai, NO_AI)
+    settings = Settings(ai_side=ai, clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    rig = Rig(opts.position.text() if opts.position else None, settings=settings, store=opts.save)
+    color = not opts.no_color and not os.environ.get("NO_COLOR")
     sim = BoardSim(rig, out, color)
     sim.say("The board simulator. Type help for the commands.")
     sim.draw()
-    tty = stdin.isatty()
+    tty = stdin is sys.stdin and out is sys.stdout and stdin.isatty()
+    if tty:
+        try:
+            import readline  # noqa: F401  (input() then edits lines and keeps a history)
+        except ImportError:
+            pass
     while True:
         if tty:
-            out.write("> ")
-            out.flush()
-        line = stdin.readline()
+            try:
+                line = input("> ") + "\n"
+            except EOFError:
+                break  # Ctrl-D
+        else:
+            line = stdin.readline()
         if not line:
             break  # end of input
         if not tty:

@@ -5,12 +5,14 @@
     rig.play("d7d5")                     # carry out an action as a tidy player would
 
 Commands (comma, semicolon or newline separated):
-    lift X | place X | drop | slide X Y [Z...] | knock X Y
-    lay T X (a new tile of terrain T, or ? a tag that is not ours) | take-tile X | put-tile X
-    wait MS | settle | press a|b | hold b|ab | play ACTION | carry (the board's pending action)
+    lift X | place X | drop (into the tray) | from-tray P X (P: T S H t s h) | slide X Y [Z...]
+    knock X Y | lay T X (a new tile of terrain T, or ? a tag that is not ours) | take-tile X
+    put-tile X | wait MS | settle | press a|b | hold b|ab | play ACTION
+    tidy (put the board back as the game has it) | carry (tidy, then the board's pending action)
 """
-from vortex.engine.defs import PLACE, SWAP, VORTEX, TERRAIN_LETTERS, block_cells
-from vortex.engine.notation import parse_cell
+from vortex.engine.defs import (PLACE, SWAP, TERRAIN_LETTERS, action_cells, tile_goes,
+                                placed_terrain)
+from vortex.engine.notation import parse_cell, action_text
 from vortex.engine.position import Position
 from vortex.app.board import Board, SETTLE_MS
 from vortex.app.buttons import A, B, HOLD_MS
@@ -89,12 +91,13 @@ class Rig:
                 v.lift(c, self.now)
             self.tick(2)
             v.place(args[-1], self.now)
+        elif verb == "from-tray":
+            v.from_tray(args[0], args[1], self.now)
         elif verb == "knock":
             v.lift(args[0], self.now)
             v.place(args[1], self.now)
         elif verb == "lay":  # terrain letter, or ? for a tag that is not ours
-            v.new_tile(FOREIGN if args[0] == "?" else TERRAIN_LETTERS.index(args[0]))
-            v.place_tile(args[1], self.now)
+            v.lay_new(FOREIGN if args[0] == "?" else TERRAIN_LETTERS.index(args[0]), args[1], self.now)
         elif verb == "take-tile":
             v.lift_tile(args[0], self.now)
         elif verb == "put-tile":
@@ -112,11 +115,19 @@ class Rig:
         elif verb == "play":
             self.play(self.board.pos.parse_action(args[0]))
             return
+        elif verb == "tidy":
+            self.tidy()
+            return
         elif verb == "carry":
-            self.play(self.board.pending)
+            tidied = self.tidy()
+            if self.board.pending >= 0:
+                self.play(self.board.pending)
+            elif not tidied:
+                raise ValueError("nothing to carry: the board agrees with the game and asks for "
+                                 "no action")
             return
         else:
-            raise ValueError("scenario: unknown command %r" % verb)
+            raise ValueError("unknown command %r" % verb)
         self.tick(4)  # hands are not instant
 
     def play(self, a, capture_first=True, settle=True):
@@ -126,6 +137,7 @@ class Rig:
         pos = self.board.pos
         if a < PLACE:
             f, t = a >> 6, a & 63
+            awakens = pos.awakens(a)
             if pos.pieces[t]:
                 if capture_first:
                     self.do("lift", t)
@@ -139,25 +151,20 @@ class Rig:
             else:
                 self.do("lift", f)
                 self.do("place", t)
+            if awakens:
+                v.awaken(t)  # the player turns the piece to its Awakened face
         elif a < SWAP:
             c = a & 63
             under = v.pieces[c]
             if under:
                 self.do("lift", c)
-            self.do("lay", TERRAIN_LETTERS[((a - PLACE) >> 6) + 1], c)
+            self.do("lay", TERRAIN_LETTERS[placed_terrain(a)], c)
             if under:
                 self.do("place", c)
         else:
-            if a < VORTEX:
-                c = (a - SWAP) >> 1
-                cells = (c, c + (8 if a & 1 else 1))
-                dest = (cells[1], cells[0])
-            else:
-                code = a - VORTEX
-                cells = block_cells(code >> 1)
-                # clockwise: each tile to the next cell of the cycle
-                k = 3 if code & 1 else 1
-                dest = tuple(cells[(i + k) % 4] for i in range(4))
+            buf = bytearray(4)
+            cells = buf[:action_cells(a, buf)]
+            dest = [cells[tile_goes(a, i)] for i in range(len(cells))]
             held = [c for c in cells if v.pieces[c]]
             for c in held:
                 self.do("lift", c)
@@ -175,6 +182,41 @@ class Rig:
             n = len(self.board.pos.stack)
             self.until(lambda: len(self.board.pos.stack) != n and self.board.judged)
 
+    def tidy(self):
+        """Tidy hands put the board back as the game has it: what is in hand
+        is set aside, wrong tiles and pieces come off (pieces to the tray),
+        then the missing tiles are laid and the missing pieces put back from
+        the tray (a spare from the box if the tray has none). Then settle.
+        False if there was nothing to do."""
+        v = self.virtual
+        want = self.board.pos
+        if bytes(v.pieces) == bytes(want.pieces) and bytes(v.tiles) == bytes(want.tiles) \
+                and not v.hand:
+            return False
+        while any(h[0] == "piece" for h in v.hand):
+            v.drop()
+        del v.hand[:]  # tiles in hand go back to the pool
+        for c in range(64):
+            if v.pieces[c] and (v.pieces[c] != want.pieces[c] or v.tiles[c] != want.tiles[c]):
+                self.do("lift", c)
+                v.drop()
+        for c in range(64):
+            if v.tiles[c] != want.tiles[c]:
+                if v.tiles[c]:
+                    self.do("take-tile", c)
+                    del v.hand[:]
+                if want.tiles[c]:
+                    self.do("lay", TERRAIN_LETTERS[want.tiles[c]], c)
+        for c in range(64):
+            p = want.pieces[c]
+            if p and not v.pieces[c]:
+                if p not in v.tray[p >> 2]:
+                    v.tray[p >> 2].append(p)  # a spare from the box
+                v.from_tray(p, c, self.now)
+                self.tick(4)
+        self.settle()
+        return True
+
     # --- what the player sees -------------------------------------------------
     def colour(self, cell):
         """The (r, g, b) the LED of a cell shows now."""
@@ -186,10 +228,28 @@ class Rig:
         """{cell: (r, g, b)} of every lit LED."""
         return {c: self.colour(c) for c in range(64) if any(self.colour(c))}
 
+    def shows(self, cell, colour):
+        """Does the cell show this palette colour (at the default level, or
+        scaled down evenly by the current budget)?"""
+        got = self.colour(cell)
+        want = scaled(colour)
+        if got == want:
+            return True
+        top = max(got)
+        if not top or not max(want):
+            return False
+        k = max(want) / top  # the budget scales every channel by one factor
+        return all(abs(w - g * k) <= 2 * k + 1 for w, g in zip(want, got))
+
+    def played(self):
+        """The actions committed since the game's start, in notation."""
+        return " ".join(action_text(a) for a in self.board.pos.stack)
+
     def agrees(self):
+        """Do the game and the physical board hold the same tiles and pieces
+        (side and kind, which the reed switches cannot tell)?"""
         b, v = self.board, self.virtual
-        occ = all(bool(b.pos.pieces[c]) == bool(v.pieces[c]) for c in range(64))
-        return occ and bytes(b.pos.tiles) == bytes(v.tiles)
+        return bytes(b.pos.pieces) == bytes(v.pieces) and bytes(b.pos.tiles) == bytes(v.tiles)
 
 
 def scaled(colour, level=leds.LEVELS[2]):

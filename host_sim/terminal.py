@@ -3,30 +3,29 @@
     --light human|random   who plays Light (default human)
     --dark human|random    who plays Dark (default random)
     --seed N               seed of the random mover (printed when not given)
-    --position "<text>"    start from a position (spec/notation.md)
+    --position "<text>"    start from a position (docs/notation.md)
     --no-color             plain text, no ANSI escapes (also when NO_COLOR is set)
 
 A human types an action in notation (W@d4, d2d4, d4~e4, V+d4) or a command
 (see HELP). Standard library only: this runs with any python3, no .venv.
 """
-import argparse
 import os
 import random
 import sys
 import textwrap
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
+from . import cli
 from vortex.engine import (Position, new_buffer, action_text, parse_cell, NotationError,
-                           IllegalAction, LIGHT, DARK, NO_TILE, WATER, FIRE, EARTH, AIR,
+                           IllegalAction, LIGHT, DARK, WATER, FIRE, EARTH, AIR,
                            TRAVELLER, AWAKENED, HEART, cell_name)
 from vortex.engine.position import HEART_TAKEN, NO_ACTION, QUIET_END
 from vortex.engine.defs import (PLACE, SWAP, VORTEX, QUIET_LIMIT, PIECE_LETTERS, TERRAIN_LETTERS,
-                                SIDE_NAMES as SIDES)
+                                SIDE_NAMES as SIDES, KIND_NAMES as KINDS, TERRAIN_NAMES as TERRAINS,
+                                travellers)
 
 HUMAN = "human"
 RANDOM = "random"
-TERRAINS = {NO_TILE: "no tile", WATER: "Water", FIRE: "Fire", EARTH: "Earth", AIR: "Air"}
-KINDS = {TRAVELLER: "Traveller", AWAKENED: "Awakened", HEART: "Heart"}
 TILE_LETTERS = "." + TERRAIN_LETTERS[1:]  # a cell without a tile shows a dot
 
 HELP = """\
@@ -130,28 +129,15 @@ def status(pos):
     return " | ".join(parts)
 
 
-def travellers(pos):
-    """Travellers (Awakened included) per side, as the 80-action rule counts them."""
-    n = [0, 0]
-    for p in pos.pieces:
-        if p and (p & 3) != HEART:
-            n[p >> 2] += 1
-    return n
-
-
 def outcome_text(pos, outcome):
-    if outcome.winner is None:
-        head = "draw"
-    else:
-        head = "%s wins" % SIDES[outcome.winner]
+    head = outcome.name()
     if outcome.reason == HEART_TAKEN:
         why = "%s's Heart is taken" % SIDES[outcome.winner ^ 1]
     elif outcome.reason == NO_ACTION:
         why = "%s has no legal action" % SIDES[pos.side]
     elif outcome.reason == QUIET_END:
-        n = travellers(pos)
         why = "%d actions without a capture; Travellers: Light %d, Dark %d" % (
-            QUIET_LIMIT, n[LIGHT], n[DARK])
+            QUIET_LIMIT, travellers(pos.pieces, LIGHT), travellers(pos.pieces, DARK))
     else:
         why = outcome.reason
     return "Game over: %s (%s)." % (head, why)
@@ -165,8 +151,7 @@ def describe(pos, a):
         taken = pos.pieces[a & 63]
         if taken:
             notes.append("takes %s's %s" % (SIDES[taken >> 2], KINDS[taken & 3]))
-        p = pos.pieces[a >> 6]
-        if (p & 3) == TRAVELLER and (a & 63) >> 3 == (7 if p >> 2 == LIGHT else 0):
+        if pos.awakens(a):
             notes.append("awakens")
         if notes:
             text += " (%s)" % ", ".join(notes)
@@ -384,32 +369,24 @@ def _isatty(stream):
         return False
 
 
-def parse_args(args):
-    ap = argparse.ArgumentParser(prog="python3 -m host_sim play",
-                                 description="The terrain game in this terminal.")
+def add_arguments(ap):
+    """The options of `python3 -m host_sim play`."""
     ap.add_argument("--light", choices=(HUMAN, RANDOM), default=HUMAN,
                     help="who plays Light (default human)")
     ap.add_argument("--dark", choices=(HUMAN, RANDOM), default=RANDOM,
                     help="who plays Dark (default random)")
-    ap.add_argument("--seed", type=int, help="seed of the random mover")
-    ap.add_argument("--position", help="start from this position (notation)")
-    ap.add_argument("--no-color", action="store_true", help="no ANSI colour")
-    return ap.parse_args(args)
+    ap.add_argument("--seed", type=cli.int_in(0, 2 ** 32 - 1, "seed"),
+                    help="seed of the random mover (printed when not given)")
+    ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
+    ap.add_argument("--no-color", action="store_true",
+                    help="plain text, no ANSI colour (also when NO_COLOR is set)")
 
 
-def main(args, stdin=None, stdout=None):
+def run(opts, stdin=None, stdout=None):
     """Run a game; returns an exit code (0 at the end, on quit and at end of input)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    try:
-        opts = parse_args(args)
-    except SystemExit as e:  # argparse has printed why
-        return e.code if isinstance(e.code, int) else 2
-    try:
-        pos = Position(opts.position) if opts.position else Position()
-    except NotationError as e:
-        print("error: --position: %s" % e, file=sys.stderr)
-        return 1
+    pos = opts.position or Position()
     seed = opts.seed
     if seed is None:
         seed = random.randrange(1 << 31)
@@ -421,20 +398,8 @@ def main(args, stdin=None, stdout=None):
     color = not opts.no_color and not os.environ.get("NO_COLOR")
     screen = Screen(color)
     game = Game(pos, (opts.light, opts.dark), random.Random(seed), screen, stdin, stdout)
-    try:
-        game.say("Light: %s, Dark: %s, seed %d" % (opts.light, opts.dark, seed))
-        game.say(screen.legend())
-        if game.humans:
-            game.say("Type an action (W@d4, d2d4, d4~e4, V+d4) or help.")
-        return game.run()
-    except KeyboardInterrupt:
-        stdout.write("\n")
-        return 130
-    except BrokenPipeError:
-        # The reader left (e.g. `| head`): stop quietly, no traceback at exit.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
-        return 1
+    game.say("Light: %s, Dark: %s, seed %d" % (opts.light, opts.dark, seed))
+    game.say(screen.legend())
+    if game.humans:
+        game.say("Type an action (W@d4, d2d4, d4~e4, V+d4) or help.")
+    return game.run()

@@ -8,7 +8,8 @@ and NFC tags answering under an antenna (with optional misreads).
 Runs on CPython and on the MicroPython unix port (firmware/ on sys.path), so
 whole games can be played through it under both.
 """
-from vortex.engine.defs import NO_TILE, cell_name
+from vortex.engine.defs import (NO_TILE, TRAVELLER, AWAKENED, PIECE_LETTERS, SIDE_NAMES, KIND_NAMES,
+                                cell_name)
 from vortex.engine.notation import parse_cell
 from vortex.hal.debounce import Debouncer
 from vortex.hal.tiles import TileScanner
@@ -56,9 +57,19 @@ class VirtualReader:
         return OK
 
 
+def piece_code(letter):
+    """The engine code of a piece letter (T S H Light, t s h Dark)."""
+    i = PIECE_LETTERS.find(letter) if len(letter) == 1 else -1
+    if i <= 0:  # 0: the "." of an empty cell
+        raise PhysicsError("%r is not a piece: T S H (Light) or t s h (Dark)" % letter)
+    return i
+
+
 class VirtualBoard:
     """pieces[64]: engine piece codes; tiles[64]: terrains; serials[64]: each
-    tile's serial (1-255). hand: what the player holds, last taken last."""
+    tile's serial (1-255). hand: what the player holds, last taken last.
+    tray[side]: the codes of that side's pieces set aside off the board
+    (captured, or cleared away), so they can be put back after a takeback."""
 
     def __init__(self, seed=0, bounce_ms=0, misread=0):
         """bounce_ms: reed contacts chatter this long after a change;
@@ -67,6 +78,7 @@ class VirtualBoard:
         self.tiles = bytearray(64)
         self.serials = bytearray(64)
         self.hand = []  # ("piece", code) or ("tile", terrain, serial)
+        self.tray = ([], [])  # Light's and Dark's pieces off the board
         self.rng = Rng(seed + 1)
         self.bounce_ms = bounce_ms
         self.misread = misread
@@ -149,12 +161,40 @@ class VirtualBoard:
                 return
         raise PhysicsError("no piece in hand")
 
+    def awaken(self, cell):
+        """Turn the Traveller on a cell to its Awakened face."""
+        c = self._cell(cell)
+        if self.pieces[c] & 3 != TRAVELLER:
+            raise PhysicsError("no Traveller on %s to awaken" % cell_name(c))
+        self.pieces[c] += AWAKENED - TRAVELLER
+
     def drop(self):
-        """Set the piece taken last aside, off the board (a captured piece)."""
+        """Set the piece taken last aside, into its side's tray (a captured piece)."""
         for i in range(len(self.hand) - 1, -1, -1):
             if self.hand[i][0] == "piece":
-                return self.hand.pop(i)[1]
+                p = self.hand.pop(i)[1]
+                self.tray[p >> 2].append(p)
+                return p
         raise PhysicsError("no piece in hand")
+
+    def from_tray(self, piece, cell, now=0):
+        """Put a piece (engine code or letter) from its side's tray on a cell."""
+        p = piece_code(piece) if isinstance(piece, str) else piece
+        c = self._cell(cell)
+        tray = self.tray[p >> 2]
+        if p not in tray:
+            raise PhysicsError("no %s %s in the tray (%s)" % (
+                SIDE_NAMES[p >> 2], KIND_NAMES[p & 3], self.tray_text() or "it is empty"))
+        if self.pieces[c]:
+            raise PhysicsError("%s already holds a piece" % cell_name(c))
+        tray.remove(p)
+        self.pieces[c] = p
+        self._touch(c, now)
+
+    def tray_text(self):
+        """The tray in letters, e.g. 'Light T T, Dark h'; '' when empty."""
+        return ", ".join("%s %s" % (SIDE_NAMES[side], " ".join(PIECE_LETTERS[p] for p in sorted(t)))
+                         for side, t in enumerate(self.tray) if t)
 
     def lift_tile(self, cell, now=0):
         c = self._cell(cell)
@@ -181,9 +221,15 @@ class VirtualBoard:
         self.tiles[c] = terrain
         self.serials[c] = serial
 
-    def new_tile(self, terrain):
-        """Take a fresh tile of a terrain from the pool into the hand."""
-        self.hand.append(("tile", terrain, self._serial()))
+    def lay_new(self, terrain, cell, now=0):
+        """Lay a fresh tile of a terrain from the pool on a cell."""
+        c = self._cell(cell)
+        if self.tiles[c]:
+            raise PhysicsError("%s already has a tile" % cell_name(c))
+        if self.pieces[c]:
+            raise PhysicsError("lift the piece off %s first" % cell_name(c))
+        self.tiles[c] = terrain
+        self.serials[c] = self._serial()
 
     def text(self):
         """The truth as two notation fields (tiles and pieces)."""

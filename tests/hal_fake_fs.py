@@ -38,7 +38,7 @@ class _MemFile:
     def __init__(self, fs, path, mode):
         self.fs = fs
         self.path = path
-        if "w" in mode:
+        if "w" in mode or ("a" in mode and path not in fs.files):
             fs.files[path] = b""
         elif path not in fs.files:
             raise OSError(2)
@@ -124,7 +124,11 @@ class _CutFile:
         self.f.close()
 
 
-# -- the cut sweep, for any filesystem ---------------------------------------
+# -- the cut sweeps, for any filesystem --------------------------------------
+R1 = b"a e2e4 600000 600000"
+R2 = b"a d7d5 598000 600000"
+
+
 def sweep(new_fs, path, history, new=C):
     """Cut a save of `new` at every step, after saving `history`; check
     load() after each; return the number of steps of a whole save."""

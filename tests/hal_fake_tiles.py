@@ -6,7 +6,7 @@ from array import array
 from vortex import tag
 from vortex.tag import NO_TILE, WATER, FIRE, EARTH, AIR
 from vortex.hal.tiles import TileScanner
-from vortex.tag import OK, NOTAG, ERR
+from vortex.tag import OK, NOTAG, ERR, NOREADER
 from vortex.ticks import ticks_add, ticks_diff
 
 READ_ERR = 99      # a scripted reading: the reader reports ERR
@@ -55,6 +55,7 @@ class FakeReader:
         self._lt = array("i")
         self._lk = bytearray()
         self.calls = 0
+        self.absent = False  # True: no reader chip answers at all
 
     def truth(self, c):
         v = self.board[c]
@@ -87,6 +88,8 @@ class FakeReader:
         if not self._lc or self._lc[-1] != c:
             assert ticks_diff(self.clock.t, self.mux.at) >= self.settle_ms
         self.calls += 1
+        if self.absent:
+            return NOREADER
         g = self.glitch.get(c)
         code = g.pop(0) if g else self.truth(c)
         self._lc.append(c)

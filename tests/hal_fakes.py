@@ -53,6 +53,26 @@ class FakeMatrix:
         return sum(1 for r in self.rows if r.v)
 
 
+class FakeSio:
+    """The RP2040's SIO GPIO_IN register as machine.mem32 reads it, the
+    columns of `matrix` on GPIOs first..first+7; `noise` sets other GPIOs
+    (rows, buttons) that a reader must mask out."""
+
+    def __init__(self, matrix, first=8, noise=0):
+        self.m = matrix
+        self.first = first
+        self.noise = noise
+        self.loads = 0
+
+    def __getitem__(self, addr):
+        assert addr == 0xD0000004, hex(addr)
+        self.loads += 1
+        bits = self.noise & ~(0xFF << self.first)
+        for col in self.m.cols:
+            bits |= col.read() << (self.first + col.f)
+        return bits
+
+
 class _ColPin(FakePin):
     def __init__(self, matrix, f):
         FakePin.__init__(self, "col%d" % f)

@@ -1,5 +1,5 @@
-"""A slow, obviously-correct reference for the rules, written from
-spec/rulings.md and spec/notation.md alone (CPython only).
+"""A slow, obviously-correct reference for the rules, written from the
+rulings (docs/rules.md#rulings) and docs/notation.md alone (CPython only).
 
 No engine code and no engine tables: cells are (file, rank) pairs with
 0 <= file, rank < 8 (a1 = (0, 0)), the board is dicts, actions are notation
@@ -28,7 +28,7 @@ def cell_of(text):
 
 
 def index(cell):
-    # notation.md: a cell's index is rank*8 + file; swaps name the lower first.
+    # docs/notation.md: a cell's index is rank*8 + file; swaps name the lower first.
     return cell[1] * 8 + cell[0]
 
 

@@ -85,3 +85,43 @@ def test_lifting_and_putting_back_a_piece_allocates_nothing():
         assert growth == 0, growth
     assert drawn == 200  # every lift and every put-back redrew the frame
     assert board.pos.stack == []
+
+
+def test_a_piece_held_still_is_drawn_once():
+    # The view of a piece in hand does not change while it is held: one
+    # frame for the lift, none for the seconds after (each costs the device
+    # a NeoPixel write), and none allocated.
+    board, occ, tiles, ids, now = idle_board(Settings())
+    occ[12] = 0  # e2 lifted
+    drawn = 0
+    for _ in range(400):  # 2 s, past the settle time
+        now += 5
+        drawn += board.step(now, occ, tiles, ids, 0)
+    assert drawn == 1 and board.judged
+
+
+def test_a_redraw_that_changes_nothing_is_not_a_new_frame():
+    board, occ, tiles, ids, now = idle_board(Settings())
+    board.request(board.pos.parse_action("e2e4"))  # the pending action blinks
+    shown = []
+    for _ in range(200):
+        now += 5
+        if board.step(now, occ, tiles, ids, 0):
+            shown.append(bytes(board.frame))
+    assert len(shown) >= 2
+    for a, b in zip(shown, shown[1:]):
+        assert a != b  # a blink phase each time: no frame twice in a row
+    board.dirty = True  # asked to draw again within the same blink phase
+    assert not board.step(now + 1, occ, tiles, ids, 0)
+
+
+def test_sensors_given_as_lists_are_judged_the_same():
+    # The fast path compares bytearrays in C; other sequences take the loop
+    # and must still settle into a verdict and a commit.
+    board, occ, tiles, ids, now = idle_board(Settings())
+    occ, tiles = list(occ), list(tiles)
+    occ[12], occ[28] = 0, 1  # e2 to e4
+    for _ in range(100):
+        now += 5
+        board.step(now, occ, tiles, ids, 0)
+    assert board.pos.stack == [12 << 6 | 28]

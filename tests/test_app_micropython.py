@@ -1,5 +1,6 @@
 """The board logic under the MicroPython unix port, as it runs on the RP2040:
-compiled with mpy-cross (tools/build_mpy.py), in a 128 KB heap."""
+compiled with mpy-cross (tools/build_mpy.py; native code for the machine
+the unix port runs on), in a 128 KB heap."""
 import re
 import sys
 
@@ -14,11 +15,12 @@ import build_mpy  # noqa: E402
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("mpy"))
-    build_mpy.build(out, with_tests=True)
+    build_mpy.build(out, with_tests=True, arch="host")
     return out
 
 
-@pytest.mark.parametrize("module", ["test_app_scenarios", "test_app_games", "test_app_idle",
+@pytest.mark.parametrize("module", ["test_app_scenarios", "test_app_order", "test_app_tiles", "test_app_games",
+                                    "test_app_idle", "test_app_advice",
                                     "test_app_buttons",
                                     "test_app_powercut"])
 def test_under_micropython_in_128k(tree, module):

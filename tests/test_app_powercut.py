@@ -1,7 +1,8 @@
 """Power cut at every step of a save, during a game on the board: after the
 reboot the game resumes as last committed or as the one before, never
-corrupt, never lost. With an in-memory filesystem and with real files.
-Plain asserts (dual-run)."""
+corrupt, never lost. Both kinds of save: an action's record appended to the
+journal, and the whole snapshot written at a new game (compaction). With an
+in-memory filesystem and with real files. Plain asserts (dual-run)."""
 import gc
 import os
 
@@ -10,14 +11,17 @@ from host_sim.scenario import Rig
 from vortex.app.ai import Ai
 from vortex.app.board import Board
 from vortex.hal.store import FileStore, RealFS
+from vortex.engine.position import START
+from vortex.app.session import Settings
 
 BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
           "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
 PLAYED = 4  # actions committed before the save that loses power
 
 
-def cut_sweep(new_fs, path):
-    """For every step k of one save, cut the power there; return the steps."""
+def cut_sweep(new_fs, path, new_game=False):
+    """For every step k of one save, cut the power there; return the steps.
+    The save is the next action's, or with new_game, a new game's."""
     k = 0
     while True:
         gc.collect()  # two boards live per round: keep the heap for them
@@ -31,28 +35,39 @@ def cut_sweep(new_fs, path):
         last = ai.choose(rig.board.pos)
         cut.cut = cut.step + k  # the power goes at step k of the next save
         try:
-            rig.play(last, settle=False)
+            if new_game:
+                rig.board.new_game()
+            else:
+                rig.play(last, settle=False)
             done = True
         except PowerCut:
             done = False
         resumed = Board(FileStore(path, fs))  # the reboot
         got = resumed.pos.stack
-        assert resumed.start == BATTLE
-        if done:
-            assert got == before + [last]
-            return k
-        assert got == before or got == before + [last], (k, got)
+        if new_game:
+            assert (resumed.start, got) in ((BATTLE, before), (START, [])), (k, got)
+            if done:
+                assert resumed.start == START
+                return k
+        else:
+            assert resumed.start == BATTLE
+            if done:
+                assert got == before + [last]
+                return k
+            assert got == before or got == before + [last], (k, got)
         assert "resumed after" in resumed.messages[-1]
         rig = resumed = None  # let the next round have the heap
         k += 1
 
 
 def test_power_cut_at_every_step_in_memory():
-    assert cut_sweep(MemFS, "/game.bin") >= 8
+    assert cut_sweep(MemFS, "/game.bin") >= 4  # open, write, flush, close of a record
+    assert cut_sweep(MemFS, "/game.bin", new_game=True) >= 12
 
 
 def test_power_cut_at_every_step_with_real_files():
-    folder = "/tmp/vortex-powercut-%d" % getattr(os, "getpid", lambda: 1)()  # none on MicroPython
+    # A folder of this run's own: other runs may share /tmp (no getpid on MicroPython).
+    folder = "/tmp/vortex-powercut-" + "".join("%02x" % b for b in os.urandom(6))
     try:
         os.mkdir(folder)
     except OSError:
@@ -60,13 +75,39 @@ def test_power_cut_at_every_step_with_real_files():
     path = folder + "/game.bin"
 
     def fresh():
-        for name in ("", ".tmp", ".bak"):
+        for name in ("", ".tmp", ".bak", ".log", ".log.tmp"):
             try:
                 os.remove(path + name)
             except OSError:
                 pass
         return RealFS()
 
-    assert cut_sweep(fresh, path) >= 8
+    assert cut_sweep(fresh, path) >= 4
+    assert cut_sweep(fresh, path, new_game=True) >= 12
     fresh()
     os.rmdir(folder)
+
+
+def test_resume_replays_actions_takebacks_and_the_clock_from_the_journal():
+    fs = MemFS()
+    rig = Rig(BATTLE, settings=Settings(clock_ms=600000, increment_ms=5000),
+              store=FileStore("/game.bin", fs))
+    ai = Ai(3)
+    for _ in range(3):
+        rig.play(ai.choose(rig.board.pos), settle=False)
+    rig.do("press", "a")  # a takeback
+    rig.wait(700)
+    board = rig.board
+    text, left = board.pos.text(), list(board.clock.left)
+    assert len(board.pos.stack) == 2
+    rig = board = ai = None  # one board at a time in MicroPython's 128 KB
+    gc.collect()
+    st = FileStore("/game.bin", fs)
+    st.load()
+    assert len(st.records()) == 4  # three actions and the takeback, after the snapshot
+    resumed = Board(FileStore("/game.bin", fs))
+    assert resumed.pos.text() == text and resumed.start == BATTLE
+    # The clocks as at the takeback: Light's has run on since, unsaved.
+    assert resumed.clock.left[1] == left[1] and 0 < resumed.clock.left[0] - left[0] <= 1000
+    st.load()
+    assert st.records() == []  # the resume compacted the journal

@@ -1,15 +1,22 @@
 """Random hands and random sensor noise against the board (hypothesis).
 
 Whatever the hands do, the board never crashes and never commits an illegal
-action; once the hands stop, either the board and the game agree or the
-LEDs show, on every cell where they differ, what to restore."""
+action; whenever the hands are empty and still, the board's pieces (side and
+kind, which the reeds cannot tell) are the physical ones or the board shows
+a disagreement; once the hands stop, the LEDs show, on every cell where the
+board and the game differ, what to restore.
+
+The hands never put a piece where the game expects another piece that still
+stands elsewhere on the board: such a permutation of pieces is invisible to
+reed switches, and no board could be blamed for missing it."""
 from hypothesis import settings, HealthCheck
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from host_sim.scenario import Rig
 from vortex.app import leds
-from vortex.app.recognise import HAND
+from vortex.app.recognise import HAND, AGREE
+from vortex.engine.defs import AWAKENED
 from vortex.engine.position import Position
 
 BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
@@ -22,6 +29,12 @@ def hue(rgb):
     """A colour up to brightness: the budget scales all channels alike."""
     top = max(rgb)
     return tuple(round(8 * x / top) for x in rgb) if top else (0, 0, 0)
+
+
+def _faces(pieces):
+    """Side and kind of each cell's piece; an Awakened piece counts as the
+    Traveller it was, since awakening is the game's memory, not a part."""
+    return bytes(p - 1 if p & 3 == AWAKENED else p for p in pieces)
 
 
 class Hands(RuleBasedStateMachine):
@@ -37,11 +50,27 @@ class Hands(RuleBasedStateMachine):
         if self.rig.virtual.pieces[c]:
             self.rig.do("lift", c)
 
+    def _held(self):
+        # The piece `place` and `drop` act on: the one taken last.
+        for h in reversed(self.rig.virtual.hand):
+            if h[0] == "piece":
+                return h[1]
+        return 0
+
     @precondition(lambda self: any(h[0] == "piece" for h in self.rig.virtual.hand))
     @rule(c=cells)
     def place(self, c):
-        if not self.rig.virtual.pieces[c]:
-            self.rig.do("place", c)
+        v = self.rig.virtual
+        want = self.rig.board.pos.pieces[c]
+        if v.pieces[c] or (want and want != self._held()
+                           and bytes(v.pieces).count(want) >= bytes(self.rig.board.pos.pieces).count(want)):
+            return  # occupied, or an invisible permutation of pieces (see above)
+        self.rig.do("place", c)
+
+    @precondition(lambda self: any(h[0] == "piece" for h in self.rig.virtual.hand))
+    @rule()
+    def drop(self):
+        self.rig.do("drop")  # set aside, off the board, as a taken piece
 
     @rule(c=cells)
     def take_tile(self, c):
@@ -84,6 +113,21 @@ class Hands(RuleBasedStateMachine):
             assert replay.is_legal(a), (board.start, [replay.action_text(x) for x in stack])
             replay.push(a)
         assert replay.text() == board.pos.text()
+
+    @invariant()
+    def pieces_right_or_disagreement_shown(self):
+        rig = self.rig
+        board = rig.board
+        v = rig.virtual
+        if (v.hand or not board.judged or board.result() is not None
+                or any(bool(v.pieces[c]) != bool(v.occupancy[c]) for c in range(64))):
+            return  # hands busy, or the board has not judged the still sensors yet
+        if _faces(board.pos.pieces) == _faces(v.pieces):
+            return
+        shown = [c for c in range(64)
+                 if hue(rig.colour(c)) in (hue(leds.MISSING), hue(leds.EXTRA), hue(leds.ERROR))]
+        assert board.verdict != AGREE and (shown or board.flashing or board.verdict == HAND), (
+            v.text(), board.pos.text(), board.verdict, board.messages)
 
     def teardown(self):
         rig = self.rig

@@ -1,4 +1,5 @@
 """The board simulator (python3 -m host_sim board) as a user drives it."""
+import os
 import subprocess
 import sys
 
@@ -47,4 +48,47 @@ def test_save_and_resume(tmp_path):
 
 def test_bad_option():
     code, out = sim([], "--ai", "purple")
-    assert code == 2 and "usage" in out
+    assert code == 2 and "argument --ai: invalid choice: 'purple'" in out
+
+
+def test_the_message_line_says_what_to_put_right():
+    code, out = sim(["new", "W@d4", "tidy", "W@d4"], "--position", BATTLE)
+    assert code == 0, out
+    assert "to do: take the tiles off the board" in out
+    assert "board: played W@d4" in out  # once tidy hands cleared the board
+
+
+def test_a_takeback_of_a_capture_is_put_right_from_the_tray():
+    code, out = sim(["e1f1", "a7b8", "c2c7", "undo", "lift c7", "place c2", "from-tray t c7",
+                     "c2c3"], "--position", BATTLE)
+    assert code == 0, out
+    assert "tray: Dark t" in out and "to do: put a Dark Traveller on c7" in out
+    assert "board: played c2c3" in out
+
+
+def test_without_colour_the_leds_read_as_symbols():
+    code, out = sim(["lift e2", "help"], "--position", BATTLE)
+    assert code == 0, out
+    grid = out.split("> lift e2")[1].split("   a b c")[0]
+    rows = {line[0]: line[22:] for line in grid.splitlines() if line[:1].isdigit()}
+    assert rows["2"].split()[4] == "o"  # the lifted piece's cell, e2
+    assert rows["4"].split()[4] == "+"  # e2 stands on Water: it may slide to e4
+    assert "LEDs: o lifted" in out
+
+
+def test_only_a_save_of_this_board_is_written_over(tmp_path):
+    from vortex.hal.store import MAGIC
+    save = tmp_path / "game.bin"
+    code, out = sim(["W@d4", "quit"], "--save", str(save))
+    assert code == 0, out
+    # The save and its fallback, written beside it; no temporary file left, nothing elsewhere.
+    assert sorted(os.listdir(tmp_path)) in (["game.bin"], ["game.bin", "game.bin.bak"])
+    assert save.read_bytes().startswith(MAGIC)
+    for name in ("game.bin.bak", "game.bin.tmp"):  # someone else's file where the store writes
+        (tmp_path / name).write_text("my notes")
+        code, out = sim(["quit"], "--save", str(save))
+        assert code == 2 and "%s is not a save of this board" % (tmp_path / name) in out, out
+        assert (tmp_path / name).read_text() == "my notes"
+        os.remove(tmp_path / name)
+    code, out = sim(["quit"], "--save", str(save))
+    assert code == 0 and "board: resumed after 1 actions" in out, out

@@ -9,7 +9,7 @@ import reference as ref
 from test_engine_perft import HAND, REFERENCE
 from vortex.engine import (Position, action_text, new_buffer, LIGHT, DARK,
                            HEART_TAKEN, NO_ACTION, QUIET_END)
-from vortex.engine.defs import ACTION_END
+from vortex.engine.defs import ACTION_END, PLACE
 from vortex.engine.perft import perft
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -132,7 +132,10 @@ def test_push_matches_reference_and_pop_restores(state):
     buf = new_buffer()
     for i in range(pos.legal_into(buf)):
         a = buf[i]
+        mover = pos.pieces[a >> 6] if a < PLACE else 0
+        awakens = pos.awakens(a)
         pos.push(a)
+        assert awakens == (a < PLACE and pos.pieces[a & 63] != mover)  # the predicate is push's rule
         after = state.play(action_text(a))
         assert ref.State.of(pos) == after, action_text(a)
         assert pos.text() == after.text()

@@ -1,4 +1,5 @@
-"""Rule tests: one or more per ruling of spec/rulings.md, each on a position
+"""Rule tests: one or more per rule and ruling of docs/rules.md (whose
+Rulings section closes the seed text's open points), each on a position
 written in notation. Runs under pytest and under MicroPython
 (tests/mpy_runner.py): plain asserts, no pytest import.
 
@@ -6,10 +7,11 @@ Battle positions are built with checks.battle(tiles, pieces): the tile field
 names every tile that matters and checks.fill() completes the board to 16 of
 each terrain, so that the text stays short and legal.
 """
-from vortex.engine import (Position, IllegalAction, NotationError, START, LIGHT, DARK,
+from vortex.engine import (Position, Outcome, IllegalAction, NotationError, START, LIGHT, DARK,
                            HEART_TAKEN, NO_ACTION, QUIET_END, new_buffer, parse_cell,
                            parse_action)
-from vortex.engine.defs import FIRE, EARTH, PLACE, SWAP, VORTEX
+from vortex.engine.defs import (FIRE, EARTH, AIR, PLACE, SWAP, VORTEX, action_cells, tile_goes,
+                                placed_terrain)
 from checks import (raises, battle, dest_list, dests, legal_texts, play, tile, piece)
 
 
@@ -345,6 +347,7 @@ def test_capture_removes_the_piece():
 def test_a_move_to_the_enemy_back_rank_awakens():
     # Light c7 on Earth; Dark f2 on Earth; d8 Dark Traveller on Fire.
     p = battle("3FA3/2E5/8/8/8/8/5E2/4A3", "3th3/2T5/8/8/8/8/5t2/4H3")
+    assert p.awakens(parse_action("c7c8")) and not p.awakens(parse_action("c7c6"))
     play(p, "c7c8")
     assert piece(p, "c8") == "S"
     play(p, "f2f1")
@@ -367,6 +370,7 @@ def test_a_capture_on_the_back_rank_awakens():
 
 def test_own_back_rank_does_not_awaken():
     p = battle("4A3/8/8/8/8/8/1E6/4A3", "4h3/8/8/8/8/8/1T6/4H3")
+    assert not p.awakens(parse_action("b2b1"))
     play(p, "b2b1")
     assert piece(p, "b1") == "T"
 
@@ -490,6 +494,22 @@ def test_vortex_counter_clockwise_is_the_inverse():
     play(p, "V+d4")  # Dark turns it back
     assert [tile(p, c) for c in ("d5", "e5", "e4", "d4")] == ["W", "F", "E", "A"]
     assert list(p.vortexes) == [2, 3]
+
+
+def test_action_cells_and_tile_goes_say_what_push_does():
+    # The geometry the board lights and recognises by is the one push plays.
+    cells = bytearray(4)
+    for text in ("V+d4", "V-d4", "d4~e4", "d4~d5"):
+        p = battle(VORTEX_TILES, VORTEX_PIECES)
+        a = parse_action(text)
+        n = action_cells(a, cells)
+        before = [p.tiles[cells[i]] for i in range(n)]
+        p.push(a)
+        for i in range(n):
+            assert p.tiles[cells[tile_goes(a, i)]] == before[i], (text, i)
+    assert action_cells(parse_action("e2e4"), cells) == 2 and list(cells[:2]) == [12, 28]
+    assert action_cells(parse_action("A@c3"), cells) == 1 and cells[0] == 18
+    assert placed_terrain(parse_action("A@c3")) == AIR
 
 
 def test_vortex_directions_are_distinct_actions():
@@ -638,6 +658,13 @@ def test_taking_the_heart_ends_the_game_at_once():
     p = battle("4A3/8/8/8/8/8/8/W3W3", "8/8/8/8/8/8/8/h3H3", "d 3,4 - 40 99")
     play(p, "a1e1")
     assert p.outcome().winner == DARK and p.outcome().reason == HEART_TAKEN
+
+
+def test_a_heart_taken_on_the_eightieth_action_wins():
+    # Quiet count 79: the capture ends the game by the Heart, not by the count.
+    p = battle(*WATER_POS, rest="l 3,4 - 79 150")
+    play(p, "d4a4")
+    assert p.quiet == 0 and p.outcome() == Outcome(LIGHT, HEART_TAKEN)
 
 
 def test_a_side_without_a_legal_action_loses():

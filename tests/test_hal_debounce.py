@@ -170,6 +170,15 @@ def test_bad_ms():
         raise AssertionError(ms)
 
 
+def test_a_short_scan_is_refused():
+    d = Debouncer(64, 5)
+    try:
+        d.update(bytearray(b"\x01" * 63), 0)
+    except ValueError:
+        return
+    assert False, "accepted 63 cells for 64"
+
+
 def test_update_allocates_nothing():
     if not hasattr(gc, "mem_alloc"):
         return                       # measured under MicroPython only

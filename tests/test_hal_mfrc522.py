@@ -3,7 +3,7 @@ in its field (hal_fakes). Runs under MicroPython too."""
 import gc
 
 # The driver first: compiled while the heap is emptiest (64K under test).
-from vortex.hal.mfrc522 import MFRC522, OK, NOTAG, ERR
+from vortex.hal.mfrc522 import MFRC522, OK, NOTAG, ERR, NOREADER
 from vortex import tag
 from hal_fake_rc522 import FakeNtag, FakeRC522, crc_a
 from hal_fakes import FakePin
@@ -130,12 +130,27 @@ def test_reqa_does_not_wake_a_halted_tag_but_wupa_does():
     assert r.request(True) == OK
 
 
-def test_dead_chip_returns_error_in_bounded_time():
+def test_dead_chip_is_reported_missing_in_bounded_time_then_cheaply():
     chip, r = make(tile())
     chip.dead = True
     n0 = chip.transfers
-    assert r.read_tile(bytearray(16)) == ERR
+    assert r.read_tile(bytearray(16)) == NOREADER and not r.present
     assert chip.transfers - n0 < 4 * r.max_polls
+    n0 = chip.transfers
+    assert r.read_tile(bytearray(16)) == NOREADER
+    assert chip.transfers - n0 == 1               # the version register only
+
+
+def test_missing_chip_at_start_then_plugged_in():
+    chip = FakeRC522(tile())
+    chip.dead = True
+    r = MFRC522(chip, chip.cs, chip.rst)
+    assert not r.present
+    assert r.read_tile(bytearray(16)) == NOREADER
+    chip.dead = False                             # it answers: set up, then read
+    buf = bytearray(16)
+    assert r.read_tile(buf) == OK and r.present
+    assert tag.decode(buf) == tag.FIRE
 
 
 def test_write_page_then_read_back():
@@ -161,6 +176,7 @@ def test_no_tag_path_allocates_nothing():
         def __init__(self):
             self.regs = bytearray(64)
             self.regs[0x04] = 0x01
+            self.regs[0x37] = 0x92       # a chip that answers: VersionReg
 
         def write(self, b):
             pass

@@ -4,10 +4,13 @@ hal file through mpy-cross. The unix port's 64-bit objects are bigger than
 the RP2040's, so fitting here is a conservative check."""
 import os
 import subprocess
+import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from build_mpy import ARCH  # noqa: E402
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 
@@ -40,6 +43,6 @@ def test_mpy_cross_compiles(path, tmp_path):
     if not os.path.exists(MPY_CROSS):
         pytest.skip("no mpy-cross in .venv")
     out = subprocess.run(
-        [MPY_CROSS, "-o", str(tmp_path / "out.mpy"), path],
+        [MPY_CROSS, "-march=" + ARCH, "-o", str(tmp_path / "out.mpy"), path],
         cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

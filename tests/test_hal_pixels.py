@@ -65,6 +65,54 @@ def test_show_puts_grb_at_the_chain_position():
     assert np.buf == bytearray(192) and np.writes == 2
 
 
+def test_a_frame_is_sent_only_when_it_changed():
+    np = FakeNeoPixel(FakePin(), 64)
+    px = Pixels(None, 64, led_map(True), driver=np)
+    dark = bytearray(192)
+    assert px.show(dark) and np.writes == 1      # the first frame always goes
+    assert not px.show(bytearray(192)) and np.writes == 1
+    lit = frame_of({9: (1, 2, 3)})
+    assert px.show(lit) and np.writes == 2
+    assert np.buf[42:45] == bytearray((2, 1, 3))  # b2: LED 14
+    assert not px.show(lit) and np.writes == 2
+    lit[27] = 4                                   # cell 9's red changes
+    assert px.show(lit) and np.buf[43] == 4 and np.writes == 3
+    px.off()
+    assert np.writes == 4 and np.buf == bytearray(192)
+    assert px.show(lit) and np.writes == 5       # back on after off()
+
+
+def test_every_byte_lands_where_the_driver_puts_it():
+    # A chain of four-byte LEDs in reverse order: cell c is LED 63 - c.
+    np = FakeNeoPixel(FakePin(), 64, bpp=4)
+    px = Pixels(None, 64, bytes(range(63, -1, -1)), driver=np)
+    frame = bytearray(range(192))
+    px.show(frame)
+    ref = FakeNeoPixel(FakePin(), 64, bpp=4)
+    for c in range(64):
+        ref[63 - c] = (frame[3 * c], frame[3 * c + 1], frame[3 * c + 2], 0)
+    assert np.buf == ref.buf
+
+
+def test_a_frame_of_the_wrong_size_is_refused():
+    px = Pixels(None, 64, led_map(True), driver=FakeNeoPixel(FakePin(), 64))
+    for size in (191, 193, 0):
+        try:
+            px.show(bytearray(size))
+        except ValueError:
+            continue
+        assert False, "accepted a frame of %d bytes" % size
+
+
+def test_a_map_off_the_chain_is_refused():
+    for bad in (bytes(range(63)), bytes(range(1, 65))):
+        try:
+            Pixels(None, 64, bad, driver=FakeNeoPixel(FakePin(), 64))
+        except ValueError:
+            continue
+        assert False, "accepted a map with %d entries up to %d" % (len(bad), max(bad))
+
+
 def test_default_driver_is_neopixel_module():
     saved = sys.modules.get("neopixel")
 
@@ -96,8 +144,10 @@ def test_show_allocates_nothing():
     gc.disable()
     try:
         a = gc.mem_alloc()
-        for _ in range(10):
+        for i in range(10):
+            f[9] = i                 # a new frame each time: reordered and sent
             px.show(f)
+            px.show(f)               # the same again: skipped
         used = gc.mem_alloc() - a
     finally:
         gc.enable()

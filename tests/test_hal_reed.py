@@ -1,13 +1,20 @@
 """ReedMatrix on a fake diode matrix. Runs under MicroPython too."""
 import gc
 
-from hal_fakes import FakeMatrix, FakePin
-from vortex.hal.reed import ReedMatrix
+from hal_fakes import FakeMatrix, FakePin, FakeSio
+from vortex.hal.reed import ReedMatrix, sio_columns
 
 
 def make(ms=5):
     m = FakeMatrix()
     return m, ReedMatrix(m.rows, m.cols, debounce_ms=ms)
+
+
+def make_sio(ms=5, noise=0):
+    # The columns read from the SIO register, as on the RP2040.
+    m = FakeMatrix()
+    sio = FakeSio(m, 8, noise)
+    return m, ReedMatrix(m.rows, m.cols, ms, sio_columns(range(8, 16), sio)), sio
 
 
 def test_pins_are_configured():
@@ -20,12 +27,30 @@ def test_pins_are_configured():
 
 
 def test_every_cell_alone_maps_to_rank_times_8_plus_file():
-    m, r = make(ms=0)
-    for c in range(64):
+    for m, r in (make(ms=0), make_sio(ms=0)[:2]):
+        for c in range(64):
+            m.closed[c] = 1
+            r.read_raw()
+            assert [i for i in range(64) if r.raw[i]] == [c]
+            m.closed[c] = 0
+
+
+def test_sio_reads_a_row_in_one_load_and_masks_other_gpios():
+    m, r, sio = make_sio(ms=0, noise=0x3FFFFFFF)   # every other GPIO high
+    for c in (0, 9, 14, 49, 63):
         m.closed[c] = 1
-        r.read_raw()
-        assert [i for i in range(64) if r.raw[i]] == [c]
-        m.closed[c] = 0
+    r.read_raw()
+    assert [i for i in range(64) if r.raw[i]] == [0, 9, 14, 49, 63]
+    assert sio.loads == 8
+    assert m.max_rows_high == 1 and all(p.v == 0 for p in m.rows)
+
+
+def test_sio_columns_only_on_consecutive_gpios():
+    mem = object()
+    assert sio_columns((8, 9, 10, 11, 12, 13, 14, 15), mem) == (mem, 8)
+    assert sio_columns((2, 3, 4), mem) == (mem, 2)
+    assert sio_columns((8, 9, 11, 10, 12, 13, 14, 15), mem) is None
+    assert sio_columns((8, 10, 12), mem) is None
 
 
 def test_one_row_at_a_time_and_rows_left_low():
@@ -97,19 +122,28 @@ def test_scan_allocates_nothing():
                 return self.v
             self.v = v
 
+    class Mem:
+        def __init__(self):
+            self.v = 0
+
+        def __getitem__(self, addr):
+            return self.v
+
     rows = [P() for _ in range(8)]
     cols = [P() for _ in range(8)]
-    r = ReedMatrix(rows, cols)
-    cols[3].v = 1
-    r.scan(0)
-    gc.collect()
-    gc.disable()
-    try:
-        a = gc.mem_alloc()
-        for t in range(1, 30):
-            cols[5].v = t & 1
-            r.scan(t)
-        used = gc.mem_alloc() - a
-    finally:
-        gc.enable()
-    assert used == 0, used
+    mem = Mem()
+    for r in (ReedMatrix(rows, cols), ReedMatrix(rows, cols, 5, sio_columns(range(8, 16), mem))):
+        cols[3].v = 1
+        r.scan(0)
+        gc.collect()
+        gc.disable()
+        try:
+            a = gc.mem_alloc()
+            for t in range(1, 30):
+                cols[5].v = t & 1
+                mem.v = (t & 1) << 13 | 0x3F0000FF
+                r.scan(t)
+            used = gc.mem_alloc() - a
+        finally:
+            gc.enable()
+        assert used == 0, used

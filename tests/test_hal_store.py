@@ -8,9 +8,64 @@ was saved before; and a save after the reboot works. The littlefs sweep is
 in test_hal_store_lfs."""
 import os
 
-from hal_fake_fs import MemFS, CutFS, PowerCut, sweep, A, B, C, D
+from hal_fake_fs import MemFS, CutFS, PowerCut, sweep, A, B, C, D, R1, R2
 from vortex.hal import store
 from vortex.hal.store import FileStore, RealFS, pack, unpack
+
+
+def sweep_append(new_fs, path):
+    """Cut an append at every step, after a snapshot and a record; check
+    load() and records() after each; return the number of steps of a whole
+    append. After the reboot, compaction and appends work again."""
+    k = 0
+    while True:
+        fs = new_fs()
+        st = FileStore(path, fs)
+        st.save(A)
+        st.append(R1)
+        cut = CutFS(fs, k)
+        try:
+            FileStore(path, cut).append(R2)
+            done = True
+        except PowerCut:
+            done = False
+        st = FileStore(path, fs)                  # the reboot
+        assert st.load() == A
+        got = st.records()
+        if done:
+            assert got == [R1, R2]
+            return k
+        assert got == [R1] or got == [R1, R2], (k, got)
+        st.save(A + b"".join(got))                # compaction, as the board does on resume
+        st.append(R2)
+        assert st.load() == A + b"".join(got) and st.records() == [R2]
+        k += 1
+
+
+def sweep_compaction(new_fs, path):
+    """Cut a save at every step after a snapshot with records: after the
+    reboot, the old snapshot with all its records, or the new one alone."""
+    k = 0
+    while True:
+        fs = new_fs()
+        st = FileStore(path, fs)
+        st.save(A)
+        st.append(R1)
+        st.append(R2)
+        cut = CutFS(fs, k)
+        try:
+            FileStore(path, cut).save(B)
+            done = True
+        except PowerCut:
+            done = False
+        st = FileStore(path, fs)
+        got = (st.load(), st.records())
+        if done:
+            assert got == (B, [])
+            return k
+        assert got == (A, [R1, R2]) or got == (B, []), (k, got)
+        k += 1
+
 
 
 def test_header_round_trip_and_rejects():
@@ -53,6 +108,55 @@ def test_save_load_and_backup():
 def test_power_cut_at_every_step_memfs():
     for history in ([], [A], [A, B]):
         sweep(MemFS, "/g", history)
+
+
+def test_journal_records_follow_their_snapshot():
+    fs = MemFS()
+    st = FileStore("/g", fs)
+    st.save(A)
+    st.append(R1)
+    st.append(R2)
+    assert FileStore("/g", fs).load() == A and st.load() == A and st.records() == [R1, R2]
+    st.save(B)  # compaction: a new snapshot starts an empty journal
+    assert st.load() == B and st.records() == []
+    for bad in (b"", bytes(256)):  # a record holds 1 to 255 bytes
+        try:
+            st.append(bad)
+            assert False, "append(%d bytes) accepted" % len(bad)
+        except ValueError:
+            pass
+
+
+def test_journal_of_another_snapshot_is_ignored():
+    fs = MemFS()
+    st = FileStore("/g", fs)
+    st.save(A)
+    st.append(R1)
+    old_log = fs.files["/g.log"]
+    st.save(B)
+    fs.files["/g.log"] = old_log  # as if the save was cut before its journal's rename
+    assert st.load() == B and st.records() == []
+
+
+def test_journal_damaged_record_ends_it():
+    fs = MemFS()
+    st = FileStore("/g", fs)
+    st.save(A)
+    st.append(R1)
+    st.append(R2)
+    st.append(R1)
+    log = bytearray(fs.files["/g.log"])
+    log[8 + 1 + len(R1) + 4 + 3] ^= 1  # a byte of the second record
+    fs.files["/g.log"] = bytes(log)
+    assert st.load() == A and st.records() == [R1]
+
+
+def test_power_cut_at_every_step_of_an_append_memfs():
+    assert sweep_append(MemFS, "/g") >= 3
+
+
+def test_power_cut_at_every_step_of_a_compaction_memfs():
+    assert sweep_compaction(MemFS, "/g") >= 10
 
 
 def test_power_cut_twice():
@@ -168,6 +272,8 @@ def test_power_cut_at_every_step_real_files():
     try:
         for history in ([], [A], [A, B]):
             sweep(fresh, path, history)
+        sweep_append(fresh, path)
+        sweep_compaction(fresh, path)
         # Real files, damaged by hand.
         fs = fresh()
         st = FileStore(path, fs)
@@ -178,11 +284,11 @@ def test_power_cut_at_every_step_real_files():
         with open(path, "wb") as f:
             f.write(raw[:len(raw) - 7])
         assert st.load() == A
-        assert len(os.listdir(d)) == 2          # game.bin kept, .bak
+        assert len(os.listdir(d)) == 3          # game.bin kept, .bak, .log
         with open(path + ".tmp", "wb") as f:
             f.write(b"half")
         assert st.load() == A
-        assert sorted(os.listdir(d)) == ["game.bin", "game.bin.bak"]
+        assert sorted(os.listdir(d)) == ["game.bin", "game.bin.bak", "game.bin.log"]
     finally:
         _clear(d)
         os.rmdir(d)

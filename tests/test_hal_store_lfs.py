@@ -4,7 +4,7 @@ power-loss resilience and our rename protocol together. On CPython the
 test returns at once."""
 import os
 
-from hal_fake_fs import B, C
+from hal_fake_fs import B, C, R1, R2
 from vortex.hal.store import FileStore
 
 A = b"game A"
@@ -89,3 +89,32 @@ def test_power_cut_at_every_block_write_littlefs():
         assert got == B or got == C, (k, got)
         k += 1
     assert k >= 4
+
+
+def test_power_cut_at_every_block_write_of_an_append_littlefs():
+    lfs = getattr(os, "VfsLfs2", None)
+    if lfs is None:
+        return
+    dev = RAMBlockDev()
+    lfs.mkfs(dev)
+    st = FileStore("/game.bin", lfs(dev))
+    st.save(B)
+    st.append(R1)
+    image = bytes(dev.data)
+    k = 0
+    while True:
+        dev = RAMBlockDev(image, budget=k)
+        try:
+            FileStore("/game.bin", lfs(dev)).append(R2)
+            done = True
+        except OSError:
+            done = False
+        st = FileStore("/game.bin", lfs(RAMBlockDev(dev.data)))
+        assert st.load() == B
+        got = st.records()
+        if done:
+            assert got == [R1, R2]
+            break
+        assert got == [R1] or got == [R1, R2], (k, got)
+        k += 1
+    assert k >= 1

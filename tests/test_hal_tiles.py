@@ -278,3 +278,15 @@ def test_ids_follow_the_tile_serial():
     finally:
         hal_fake_tiles.ENC[FIRE] = saved
     assert reported and sc.ids[1] == 0x34 and sc.cells == before
+
+
+def test_a_missing_reader_is_asked_again_once_a_second_and_found_again():
+    board = full_board()
+    clock, mux, reader, sc = rig(board)
+    reader.absent = True
+    run(clock, sc, 3000)
+    assert sc.missing and sc.cells == bytearray([NOT_READ] * 64)
+    assert reader.calls <= 4          # once a second, not once a poll
+    reader.absent = False
+    run(clock, sc, 3000)
+    assert not sc.missing and sc.cells == bytearray(board)

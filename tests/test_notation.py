@@ -1,4 +1,4 @@
-"""Notation tests (spec/notation.md): positions and actions, text to codes and
+"""Notation tests (docs/notation.md): positions and actions, text to codes and
 back, and an error naming its field for every kind of bad text. Runs under
 pytest and under MicroPython (tests/mpy_runner.py).
 """

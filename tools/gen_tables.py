@@ -10,6 +10,9 @@ that split. OFF (255) marks a step that leaves the board.
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from host_sim import cli  # noqa: E402
+
 OFF = 255
 # (file step, rank step) per direction: N, E, S, W, NE, SE, SW, NW.
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
@@ -58,8 +61,12 @@ def render():
 
 
 def main(argv):
+    ap = cli.parser("python3 tools/gen_tables.py", __doc__)
+    ap.add_argument("--check", action="store_true",
+                    help="only compare: exit 1 if the committed module is stale")
+    opts = ap.parse_args(argv)
     text = render()
-    if "--check" in argv:
+    if opts.check:
         with open(TARGET) as f:
             same = f.read() == text
         print("tables.py is up to date" if same else "tables.py is stale: run tools/gen_tables.py")
@@ -71,4 +78,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    cli.run(main)

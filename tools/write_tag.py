@@ -21,8 +21,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "firmware"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from host_sim import cli  # noqa: E402  (and firmware/ on sys.path)
 from vortex import tag  # noqa: E402
 
 TERRAINS = {"water": tag.WATER, "w": tag.WATER, "fire": tag.FIRE,
@@ -92,15 +92,16 @@ def script(data, cell):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("terrain", type=parse_terrain)
-    ap.add_argument("--serial", type=int, default=0)
+    ap = cli.parser("python3 tools/write_tag.py", __doc__)
+    ap.add_argument("terrain", type=parse_terrain, help="water, fire, earth, air (or w f e a, 1-4)")
+    ap.add_argument("--serial", type=cli.int_in(0, 0xFFFF, "serial"), default=0,
+                    help="the tile's serial, 0..65535 (tells identical tiles apart)")
     ap.add_argument("--write", action="store_true",
                     help="write through the board with mpremote")
     ap.add_argument("--cell", type=parse_cell, default=0,
                     help="the cell the tile lies on (default a1)")
-    ap.add_argument("--port", default="auto", help="mpremote connect target")
-    ap.add_argument("--show-script", action="store_true")
+    ap.add_argument("--port", type=cli.port, default="auto", help="mpremote connect target")
+    ap.add_argument("--show-script", action="store_true", help="print the board-side script")
     a = ap.parse_args(argv)
     data = tag.encode(a.terrain, a.serial)
     name = ("-", "Water", "Fire", "Earth", "Air")[a.terrain]
@@ -110,7 +111,7 @@ def main(argv=None):
     if a.show_script:
         print(script(data, a.cell))
     if a.write:
-        cmd = ["mpremote", "connect", a.port, "exec", script(data, a.cell)]
+        cmd = [cli.program("mpremote"), "connect", a.port, "exec", script(data, a.cell)]
         out = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(out.stdout)
         sys.stderr.write(out.stderr)
@@ -119,4 +120,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -36,10 +36,12 @@ UNKNOWN = const(5)
 NOT_READ = const(6)
 
 # What a reader's read_tile() answers (hal/mfrc522.py, the virtual board):
-# a tag read, no tag in the field, or a failed exchange.
+# a tag read, no tag in the field, a failed exchange, or no reader chip
+# answering on its bus at all (unplugged, unpowered, a broken wire).
 OK = const(0)
 NOTAG = const(1)
 ERR = const(2)
+NOREADER = const(3)
 
 SIZE = const(16)         # bytes we write and read: pages 4-7
 FIRST_PAGE = const(4)    # NTAG213 user memory is pages 4-39

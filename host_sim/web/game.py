@@ -11,7 +11,7 @@ import threading
 import time
 
 from vortex.engine import Position, NotationError, IllegalAction
-from vortex.engine.defs import (LIGHT, DARK, PIECE_LETTERS, TERRAIN_LETTERS, SIDE_NAMES, PLACE,
+from vortex.engine.defs import (LIGHT, DARK, TERRAIN_LETTERS, SIDE_NAMES, PLACE,
                                 cell_name)
 from vortex.engine.notation import parse_cell, parse_action, action_text
 from vortex.engine.position import START
@@ -25,7 +25,6 @@ VERDICTS = {AGREE: "the board agrees with the game", HAND: "a piece in hand",
             WAIT: "an action under way", ACTION: "an action", ILLEGAL: "illegal action",
             DISAGREE: "put the board back as the LEDs show", SETUP: "a Heart moved"}
 MODES = {"two": NO_AI, "ai-dark": DARK, "ai-light": LIGHT}
-PIECES_EACH = {1: 8, 2: 0, 3: 1}  # a side's set: 8 Travellers, 1 Heart (Awakened are made)
 HAND_MS = 10  # a hand event is followed by this much board time at once: the reed debounce
 MAX_BOUNCE_MS = 50
 MAX_MISREAD = 500  # per mille
@@ -33,16 +32,25 @@ NO_RECORDS = "game records need vortex.record (docs/record.md), not in this buil
 
 
 class MemoryStore:
-    """A store (hal/store.py's load and save) in memory: a game handed to the Board to resume."""
+    """A store (hal/store.py's save, append, load, records) in memory: a game
+    handed to the Board to resume, and kept as it goes on."""
 
-    def __init__(self, data=None):
-        self.data = data
+    def __init__(self):
+        self.data = None
+        self._records = []
+
+    def save(self, data):
+        self.data = bytes(data)
+        self._records = []
+
+    def append(self, record):
+        self._records.append(bytes(record))
 
     def load(self):
         return self.data
 
-    def save(self, data):
-        self.data = data
+    def records(self):
+        return self._records
 
 
 class BadRequest(ValueError):
@@ -250,29 +258,12 @@ class Game:
         v = self.rig.virtual
         if v.tiles[c]:
             raise PhysicsError("%s already has a tile" % cell_name(c))
-        self._under_piece(c, lambda: self._lay_new(t, c))
+        self._under_piece(c, lambda: v.lay_new(t, c, self.rig.now))
         self._advance(HAND_MS)
-
-    def _lay_new(self, t, c):
-        v = self.rig.virtual
-        v.new_tile(t)
-        v.place_tile(c, self.rig.now)
 
     def op_from_tray(self, args):
         """Put a piece from beside the board (a letter: T S H Light, t s h Dark) on a cell."""
-        code = PIECE_LETTERS.find(str(args["piece"]))
-        if code < 1 or code == 4 or len(str(args["piece"])) != 1:
-            raise BadRequest("no piece %r (T S H, t s h)" % args["piece"])
-        c = _cell(args["cell"])
-        if not self._tray()[code]:
-            return {"error": "no %s beside the board" % args["piece"]}
-        v = self.rig.virtual
-        v.hand.append(("piece", code))
-        try:
-            v.place(c, self.rig.now)
-        except PhysicsError:
-            v.hand.pop()
-            raise
+        self.rig.virtual.from_tray(str(args["piece"]), _cell(args["cell"]), self.rig.now)
         self._advance(HAND_MS)
 
     def op_aside(self, args):
@@ -294,24 +285,12 @@ class Game:
             raise BadRequest("nothing held as item %r" % (item,))
 
     def _tray(self):
-        """Pieces beside the board, per code: a side's set less what is on the board or in hand."""
-        v = self.rig.virtual
+        """How many of each piece code wait beside the board."""
         count = [0] * 8
-        for side in (LIGHT, DARK):
-            for kind, n in PIECES_EACH.items():
-                count[side << 2 | kind] += n
-        for code in v.pieces:
-            if code:
-                count[code] -= 1
-        for h in v.hand:
-            if h[0] == "piece":
-                count[h[1]] -= 1
-        for side in (LIGHT, DARK):  # an Awakened is a Traveller turned over
-            s = side << 2
-            if count[s | 2] < 0:
-                count[s | 1] += count[s | 2]
-                count[s | 2] = 0
-        return [max(0, n) for n in count]
+        for side in self.rig.virtual.tray:
+            for code in side:
+                count[code] += 1
+        return count
 
     def op_button(self, args):
         """The raw state of the buttons: a=1/0, b=1/0 (held down or not)."""

@@ -14,7 +14,6 @@ state flows one way, to the pages, which is what Server-Sent Events are for
 (the browser reconnects by itself), and hand events are small POSTs; so
 `make play` needs nothing but python3.
 """
-import argparse
 import json
 import os
 import sys
@@ -23,7 +22,8 @@ import webbrowser
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 from vortex.app.session import Settings, NO_AI
-from vortex.engine import LIGHT, DARK, Position, NotationError
+from vortex.engine import LIGHT, DARK
+from host_sim import cli
 from .game import Game, BadRequest, NO_RECORDS
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
@@ -176,54 +176,38 @@ def open_browser(url):
         return False
 
 
-def port_number(text):
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if not 0 <= n <= 65535:
-        raise argparse.ArgumentTypeError("%r is not a port (0-65535; 0: a free one)" % text)
-    return n
-
-
-def parse_args(argv):
-    ap = argparse.ArgumentParser(
-        prog="python3 -m host_sim web",
-        description="The board simulator in the browser: the firmware's board logic on a "
-                    "virtual board, served on localhost.")
-    ap.add_argument("--port", type=port_number, default=0, help="port to serve on (default: a free one)")
-    ap.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+def add_arguments(ap):
+    """The options of `python3 -m host_sim web`."""
+    from host_sim.board_sim import clock, save_file
+    ap.add_argument("--port", type=cli.int_in(0, 65535, "port"), default=0,
+                    help="the port to serve on (default: a free one)")
+    ap.add_argument("--host", type=cli.text("host"), default="127.0.0.1",
+                    help="the address to serve on (default 127.0.0.1: this machine only)")
     ap.add_argument("--ai", choices=("off", "light", "dark"), default="dark",
                     help="the side the board's AI plays (default dark)")
-    ap.add_argument("--position", help="start from this position (notation)")
+    ap.add_argument("--clock", type=clock, default=(0, 0), metavar="MIN+INC",
+                    help="a chess clock: minutes a side + seconds added a move (e.g. 10+5)")
+    ap.add_argument("--save", type=save_file, metavar="FILE",
+                    help="save the game here after every action, and resume from it")
+    ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
     ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    return ap.parse_args(argv)
 
 
-def main(argv):
-    opts = parse_args(argv)
-    if opts.position:
-        try:
-            Position(opts.position)
-        except NotationError as e:
-            print("error: position: %s" % e, file=sys.stderr)
-            return 1
+def run(opts):
+    """Serve until Ctrl-C; returns an exit code."""
     ai = {"off": NO_AI, "light": LIGHT, "dark": DARK}[opts.ai]
-    game = Game(Settings(ai_side=ai), opts.position)
+    settings = Settings(ai_side=ai, clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    game = Game(settings, opts.position.text() if opts.position else None, store=opts.save)
     try:
         server = Server(game, opts.host, opts.port)
     except OSError as e:
-        print("error: cannot serve on %s:%d: %s" % (opts.host, opts.port, e.strerror or e),
-              file=sys.stderr)
-        return 1
+        raise cli.Failure("cannot serve on %s:%d: %s" % (opts.host, opts.port, e.strerror or e))
     server.start()
     print("The Vortex simulator: %s  (Ctrl-C stops it)" % server.url, flush=True)
     if not opts.no_browser:
         open_browser(server.url)
     try:
         threading.Event().wait()
-    except KeyboardInterrupt:
-        print("stopped")
     finally:
         server.stop()
     return 0

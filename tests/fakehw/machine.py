@@ -1,7 +1,8 @@
 """A stand-in for MicroPython's `machine` on the rp2 port, for running
 firmware/main.py on the unix port (KMK style: the module table is faked,
 the firmware is not touched). Buttons read released, no reed is closed,
-and the SPI bus has an MFRC522 with an empty field behind the NFC CS pin."""
+and the SPI bus has an MFRC522 with an empty field behind the NFC CS pin;
+mem32 reads the pins' levels at the SIO's GPIO_IN register."""
 from hal_fakes import FakePin
 from hal_fake_rc522 import FakeRC522
 import pins
@@ -18,13 +19,34 @@ class Pin(FakePin):
         PINS[n] = self
 
 
+class _Mem32:
+    """machine.mem32 as far as the reed matrix reads it: the SIO's GPIO_IN,
+    bit n the level of the last Pin made for GPIOn."""
+
+    def __getitem__(self, addr):
+        assert addr == 0xD0000004, hex(addr)
+        bits = 0
+        for n, pin in PINS.items():
+            if pin.read():
+                bits |= 1 << n
+        return bits
+
+
+mem32 = _Mem32()
+
+
 class SPI:
     """The reader's bus: transfers count only while the MFRC522's CS is low
-    (the 74HC595 of the antenna mux takes the others)."""
+    (the 74HC595 of the antenna mux takes the others). SPI.reader = False:
+    no MFRC522 on the bus (every register reads 0)."""
+    reader = True
+    made = []
 
     def __init__(self, bus, **kw):
         self.chip = FakeRC522()
+        self.chip.dead = not SPI.reader
         self.shifted = 0
+        SPI.made.append(self)
 
     def _chip(self):
         cs = PINS.get(pins.NFC_CS)
@@ -55,3 +77,22 @@ class WDT:
 
     def feed(self):
         self.fed += 1
+
+
+class Timer:
+    """A periodic timer; tests call fire() where the hardware would tick."""
+    made = []
+
+    def __init__(self, id=-1):
+        self.callback = None
+        self.period = 0
+        Timer.made.append(self)
+
+    def init(self, period=1000, callback=None, mode=None):
+        self.period = period
+        self.callback = callback
+
+    def fire(self):
+        self.callback(self)
+
+    PERIODIC = 1

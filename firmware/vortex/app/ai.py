@@ -1,6 +1,6 @@
 """A small opponent: take the Heart if it can, else the best capture or
 awakening, else a random action. Deterministic for a given seed."""
-from vortex.engine.defs import PLACE, HEART, TRAVELLER
+from vortex.engine.defs import PLACE, HEART
 from vortex.engine.position import new_buffer
 
 
@@ -41,7 +41,7 @@ class Ai:
             taken = pieces[a & 63]
             if taken:
                 score = 1000 if (taken & 3) == HEART else 10
-            if (pieces[a >> 6] & 3) == TRAVELLER and (a & 63) >> 3 == (0 if pos.side else 7):
+            if pos.awakens(a):
                 score += 5
             if score > best_score:
                 best, best_score = a, score

@@ -27,6 +27,10 @@ PLACE = (40, 40, 40)        # building phase: a tile may be laid here
 SIDE = ((255, 200, 120), (60, 0, 200))  # Light's and Dark's turn / win colours
 LOW_CLOCK = (255, 0, 0)
 TERRAINS = (OFF, (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 220, 220))  # a tile to lay, by terrain
+# The settings menu (menu.py): each item's chosen value, the others, the item being set.
+MENU_ITEMS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120), (120, 200, 0))
+MENU_DIM = (25, 25, 25)
+MENU_CURSOR = (255, 255, 255)
 
 # The current model: a WS2812 draws about 20 mA per channel at 255 and about
 # 1 mA idle. Default budget for the LEDs: 500 mA (a USB port).

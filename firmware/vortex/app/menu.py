@@ -9,14 +9,12 @@ others dim, and the h-file cell of the item being set in white.
     rank 4  Hearts      fixed on the e-file, free on the back rank (before the first tile)
 """
 from vortex.app.session import NO_AI
+from vortex.app.leds import MENU_ITEMS, MENU_DIM, MENU_CURSOR
 
 AI_CHOICES = (NO_AI, 0, 1)
 CLOCK_CHOICES = ((0, 0), (300000, 3000), (600000, 5000), (900000, 10000), (1800000, 0))
 BUDGET_CHOICES = (300, 500, 900)
 ITEMS = 5
-COLOURS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120), (120, 200, 0))
-DIM = (25, 25, 25)
-CURSOR = (255, 255, 255)
 
 
 def _index(choices, value, default=0):
@@ -69,6 +67,6 @@ class Menu:
             row = (7 - item) * 8
             n, chosen = self.choices(item)
             for i in range(n):
-                put(row + i, COLOURS[item] if i == chosen else DIM)
+                put(row + i, MENU_ITEMS[item] if i == chosen else MENU_DIM)
             if item == self.item:
-                put(row + 7, CURSOR)
+                put(row + 7, MENU_CURSOR)

@@ -7,10 +7,14 @@ to commit, an illegal one, or a disagreement to show.
 
 Reed switches tell only occupancy, so a capture (the taken piece lifted, the
 mover put in its place) leaves the same occupancy as a lifted piece. The
-history tells them apart: which cells went empty since the board last
-agreed (`touched`) and which cell was filled last (`last_rise`).
+order of events tells them apart: each cell keeps the sequence number of its
+last fall (emptied) and last rise (filled), counted since the pieces last
+stood as the game says. A capture is the mover's cell emptied and the
+taken piece's cell filled again after that; a piece lifted and put back
+before the mover was lifted is no capture.
 """
-from vortex.engine.defs import (NO_TILE, HEART, SWAP, VORTEX, placement,
+from array import array
+from vortex.engine.defs import (NO_TILE, HEART, VORTEX, placement, action_cells, tile_goes, back_rank,
                                 swap as swap_action, const)
 from vortex.engine.tables import OFF, BLOCKS
 from vortex.tag import UNKNOWN, NOT_READ
@@ -39,10 +43,12 @@ class Recogniser:
 
     def __init__(self):
         self.diff = bytearray(64)
-        self.touched = bytearray(64)
-        self.last_rise = OFF
-        self._occ = bytearray(64)  # occupancy seen at the previous observe()
+        self.fell = array("H", bytes(128))  # per cell: sequence number of its last fall, 0 none
+        self.rose = array("H", bytes(128))  # ... and of its last rise
+        self.seq = 0  # events since the pieces last stood as the game says
+        self.last_occ = bytearray(64)  # occupancy seen at the last observe()
         self.cells = bytearray(4)  # the cells of the last verdict (up to 4)
+        self._scratch = bytearray(4)
         self.ncells = 0
         self.action = -1
         self.gone = self.extra = self.tiles = self.new_tiles = 0
@@ -50,23 +56,30 @@ class Recogniser:
         self.own_gone = 0
 
     def forget(self):
-        """Forget the history: the board and the game agree."""
-        for c in range(64):
-            self.touched[c] = 0
-        self.last_rise = OFF
+        """Forget the pieces' history: they stand as the game says."""
+        if self.seq:
+            fell = self.fell
+            rose = self.rose
+            for c in range(64):
+                fell[c] = 0
+                rose[c] = 0
+            self.seq = 0
 
     def observe(self, occ):
-        """Follow occupancy: remember cells emptied and the last one filled.
+        """Follow occupancy: number each cell's falls and rises in order.
         True if any cell changed since the last call."""
-        prev = self._occ
+        prev = self.last_occ
         changed = False
         for c in range(64):
             o = occ[c]
             if o != prev[c]:
+                if self.seq == 0xFFFF:
+                    self.forget()  # a disagreement that long: its history is stale anyway
+                self.seq += 1
                 if o:
-                    self.last_rise = c
+                    self.rose[c] = self.seq
                 else:
-                    self.touched[c] = 1
+                    self.fell[c] = self.seq
                 prev[c] = o
                 changed = True
         return changed
@@ -106,6 +119,8 @@ class Recogniser:
                     f |= TILE_WRONG  # another terrain, or UNKNOWN on a laid tile
                 tcount += 1
             diff[c] = f
+        if not (gone or extra):
+            self.forget()  # the pieces stand as the game says: what came before is no capture
         self.gone = gone
         self.extra = extra
         self.tiles = tcount
@@ -133,7 +148,7 @@ class Recogniser:
             # tile a Heart may be set on another file of its back rank.
             f, t = self.gone_cell, self.extra_cell
             if (self.gone == 1 and self.extra == 1 and not pos.filled
-                    and (pieces[f] & 3) == HEART and f >> 3 == t >> 3 == (7 if pieces[f] >> 2 else 0)):
+                    and (pieces[f] & 3) == HEART and f >> 3 == t >> 3 == back_rank(pieces[f] >> 2)):
                 self._flag(f, t)
                 return SETUP
             return DISAGREE
@@ -141,13 +156,32 @@ class Recogniser:
             f = self.gone_cell
             return self._move(pos, f, self.extra_cell)
         if self.own_gone == 1 and not self.extra:
-            f = self.hand
-            t = self.last_rise
-            if (self.gone == 1 and t != OFF and t != f and self.touched[t]
-                    and pieces[t] and pieces[t] >> 2 != pos.side):
-                return self._move(pos, f, t)  # a capture: t was emptied and filled again
+            if self.gone == 1:
+                t = self._taken(pos)
+                if t != OFF:
+                    return self._move(pos, self.hand, t)
             return HAND  # other pieces lifted are enemies: a capture under way
         return DISAGREE
+
+    def _taken(self, pos):
+        # The cell of a capture, or OFF: an enemy's cell filled again after
+        # the mover's emptied. Of several, the one the mover may take; of
+        # those, the last filled.
+        f = self.hand
+        after = self.fell[f]
+        rose = self.rose
+        pieces = pos.pieces
+        side = pos.side
+        best = OFF
+        legal = False
+        for c in range(64):
+            r = rose[c]
+            if r > after and pieces[c] and pieces[c] >> 2 != side:
+                ok = pos.is_legal(f << 6 | c)
+                if best == OFF or (ok and not legal) or (ok == legal and r > rose[best]):
+                    best = c
+                    legal = ok
+        return best
 
     def _flag(self, a, b=OFF):
         self.cells[0] = a
@@ -179,6 +213,10 @@ class Recogniser:
 
     def _tile_action(self, pos, tiles, ids, known_ids):
         # A swap or a Vortex: 2 to 4 cells of one 2x2 block read other terrains.
+        # Terrains decide which actions fit. Identical tiles may trade places
+        # unseen by the rules, so serials only choose between candidates that
+        # terrains cannot tell apart: the fewest serials out of place wins;
+        # where serials cannot tell either, the legal candidate.
         diff = self.diff
         n = 0
         cells = self.cells
@@ -195,32 +233,52 @@ class Recogniser:
         if n < 2:
             return DISAGREE
         lo = cells[0]
-        best = -1
-        shaped = False
+        want = pos.tiles
+        best = -1  # the candidate chosen so far
+        fewest = 5  # its serials out of place
+        legal = False
         # Candidates in order of preference: the swap, then Vortexes, clockwise first.
+        a = -1
         if n == 2 and (cells[1] - lo == 8 or (cells[1] - lo == 1 and lo & 7 != 7)):
-            if tiles[lo] == pos.tiles[cells[1]] and tiles[cells[1]] == pos.tiles[lo]:
-                shaped = True
-                a = swap_action(lo, cells[1])
-                if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
-                    best = a
-        if best < 0:
-            for k in range(4):  # the blocks holding the lowest changed cell
-                b = lo - (0, 1, 8, 9)[k]
+            a = swap_action(lo, cells[1])
+        k = -1
+        while k < 8:
+            if k >= 0:  # the Vortexes of the blocks holding the lowest changed cell
+                b = lo - (0, 1, 8, 9)[k >> 1]
+                a = VORTEX + 2 * b + (k & 1)
                 if b < 0 or b not in BLOCKS or not _inside(cells, n, b):
-                    continue
-                for a in range(VORTEX + 2 * b, VORTEX + 2 * b + 2):  # clockwise first
-                    if _turn_fits(a, pos.tiles, tiles):
-                        shaped = True
-                        if _ids_fit(a, ids, known_ids) and pos.is_legal(a):
-                            best = a
-                            break
-                if best >= 0:
-                    break
-        if best >= 0:
-            self.action = best
-            return ACTION
-        return ILLEGAL if shaped else DISAGREE
+                    a = -1
+            k += 1
+            if a < 0:
+                continue
+            wrong = self._misplaced(a, want, tiles, ids, known_ids)
+            if wrong < 0 or wrong > fewest:
+                continue  # the terrains do not fit, or the serials fit worse
+            ok = pos.is_legal(a)
+            if wrong < fewest or (ok and not legal):
+                best, fewest, legal = a, wrong, ok
+        if best < 0:
+            return DISAGREE
+        if not legal:
+            return ILLEGAL
+        self.action = best
+        return ACTION
+
+    def _misplaced(self, a, want, tiles, ids, known):
+        # Does the swap or Vortex a, applied to the expected tiles, give the
+        # terrains read? -1 if not, else how many read serials differ from
+        # those of the tiles it moves there (unknown serials do not count).
+        cells = self._scratch
+        n = action_cells(a, cells)
+        wrong = 0
+        for i in range(n):
+            s = cells[i]
+            d = cells[tile_goes(a, i)]
+            if tiles[d] != want[s]:
+                return -1
+            if ids[d] and known[s] and ids[d] != known[s]:
+                wrong += 1
+        return wrong
 
 
 def _inside(cells, n, b):
@@ -230,42 +288,3 @@ def _inside(cells, n, b):
         if d != 0 and d != 1 and d != 8 and d != 9:
             return False
     return True
-
-
-def _turn_fits(a, want, tiles):
-    # Does the Vortex a, applied to the expected tiles, give what is read?
-    # The block's cells in clockwise order, as defs.block_cells gives them.
-    code = a - VORTEX
-    c0 = code >> 1
-    c1 = c0 + 8
-    c2 = c0 + 9
-    c3 = c0 + 1
-    if code & 1:  # counter-clockwise: each tile goes to the previous cell
-        return (tiles[c0] == want[c1] and tiles[c1] == want[c2]
-                and tiles[c2] == want[c3] and tiles[c3] == want[c0])
-    return (tiles[c1] == want[c0] and tiles[c2] == want[c1]
-            and tiles[c3] == want[c2] and tiles[c0] == want[c3])
-
-
-def _ids_fit(a, ids, known):
-    # Tile serials, where both the read and the expected one are known, must
-    # have moved as the action moves them; unknown serials do not object.
-    if a < VORTEX:
-        c = (a - SWAP) >> 1
-        d = c + (8 if a & 1 else 1)
-        return _same(ids[c], known[d]) and _same(ids[d], known[c])
-    code = a - VORTEX
-    c0 = code >> 1
-    c1 = c0 + 8
-    c2 = c0 + 9
-    c3 = c0 + 1
-    if code & 1:
-        return (_same(ids[c0], known[c1]) and _same(ids[c1], known[c2])
-                and _same(ids[c2], known[c3]) and _same(ids[c3], known[c0]))
-    return (_same(ids[c1], known[c0]) and _same(ids[c2], known[c1])
-            and _same(ids[c3], known[c2]) and _same(ids[c0], known[c3]))
-
-
-def _same(read, known):
-    return not read or not known or read == known
-

@@ -44,45 +44,84 @@ POOL_EACH = const(16)
 TERRAIN_LETTERS = "-WFEA"  # indexed by terrain
 PIECE_LETTERS = ".TSH.tsh"  # indexed by piece code
 SIDE_NAMES = ("Light", "Dark")
+KIND_NAMES = ("", "Traveller", "Awakened", "Heart")  # indexed by piece code & 3
+TERRAIN_NAMES = ("no tile", "Water", "Fire", "Earth", "Air")  # indexed by terrain
+
+
+def back_rank(side):
+    """The rank (0-7) a side's pieces start on: Light's 0, Dark's 7. A
+    Traveller awakens on the enemy's."""
+    return 7 if side else 0
+
+
+def travellers(pieces, side):
+    """A side's Travellers, Awakened included (Hearts are not Travellers),
+    in a pieces array: what the 80-quiet-actions rule and the setup count."""
+    n = 0
+    for p in pieces:
+        if p and p >> 2 == side and (p & 3) != HEART:
+            n += 1
+    return n
 
 
 def cell_name(c):
-    """cell_name(12) -> 'e2'."""
+    """The name of cell index c.
+
+        >>> cell_name(12), cell_name(63)
+        ('e2', 'h8')
+    """
     return "abcdefgh"[c & 7] + str((c >> 3) + 1)
-
-
-def piece(side, kind):
-    return side << 2 | kind
-
-
-def move(frm, to):
-    return frm << 6 | to
 
 
 def placement(terrain, cell):
     return PLACE + ((terrain - 1) << 6) + cell
 
 
+def placed_terrain(a):
+    """The terrain a placement action lays."""
+    return ((a - PLACE) >> 6) + 1
+
+
 def swap(a, b):
-    """The swap of two cells sharing a side, in either order."""
+    """The swap of two cells sharing a side, in either order.
+
+        >>> swap(28, 27) == swap(27, 28) == SWAP + 27 * 2  # e4 and d4
+        True
+    """
     if a > b:
         a, b = b, a
     return SWAP + a * 2 + (1 if b - a == 8 else 0)
 
 
-def vortex(cell, clockwise):
-    """The Vortex of the 2x2 block whose lower-left cell is `cell`."""
-    return VORTEX + cell * 2 + (0 if clockwise else 1)
+def action_cells(a, out):
+    """Write the cells action a touches into out (4 bytes); return how many.
+    A move: from, to. A placement: its cell. A swap: its two cells, lower
+    first. A Vortex: its block clockwise from the lower-left, so that a
+    clockwise turn moves each tile to the next of these cells.
+    Allocates nothing (the board draws with it every frame)."""
+    if a < PLACE:
+        out[0] = a >> 6
+        out[1] = a & 63
+        return 2
+    if a < SWAP:
+        out[0] = a & 63
+        return 1
+    if a < VORTEX:
+        c = (a - SWAP) >> 1
+        out[0] = c
+        out[1] = c + (8 if a & 1 else 1)
+        return 2
+    c = (a - VORTEX) >> 1
+    out[0] = c
+    out[1] = c + 8
+    out[2] = c + 9
+    out[3] = c + 1
+    return 4
 
 
-def swap_cells(action):
-    """The two cells of a swap action, lower index first."""
-    code = action - SWAP
-    a = code >> 1
-    return a, a + (8 if code & 1 else 1)
-
-
-def block_cells(cell):
-    """A 2x2 block's cells in clockwise order from its lower-left: a clockwise
-    Vortex moves each tile to the next cell of this tuple."""
-    return cell, cell + 8, cell + 9, cell + 1
+def tile_goes(a, i):
+    """Where a swap or a Vortex sends the tile on the i-th cell of
+    action_cells(a): the index of the cell it ends on."""
+    if a < VORTEX:
+        return i ^ 1  # a swap: each tile to the other cell
+    return (i + (3 if a & 1 else 1)) & 3  # clockwise: the next cell; counter: the previous

@@ -6,6 +6,7 @@ module within a small heap.
 """
 from array import array
 
+from ..native import micropython, ptr8, ptr16
 from .defs import (WATER, FIRE, EARTH, AIR, AWAKENED, HEART, PLACE, SWAP, VORTEX,
                    ACTION_END, const)
 from .tables import OFF, STEP, JUMP, SWAPS, BLOCKS
@@ -14,6 +15,12 @@ from .tables import OFF, STEP, JUMP, SWAPS, BLOCKS
 # destinations each, 112 swaps and 98 Vortexes (battle); 256 placements.
 MAX_ACTIONS = const(544)
 MAX_DESTINATIONS = const(36)
+# Viper code writes without bounds checks: before writing a piece's moves,
+# the swaps and turns, or the placements, it makes sure that the buffer has
+# room for as many as there can be, and raises this instead of writing past
+# its end.
+_FULL = "action buffer too short (new_buffer)"
+_TILE_ACTIONS = len(SWAPS) + 2 * len(BLOCKS)  # at most: every swap, both turns of every block
 
 
 def new_buffer(size=MAX_ACTIONS):
@@ -24,50 +31,23 @@ def new_buffer(size=MAX_ACTIONS):
     return array("H", range(size))
 
 
-def _lands(pieces, tiles, t, side):
-    """May a piece of `side` end a move on cell t? Empty, or an enemy that is
-    not protected: Travellers and Awakened on Earth are, the Heart never."""
-    q = pieces[t]
-    return not q or (q >> 2 != side and ((q & 3) == HEART or tiles[t] != EARTH))
-
-
 def legal_into(pos, buf):
     """Write every legal action into buf (see new_buffer); return the count.
-    A finished game has none."""
+    A finished game has none.
+
+        >>> from vortex.engine import Position
+        >>> legal_into(Position(), new_buffer())
+        256
+    """
     if pos.is_over():
         return 0
-    tiles = pos.tiles
-    n = 0
     if pos.filled < 64:
-        pool = pos.pool
-        for t in range(1, 5):
-            if pool[t]:
-                base = PLACE + ((t - 1) << 6)
-                for c in range(64):
-                    if not tiles[c]:
-                        buf[n] = base + c
-                        n += 1
-        return n
-    pieces = pos.pieces
+        return _placements(pos.tiles, pos.pool, buf)
+    tiles = pos.tiles
     side = pos.side
-    for c in range(64):
-        p = pieces[c]
-        if p and p >> 2 == side:
-            n = _moves_from(pos, c, buf, n)
-    ban = pos.ban
-    for code in SWAPS:
-        a = code >> 1
-        if tiles[a] != tiles[a + 8 if code & 1 else a + 1] and code != ban:
-            buf[n] = SWAP + code
-            n += 1
-    if pos.vortexes[side]:
-        for c in BLOCKS:
-            t = tiles[c]
-            if t != tiles[c + 1] or t != tiles[c + 8] or t != tiles[c + 9]:
-                buf[n] = VORTEX + 2 * c
-                buf[n + 1] = VORTEX + 2 * c + 1
-                n += 2
-    return n
+    n = _moves(0, side, 0, 64, pos.pieces, tiles, buf)
+    return _tile_actions(n, pos.ban, pos.vortexes[side], tiles, buf)
+
 
 def has_legal(pos):
     """Has the side to act any legal action? Answers without listing them
@@ -91,7 +71,7 @@ def has_legal(pos):
     pieces = pos.pieces
     for c in range(64):
         p = pieces[c]
-        if p and p >> 2 == side and _moves_from(pos, c, pos._scratch, 0):
+        if p and p >> 2 == side and _moves(0, side, c, c + 1, pieces, tiles, pos._scratch):
             return True
     return False
 
@@ -102,74 +82,169 @@ def destinations(pos, cell, buf):
     p = pos.pieces[cell]
     if not p or p >> 2 != pos.side or pos.filled < 64 or pos.is_over():
         return 0
-    return _moves_from(pos, cell, buf, 0)
+    return _moves(0, p >> 2, cell, cell + 1, pos.pieces, pos.tiles, buf)
 
-def _moves_from(pos, s, buf, n):
-    # The piece moves by the terrain under it; an Awakened one by all four.
-    pieces = pos.pieces
-    tiles = pos.tiles
-    p = pieces[s]
-    side = p >> 2
-    base = s << 6
-    s8 = s << 3
-    terrain = 0 if (p & 3) == AWAKENED else tiles[s]
-    if terrain == WATER:
-        for d in range(4):
-            n = _slide(pos, s8 + d, d, base, side, buf, n)
-    elif terrain == FIRE:
-        for d in range(4, 8):
-            t = STEP[s8 + d]
-            if t == OFF:
-                continue
-            if not pieces[t]:
-                buf[n] = base + t
-                n += 1
-                t = JUMP[s8 + d]
-                if t != OFF and _lands(pieces, tiles, t, side):
-                    buf[n] = base + t
+
+# The hot loops, compiled to machine code by MicroPython (see vortex.native);
+# plain Python on CPython. They take the position's arrays, not the position
+# (a viper function reads no attributes cheaply), hot ints first (viper code
+# for the RP2040 keeps its first three locals, the arguments first, in
+# registers).
+
+@micropython.viper
+def _placements(tiles, pool, buf) -> int:
+    # Every terrain left in the pool on every bare cell.
+    tl = ptr8(tiles)
+    left = ptr8(pool)
+    out = ptr16(buf)
+    if int(len(buf)) < 256:
+        raise IndexError(_FULL)
+    place = int(PLACE)
+    n = 0
+    for t in range(1, 5):
+        if left[t]:
+            base = place + ((t - 1) << 6)
+            for c in range(64):
+                if not tl[c]:
+                    out[n] = base + c
                     n += 1
-            elif _lands(pieces, tiles, t, side):
-                buf[n] = base + t
-                n += 1
-    elif terrain == EARTH or terrain == AIR or terrain == 0:
-        # Earth steps once in 8 directions, Air leaps exactly twice over
-        # anything; the Awakened do both, then slide on (Water) where
-        # both cells are empty. Fire's and Water's first two steps are
-        # covered by these, so no destination is listed twice.
-        table = JUMP if terrain == AIR else STEP
-        for d in range(8):
-            t = table[s8 + d]
-            if t != OFF and _lands(pieces, tiles, t, side):
-                buf[n] = base + t
-                n += 1
-            if terrain == 0:
-                t = JUMP[s8 + d]
-                if t != OFF and _lands(pieces, tiles, t, side):
-                    buf[n] = base + t
-                    n += 1
-                if d < 4 and t != OFF and not pieces[t] and not pieces[STEP[s8 + d]]:
-                    n = _slide(pos, (t << 3) + d, d, base, side, buf, n)
     return n
 
-def _slide(pos, i, d, base, side, buf, n):
-    # Water: from STEP[i] on along direction d through empty cells; it may
-    # end on the first piece only by taking it.
-    pieces = pos.pieces
-    t = STEP[i]
-    while t != OFF:
-        if pieces[t]:
-            if _lands(pieces, pos.tiles, t, side):
-                buf[n] = base + t
+
+@micropython.viper
+def _moves(n: int, side: int, first: int, end: int, pieces, tiles, buf) -> int:
+    # Write the moves of side's pieces on cells first..end-1 into buf from
+    # index n; return the new count. (One call for the whole board: a call
+    # into viper code costs as much as a piece's moves.) A piece moves by
+    # the terrain under it; an Awakened one by all four. A move may end on
+    # an empty cell or on an enemy that is not protected: Travellers and
+    # Awakened on Earth are, a Heart never.
+    pc = ptr8(pieces)
+    tl = ptr8(tiles)
+    out = ptr16(buf)
+    step = ptr8(STEP)
+    jump = ptr8(JUMP)
+    off = int(OFF)
+    earth = int(EARTH)
+    heart = int(HEART)
+    awakened = int(AWAKENED)
+    water = int(WATER)
+    fire = int(FIRE)
+    air = int(AIR)
+    room = int(len(buf)) - MAX_DESTINATIONS
+    for s in range(first, end):
+        p = pc[s]
+        if not p or (p >> 2) != side:
+            continue
+        if n > room:
+            raise IndexError(_FULL)
+        base = s << 6
+        s8 = s << 3
+        terrain = tl[s]
+        if (p & 3) == awakened:
+            terrain = 0
+        on_water = terrain == water
+        on_fire = terrain == fire
+        for d in range(4 if on_fire else 0, 4 if on_water else 8):
+            i = s8 + d
+            slide = off  # where a slide along d goes on from, if it does
+            if on_water:
+                slide = step[i]
+            elif on_fire:
+                # A diagonal step; on into the next cell only over an empty one.
+                t = step[i]
+                if t == off:
+                    continue
+                q = pc[t]
+                if q:
+                    if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
+                        out[n] = base + t
+                        n += 1
+                    continue
+                out[n] = base + t
                 n += 1
-            return n
-        buf[n] = base + t
-        n += 1
-        t = STEP[(t << 3) + d]
+                t = jump[i]
+                if t == off:
+                    continue
+                q = pc[t]
+                if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+                    out[n] = base + t
+                    n += 1
+            else:
+                # Earth steps once in 8 directions, Air leaps exactly twice over
+                # anything; the Awakened do both, then slide on (Water) where
+                # both cells are empty. Fire's and Water's first two steps are
+                # covered by these, so no destination is listed twice.
+                t = jump[i] if terrain == air else step[i]
+                if t != off:
+                    q = pc[t]
+                    if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+                        out[n] = base + t
+                        n += 1
+                if terrain == 0:
+                    t = jump[i]
+                    if t != off:
+                        q = pc[t]
+                        if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+                            out[n] = base + t
+                            n += 1
+                        if d < 4 and not q and not pc[step[i]]:
+                            slide = step[(t << 3) + d]
+            # Water: on along d through empty cells; it may end on the first
+            # piece only by taking it.
+            t = slide
+            while t != off:
+                q = pc[t]
+                if q:
+                    if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
+                        out[n] = base + t
+                        n += 1
+                    break
+                out[n] = base + t
+                n += 1
+                t = step[(t << 3) + d]
+    return n
+
+
+@micropython.viper
+def _tile_actions(n: int, ban: int, vortexes: int, tiles, buf) -> int:
+    # The swaps of two different tiles (but the banned one), then, if the
+    # side has a Vortex left, both turns of every block of mixed terrain;
+    # written from index n, in the order of their codes (tables.SWAPS and
+    # BLOCKS list the same cells: walked here, they cost no table reads).
+    tl = ptr8(tiles)
+    out = ptr16(buf)
+    if n + int(_TILE_ACTIONS) > int(len(buf)):
+        raise IndexError(_FULL)
+    swap = int(SWAP)
+    for c in range(64):
+        t = tl[c]
+        code = c << 1
+        if (c & 7) != 7 and t != tl[c + 1] and code != ban:  # east
+            out[n] = swap + code
+            n += 1
+        if c < 56 and t != tl[c + 8] and code + 1 != ban:  # north
+            out[n] = swap + code + 1
+            n += 1
+    if vortexes:
+        vortex = int(VORTEX)
+        for c in range(55):
+            if (c & 7) != 7:
+                t = tl[c]
+                if t != tl[c + 1] or t != tl[c + 8] or t != tl[c + 9]:
+                    out[n] = vortex + 2 * c
+                    out[n + 1] = vortex + 2 * c + 1
+                    n += 2
     return n
 
 
 def why_illegal(pos, a):
-    """'' if action a is legal here, else a short reason."""
+    """'' if action a is legal here, else a short reason.
+
+        >>> from vortex.engine import Position
+        >>> why_illegal(Position(), 12 * 64 + 20)  # e2e3
+        'the building phase allows only placements'
+    """
     if not 0 <= a < ACTION_END:
         return "not an action"
     if pos.is_over():
@@ -194,7 +269,7 @@ def why_illegal(pos, a):
         if p >> 2 != pos.side:
             return "not your piece"
         buf = pos._scratch
-        for i in range(_moves_from(pos, f, buf, 0)):
+        for i in range(_moves(0, pos.side, f, f + 1, pos.pieces, tiles, buf)):
             if buf[i] == a:
                 return ""
         return "the piece cannot move there"

@@ -1,4 +1,4 @@
-"""Text forms of positions and actions (spec/notation.md).
+"""Text forms of positions and actions (docs/notation.md).
 
     <tiles> <pieces> <side> <vortexes> <ban> <quiet> <ply>
 
@@ -6,7 +6,8 @@ Actions: `W@d4` placement, `d2d4` move, `d4~e4` swap, `V+d4` / `V-d4` Vortex.
 Every error is a NotationError whose message starts with the field at fault.
 """
 from .defs import (TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, HEART, PLACE, SWAP,
-                   VORTEX, VORTEXES, POOL_EACH, QUIET_LIMIT, cell_name, swap)
+                   VORTEX, VORTEXES, POOL_EACH, QUIET_LIMIT, cell_name, swap, placed_terrain,
+                   travellers, action_cells)
 from .tables import OFF, BLOCKS
 
 FIELDS = ("tiles", "pieces", "side", "vortexes", "ban", "quiet", "ply")
@@ -17,7 +18,11 @@ class NotationError(ValueError):
 
 
 def parse_cell(text, field="cell"):
-    """'e2' -> 12."""
+    """A cell's index from its name.
+
+    >>> parse_cell("e2")
+    12
+    """
     if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
         raise NotationError("%s: %r is not a cell a1..h8" % (field, text))
     return (ord(text[1]) - 49) * 8 + ord(text[0]) - 97
@@ -82,19 +87,16 @@ def parse_position(text, pos):
             pool[t] -= 1
     filled = sum(1 for t in tiles if t)
     hearts = bytearray((OFF, OFF))
-    counts = [0, 0]
     for c in range(64):
         p = pieces[c]
         if (p & 3) == HEART:
             if hearts[p >> 2] != OFF:
                 raise NotationError("pieces: %s has two Hearts" % SIDE_NAMES[p >> 2])
             hearts[p >> 2] = c
-        elif p:
-            counts[p >> 2] += 1
     for side in (0, 1):
-        if counts[side] > 8:
-            raise NotationError("pieces: %s has %d Travellers, at most 8"
-                                % (SIDE_NAMES[side], counts[side]))
+        n = travellers(pieces, side)
+        if n > 8:
+            raise NotationError("pieces: %s has %d Travellers, at most 8" % (SIDE_NAMES[side], n))
     if hearts[0] == OFF and hearts[1] == OFF:
         raise NotationError("pieces: neither side has a Heart")
     if parts[2] not in ("l", "d"):
@@ -157,27 +159,32 @@ def board_text(codes, letters):
 
 def position_text(pos):
     """The notation of Position pos, all seven fields."""
-    if pos.ban == OFF:
-        ban = "-"
-    else:
-        a = pos.ban >> 1
-        ban = cell_name(a) + cell_name(a + (8 if pos.ban & 1 else 1))
+    ban = "-" if pos.ban == OFF else _pair(SWAP + pos.ban, "")
     return "%s %s %s %d,%d %s %d %d" % (
         board_text(pos.tiles, TERRAIN_LETTERS), board_text(pos.pieces, PIECE_LETTERS),
         "ld"[pos.side], pos.vortexes[0], pos.vortexes[1], ban, pos.quiet, pos.ply)
 
 
 def action_text(a):
-    """The notation of action code a."""
+    """The notation of action code a.
+
+    >>> action_text(parse_action("e4~d4"))
+    'd4~e4'
+    """
     if a < PLACE:
-        return cell_name(a >> 6) + cell_name(a & 63)
+        return _pair(a, "")
     if a < SWAP:
-        return TERRAIN_LETTERS[((a - PLACE) >> 6) + 1] + "@" + cell_name(a & 63)
+        return TERRAIN_LETTERS[placed_terrain(a)] + "@" + cell_name(a & 63)
     if a < VORTEX:
-        c = (a - SWAP) >> 1
-        return cell_name(c) + "~" + cell_name(c + (8 if a & 1 else 1))
-    c = (a - VORTEX) >> 1
-    return ("V-" if a & 1 else "V+") + cell_name(c)
+        return _pair(a, "~")
+    return ("V-" if a & 1 else "V+") + cell_name((a - VORTEX) >> 1)
+
+
+def _pair(a, sep):
+    # A move's or a swap's two cells, as action_cells gives them.
+    cells = bytearray(4)
+    action_cells(a, cells)
+    return cell_name(cells[0]) + sep + cell_name(cells[1])
 
 
 def parse_action(text):

@@ -8,16 +8,29 @@ ply's actions without playing them.
 from .position import Position, new_buffer
 from .notation import action_text
 
+MAX_DEPTH = 5  # the command lines' limit: perft 5 of a battle takes minutes on a PC, 6 hours
+
 
 def perft(pos, depth, bulk=False):
-    """The number of action sequences of length depth from pos."""
+    """The number of action sequences of length depth from pos.
+
+        >>> from vortex.engine import Position
+        >>> perft(Position(), 2)  # 64 cells x 4 terrains, then 63 x 4
+        64512
+    """
     if depth == 0:
         return 1
     return _perft(pos, depth, _buffers(depth), bulk)
 
 
 def divide(pos, depth, bulk=False):
-    """[(action, perft of depth-1 after it)] for every legal action of pos."""
+    """[(action, perft of depth-1 after it)] for every legal action of pos.
+
+        >>> from vortex.engine import Position
+        >>> rows = divide(Position(), 2)
+        >>> len(rows), action_text(rows[0][0]), rows[0][1]
+        (256, 'W@a1', 252)
+    """
     buf = new_buffer()
     bufs = _buffers(depth - 1)
     out = []
@@ -59,13 +72,19 @@ def main(argv):
     """Command line: perft "<position>" N [--bulk] [--divide]; returns an exit code."""
     flags = [a for a in argv if a.startswith("--")]
     args = [a for a in argv if not a.startswith("--")]
-    if len(args) != 2 or not args[1].isdigit() or [f for f in flags if f not in ("--bulk", "--divide")]:
-        print('usage: perft "<position>" N [--bulk] [--divide]')
+    import sys
+    if "--help" in flags or "-h" in args:
+        print('usage: perft "<position>" N [--bulk] [--divide]   (N: 0..%d)' % MAX_DEPTH)
+        return 0
+    if (len(args) != 2 or not args[1].isdigit() or int(args[1]) > MAX_DEPTH
+            or [f for f in flags if f not in ("--bulk", "--divide")]):
+        sys.stderr.write('perft: usage: perft "<position>" N [--bulk] [--divide]   (N: 0..%d)\n'
+                         % MAX_DEPTH)
         return 2
     try:
         pos = Position(args[0])
     except ValueError as e:
-        print("error:", e)
+        sys.stderr.write("perft: error: %s\n" % e)
         return 1
     depth = int(args[1])
     bulk = "--bulk" in flags

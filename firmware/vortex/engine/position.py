@@ -12,7 +12,7 @@ State lives in bytearrays and small ints; push() keeps an undo record of one
 small int per action, so pop() restores the position exactly. Generation
 (movegen.py) and playing (play.py) are functions bound here as methods.
 """
-from .defs import LIGHT, DARK, HEART, QUIET_LIMIT
+from .defs import LIGHT, DARK, TRAVELLER, PLACE, QUIET_LIMIT, SIDE_NAMES, back_rank, travellers
 from .tables import OFF
 from .movegen import (MAX_DESTINATIONS, new_buffer, legal_into, has_legal, destinations,
                       why_illegal)
@@ -39,9 +39,12 @@ class Outcome:
         return (isinstance(other, Outcome) and self.winner == other.winner
                 and self.reason == other.reason)
 
+    def name(self):
+        """'Light wins', 'Dark wins' or 'draw'."""
+        return "draw" if self.winner is None else SIDE_NAMES[self.winner] + " wins"
+
     def __repr__(self):
-        who = "draw" if self.winner is None else ("Light wins", "Dark wins")[self.winner]
-        return "<Outcome %s: %s>" % (who, self.reason)
+        return "<Outcome %s: %s>" % (self.name(), self.reason)
 
 
 class IllegalAction(ValueError):
@@ -50,7 +53,10 @@ class IllegalAction(ValueError):
 
 class Position:
     """A game position. Position() is the start; Position(text) parses the
-    notation of spec/notation.md and raises NotationError on bad text.
+    notation of docs/notation.md and raises NotationError on bad text.
+
+        >>> Position("8/8/8/8/8/8/8/8 7h/8/8/8/8/8/8/H7 d 0,1")
+        Position('8/8/8/8/8/8/8/8 7h/8/8/8/8/8/8/H7 d 0,1 - 0 0')
 
     Public state (read it, change it only through push/pop):
       tiles[64]    terrain per cell (NO_TILE, WATER, FIRE, EARTH, AIR)
@@ -102,7 +108,12 @@ class Position:
 
     def parse_action(self, text):
         """The action `text` names, if legal here; NotationError if it is not
-        well formed, IllegalAction if it is not legal in this position."""
+        well formed, IllegalAction if it is not legal in this position.
+
+            >>> Position().parse_action("d2d4")
+            Traceback (most recent call last):
+            vortex.engine.position.IllegalAction: illegal action d2d4: the building phase allows only placements
+        """
         a = notation.parse_action(text)
         if not self.is_legal(a):
             raise IllegalAction("illegal action %s: %s" % (text, self.why_illegal(a)))
@@ -118,18 +129,17 @@ class Position:
         return self.hearts[0] == OFF or self.hearts[1] == OFF or self.quiet >= QUIET_LIMIT
 
     def outcome(self):
-        """The Outcome of a finished game, or None while it goes on."""
+        """The Outcome of a finished game, or None while it goes on.
+
+            >>> Position("8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/4H3 d 3,4").outcome()
+            <Outcome Light wins: heart taken>
+        """
         hearts = self.hearts
         if hearts[0] == OFF or hearts[1] == OFF:
             return Outcome(DARK if hearts[0] == OFF else LIGHT, HEART_TAKEN)
         if self.quiet >= QUIET_LIMIT:
-            light = dark = 0
-            for p in self.pieces:
-                if p and (p & 3) != HEART:
-                    if p >> 2:
-                        dark += 1
-                    else:
-                        light += 1
+            light = travellers(self.pieces, LIGHT)
+            dark = travellers(self.pieces, DARK)
             return Outcome(None if light == dark else (LIGHT if light > dark else DARK),
                            QUIET_END)
         if not self.has_legal():
@@ -138,7 +148,11 @@ class Position:
 
     # --- legal actions ------------------------------------------------------
     def legal_actions(self):
-        """A view of the legal actions: len(), iteration, `in`."""
+        """A view of the legal actions: len(), iteration, `in`.
+
+            >>> len(Position().legal_actions())
+            256
+        """
         return LegalActions(self)
 
     # Generation lives in movegen.py; these bind its functions as methods.
@@ -149,6 +163,14 @@ class Position:
 
     def is_legal(self, a):
         return not self.why_illegal(a)
+
+    def awakens(self, a):
+        """Does action a awaken its piece? Only a Traveller's move onto the
+        enemy's back rank does (a tile moved under a piece never does)."""
+        if a >= PLACE:
+            return False
+        p = self.pieces[a >> 6]
+        return (p & 3) == TRAVELLER and (a & 63) >> 3 == back_rank((p >> 2) ^ 1)
 
     # Playing lives in play.py; these bind its functions as methods.
     push = push

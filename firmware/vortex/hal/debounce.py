@@ -11,7 +11,9 @@ that returns to the debounced one cancels the count. Reed bounce is under
 
 Each cell has an 8-bit count of milliseconds left (0 = not counting); one
 elapsed time per update, computed with ticks_diff so that the ticks_ms
-wrap-around is harmless. update() allocates nothing.
+wrap-around is harmless. update() allocates nothing, and its loop over the
+cells is a viper function (machine code: see vortex/native.py), as it runs
+on every scan while a cell settles.
 """
 try:
     from micropython import const
@@ -19,6 +21,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
+from ..native import micropython, ptr8
 from ..ticks import ticks_diff
 
 DEBOUNCE_MS = const(5)
@@ -37,6 +40,7 @@ class Debouncer:
         self._busy = 0             # cells counting down
         self._last = 0             # time of the previous update
 
+    @micropython.native  # on the RP2040 the idle update takes 38 us instead of 100
     def update(self, raw, now_ms):
         """Feed one raw scan taken at now_ms; True if .state changed."""
         if self._busy:
@@ -52,33 +56,11 @@ class Debouncer:
                 return False
             el = 0
         self._last = now_ms
-        st = self.state
-        left = self._left
-        ms = self.ms
-        busy = 0
-        changed = False
-        for i in range(self.n):
-            r = raw[i]
-            if r == st[i]:
-                left[i] = 0        # back to the debounced state: cancel
-                continue
-            c = left[i]
-            if c == 0:
-                if ms == 0:
-                    st[i] = r
-                    changed = True
-                else:
-                    left[i] = ms   # a new difference: start counting
-                    busy += 1
-            elif c <= el:
-                st[i] = r          # stable long enough
-                left[i] = 0
-                changed = True
-            else:
-                left[i] = c - el
-                busy += 1
-        self._busy = busy
-        return changed
+        if len(raw) < self.n:  # viper reads it without bounds checks
+            raise ValueError("a scan of %d cells is needed" % self.n)
+        counted = _count(raw, self.state, self._left, self.n, self.ms, el)
+        self._busy = counted >> 1
+        return bool(counted & 1)
 
     def reset(self, state=None):
         """Forget the counts; set .state to `state` (or all zero)."""
@@ -86,3 +68,35 @@ class Debouncer:
             self._left[i] = 0
             self.state[i] = state[i] if state is not None else 0
         self._busy = 0
+
+
+@micropython.viper
+def _count(raw, state, left, n: int, ms: int, el: int) -> int:
+    # One update of n cells, el ms after the previous one: returns the
+    # number of cells still counting times 2, plus 1 if a state changed.
+    r = ptr8(raw)
+    st = ptr8(state)
+    lf = ptr8(left)
+    busy = 0
+    changed = 0
+    for i in range(n):
+        v = r[i]
+        if v == st[i]:
+            lf[i] = 0              # back to the debounced state: cancel
+            continue
+        c = lf[i]
+        if c == 0:
+            if ms == 0:
+                st[i] = v
+                changed = 1
+            else:
+                lf[i] = ms         # a new difference: start counting
+                busy += 1
+        elif c <= el:
+            st[i] = v              # stable long enough
+            lf[i] = 0
+            changed = 1
+        else:
+            lf[i] = c - el
+            busy += 1
+    return busy << 1 | changed

@@ -6,7 +6,10 @@
         terrain = tag.decode(buf)         # READ pages 4-7, HLTA
 
 Statuses: OK, NOTAG (nothing answered the wake-up), ERR (something answered
-then failed: timeout, bad CRC_A or BCC, collision, NAK, chip silent).
+then failed: timeout, bad CRC_A or BCC, collision, NAK), NOREADER (the chip
+itself does not answer: .present is False). A missing chip reads as 0x00 or
+0xFF in every register; while it is missing, read_tile() costs one register
+read (the version) and initialises the chip once it answers again.
 Only one tag is in reach of an antenna, so a collision is an error rather
 than the start of a bit-wise anticollision walk. 4- and 7-byte UIDs are
 handled (cascade levels 1 and 2); the last UID is in .uid[:uid_len].
@@ -24,7 +27,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
 
 import time
 
-from ..tag import OK, NOTAG, ERR  # what read_tile() answers
+from ..tag import OK, NOTAG, ERR, NOREADER  # what read_tile() answers
 
 
 def _sleep_ms(ms):
@@ -114,6 +117,7 @@ class MFRC522:
         self.uid_len = 0
         self.sak = 0
         self.atqa = 0
+        self.present = False
         self.init()
 
     # -- registers and FIFO: one SPI transfer each ------------------------
@@ -146,7 +150,8 @@ class MFRC522:
 
     # -- chip set-up -------------------------------------------------------
     def init(self):
-        """Reset the chip, set the reply timeout and 100 % ASK, field on."""
+        """Reset the chip, set the reply timeout and 100 % ASK, field on.
+        True (and .present) if a chip answers."""
         if self.rst is not None:
             self.rst.value(0)
             self.rst.value(1)
@@ -155,6 +160,9 @@ class MFRC522:
         polls = self.max_polls
         while self._r(_COMMAND) & 0x10 and polls:  # PowerDown until ready
             polls -= 1
+        self.present = self._answers()
+        if not self.present:
+            return False
         self._w(_T_MODE, 0x80)        # TAuto: timer starts after each frame
         self._w(_T_PRESCALER, 0xA9)   # 25 us ticks
         self.set_timeout(self.timeout_us)
@@ -163,6 +171,11 @@ class MFRC522:
         self._w(_TX_MODE, 0x00)       # 106 kBd; CRCs are done by hand
         self._w(_RX_MODE, 0x00)
         self.antenna_on()
+        return True
+
+    def _answers(self):
+        v = self._r(_VERSION)
+        return v != 0x00 and v != 0xFF
 
     def set_timeout(self, us):
         """How long to wait for a reply (the tag's, not the SPI's)."""
@@ -204,7 +217,8 @@ class MFRC522:
                 return NOTAG
             polls -= 1
             if polls == 0:
-                return ERR             # the chip itself is not answering
+                self.present = False   # the chip itself is not answering
+                return NOREADER
         if self._r(_ERROR) & 0x1B:     # overflow, collision, parity, protocol
             return ERR
         got = self._r(_FIFO_LEVEL) & 0x7F
@@ -343,10 +357,12 @@ class MFRC522:
 
     def read_tile(self, buf, page=4):
         """Wake, select, read 16 bytes from `page`, halt: the tile scanner's
-        one call per cell. OK, NOTAG or ERR."""
+        one call per cell. OK, NOTAG, ERR or NOREADER."""
+        if not self.present and not (self._answers() and self.init()):
+            return NOREADER
         st = self.request(True)
-        if st == NOTAG:
-            return NOTAG
+        if st == NOTAG or st == NOREADER:
+            return st
         if st == OK:
             st = self.select()
         if st == OK:

@@ -9,10 +9,16 @@ led_map() gives, for each cell (rank*8 + file), its place in the chain.
 
 Built on MicroPython's neopixel.NeoPixel (bundled on the rp2 port), which
 keeps its pixels in .buf in wire order and says where R, G and B go in its
-ORDER attribute ((1, 0, 2, 3): WS2812s want G, R, B). show() writes .buf
-directly with that order instead of assigning 64 tuples, so it allocates
-nothing; then write() sends the 1.9 ms bitstream.
+ORDER attribute ((1, 0, 2, 3): WS2812s want G, R, B). The constructor works
+out once where each byte of a frame goes on the wire; show() then moves the
+192 bytes there in one viper loop (no per-pixel Python, no allocation) and
+sends the 1.9 ms bitstream with one write(), and only when the frame differs
+from the last one sent: the board logic returns the same frame on most
+ticks, and the reed scan should not wait for LEDs that would not change.
 """
+from array import array
+
+from ..native import micropython, ptr8, ptr16
 
 
 def led_map(serpentine=True, cols=8, rows=8):
@@ -42,32 +48,49 @@ class Pixels:
         self._np = driver
         self._buf = driver.buf
         order = getattr(driver, "ORDER", (1, 0, 2))
-        self._ro = order[0]
-        self._go = order[1]
-        self._bo = order[2]
-        self._bpp = getattr(driver, "bpp", 3)
-        self._map = bytes(led_map) if led_map is not None else bytes(range(n))
+        bpp = getattr(driver, "bpp", 3)
+        m = bytes(led_map) if led_map is not None else bytes(range(n))
+        if len(m) != n or max(m) >= n:
+            raise ValueError("led_map must give each of the %d cells an LED below %d" % (n, n))
+        # _wire[i]: where byte i of a frame (cell i // 3, colour i % 3) goes in .buf.
+        self._wire = array("H", range(3 * n))
+        for i in range(3 * n):
+            self._wire[i] = m[i // 3] * bpp + order[i % 3]
+        self._last = bytearray(3 * n)  # the frame on the LEDs
+        self._sent = False             # nothing sent yet: the LEDs' state is unknown
 
     def show(self, frame):
-        """Send a frame: bytearray(3*n), R, G, B for cell 0, 1, ..."""
-        buf = self._buf
-        m = self._map
-        bpp = self._bpp
-        ro = self._ro
-        go = self._go
-        bo = self._bo
-        s = 0
-        for cell in range(self.n):
-            o = m[cell] * bpp
-            buf[o + ro] = frame[s]
-            buf[o + go] = frame[s + 1]
-            buf[o + bo] = frame[s + 2]
-            s += 3
+        """Send a frame: bytearray(3*n), R, G, B for cell 0, 1, ...; nothing
+        if the LEDs already show it. True if it was sent."""
+        if self._sent and frame == self._last:
+            return False
+        if len(frame) != len(self._last):  # viper reads it without bounds checks
+            raise ValueError("a frame is %d bytes" % len(self._last))
+        _scatter(frame, self._buf, self._wire, self._last, 3 * self.n)
         self._np.write()
+        self._sent = True
+        return True
 
     def off(self):
         """All LEDs dark."""
         buf = self._buf
+        last = self._last
         for i in range(len(buf)):
             buf[i] = 0
+        for i in range(len(last)):
+            last[i] = 0
         self._np.write()
+        self._sent = True
+
+
+@micropython.viper
+def _scatter(frame, wire, where, last, n: int):
+    # wire[where[i]] = frame[i] for the n bytes of frame, and keep a copy in last.
+    f = ptr8(frame)
+    w = ptr8(wire)
+    at = ptr16(where)
+    keep = ptr8(last)
+    for i in range(n):
+        v = f[i]
+        w[at[i]] = v
+        keep[i] = v

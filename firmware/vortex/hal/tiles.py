@@ -18,8 +18,12 @@ moved where even when two tiles share a terrain. A reading replaces the
 previous one only when two reads in a row agree (an NFC misread is
 momentary); a read that disagrees is repeated at once.
 
-The reader is any object with read_tile(buf) -> OK / NOTAG / ERR (see
-mfrc522.py); the mux any object with select(cell) and off().
+The reader is any object with read_tile(buf) -> OK / NOTAG / ERR / NOREADER
+(see mfrc522.py); the mux any object with select(cell) and off(). When the
+reader chip does not answer (NOREADER), .missing turns True, the readings
+stay as they are and the reader is asked again only every RETRY_MS, so a
+board without its reader loses no time on it; .missing turns False at the
+first answer.
 """
 try:
     from micropython import const
@@ -27,13 +31,14 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
-from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, decode
+from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, NOREADER, decode
 from ..ticks import ticks_add, ticks_diff
 
 SETTLE_MS = const(5)  # field time a tag may need before a command (14443-3)
 HOLD_MS = const(3000)  # how long an expected cell keeps being re-read
 BURST = const(3)      # expected-cell reads between two sweep reads
 RETRIES = const(2)    # immediate re-reads of a cell whose reads disagree
+RETRY_MS = const(1000)  # how often a missing reader is asked again
 _NONE = const(255)
 
 
@@ -117,6 +122,7 @@ class TileScanner:
     .ids     bytearray(64): low byte of each tile's serial, 0 if unknown
     .unread  cells still NOT_READ (0 once the first sweep is done)
     .reads   reads done so far
+    .missing True while the reader chip does not answer
     expect(cell, hold_ms=None)  read this cell first, again and again for
                                 hold_ms (the app expects a change there)
     poll(now_ms) -> bool        at most one read; True if .cells or .ids
@@ -157,6 +163,8 @@ class TileScanner:
         self._since = now_ms         # a time when it was already selected
         self._stamp = False          # _since still to be taken
         self._now = now_ms
+        self.missing = False
+        self._retry = now_ms         # when to ask a missing reader again
 
     # -- the ring of expected cells ----------------------------------------
     def _push_back(self, c):
@@ -215,6 +223,11 @@ class TileScanner:
     # -- one read ----------------------------------------------------------
     def _read(self, c):
         st = self.reader.read_tile(self._buf)
+        if st == NOREADER:
+            self.missing = True
+            self._retry = ticks_add(self._now, RETRY_MS)
+            return False
+        self.missing = False
         self.reads += 1
         i = 0
         if st == OK:
@@ -249,6 +262,8 @@ class TileScanner:
     def poll(self, now_ms):
         """Do at most one read (a few ms); True if .cells or .ids changed."""
         self._now = now_ms
+        if self.missing and ticks_diff(now_ms, self._retry) < 0:
+            return False
         c = self._cur
         if c == _NONE:
             self._select(self._pick())
@@ -259,5 +274,6 @@ class TileScanner:
         if ticks_diff(now_ms, self._since) < self.settle_ms:
             return False             # the tag may still be powering up
         changed = self._read(c)
-        self._select(self._pick())
+        if not self.missing:
+            self._select(self._pick())
         return changed

@@ -1,0 +1,305 @@
+"""Device figures: the firmware on an emulated Pico (the real MicroPython rp2
+firmware in rp2040js, tools/pico), beside the MicroPython unix port's and
+their ratio. Figures, never a pass/fail on a time.
+
+    make bench-device     (or: .venv/bin/python tools/bench_device.py [--only SECTION ...])
+
+Sections: engine (legal actions, a lifted piece's destinations, perft 2,
+heap of the imports), board (lift to frame, idle step), save (after 10 and
+300 actions), ai (time per action, per level), hal (the reed scan and a
+NeoPixel frame on the real pins), loop (main.py with its real
+pins: reed scans per second idle, with a piece lifted, while the AI thinks
+and while the LEDs blink; lift-to-LED latency; no NFC reader answering),
+game (a whole game through the virtual board, the slowest: minutes).
+Device time is the emulated 125 MHz clock's; the emulator itself runs
+several times slower than a real Pico, so this takes a while.
+"""
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TOOLS = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, TOOLS)
+import bench  # noqa: E402  (its reference positions; it puts firmware/ on sys.path)
+import build_mpy  # noqa: E402
+import pico  # noqa: E402
+from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
+from vortex.engine.defs import DARK  # noqa: E402
+from vortex.engine.position import START  # noqa: E402
+from vortex.engine.notation import action_text  # noqa: E402
+from vortex.app import session  # noqa: E402
+from vortex.hal.store import pack  # noqa: E402
+
+SCRIPTS = ("bench_app_mpy.py", "bench_device_mpy.py")
+SAVES = (10, 300)
+LIFT_CELL = "e2"
+
+
+class Bench:
+    """The built tree, the rows of the table, and how to run a mode on each side."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.tree = os.path.join(tmp, "tree")
+        build_mpy.build(self.tree, with_tests=True)
+        for name in SCRIPTS:
+            subprocess.run([build_mpy.mpy_cross(), "-o",
+                            os.path.join(self.tree, name[:-3] + ".mpy"),
+                            os.path.join(TOOLS, name)], check=True)
+        self.actions = os.path.join(tmp, "actions.txt")
+        with open(self.actions, "w") as f:
+            f.write(long_game(max(SAVES)))
+        self.rows = []  # (section, figure, unix, device, unit)
+
+    def device_files(self):
+        """The test-side tree under /t, beside the deploy tree that pico adds."""
+        files = {"actions.txt": self.actions}
+        for sub in ("tests", "host_sim"):
+            for folder, _, names in os.walk(os.path.join(self.tree, sub)):
+                for name in names:
+                    local = os.path.join(folder, name)
+                    files["t/" + os.path.relpath(local, self.tree)] = local
+        for name in SCRIPTS:
+            files["t/" + name[:-3] + ".mpy"] = os.path.join(self.tree, name[:-3] + ".mpy")
+        return files
+
+    def unix(self, call):
+        code = ("import sys\nsys.path[:0] = [%r, %r, %r]\nimport bench_device_mpy as b\nb.%s\n"
+                % (self.tree, self.tree + "/firmware", self.tree + "/tests", call))
+        lines, rc, err = bench.mpy("-c", code, heap=512, cwd=self.tmp, timeout=600)
+        if rc:
+            raise RuntimeError("unix port: %s" % err.strip().splitlines()[-1:])
+        return {k: float(v[0]) for k, v in bench.dict_of(lines).items() if _number(v[0])}
+
+    def device(self, call, timeout):
+        code = ("import sys\nsys.path[:0] = ['/t', '/t/tests']\nimport bench_device_mpy as b\n"
+                "b.%s\n" % call)
+        r = pico.run(code, files=self.device_files(), timeout=timeout)
+        if r.status:
+            why = {pico.TIMEOUT: "out of time after %d s" % timeout,
+                   pico.WATCHDOG: "the watchdog reset the chip"}.get(r.status, r.error.strip())
+            raise RuntimeError("emulated Pico: %s" % why.splitlines()[-1:])
+        return {k: float(v[0]) for k, v in bench.dict_of(r.output.splitlines()).items()
+                if _number(v[0])}
+
+    def both(self, call, unix_call=None, timeout=600):
+        u = self.unix(unix_call or call)
+        d = self.device(call, timeout)
+        return u, d
+
+    def row(self, section, figure, unix, device, unit):
+        self.rows.append((section, figure, unix, device, unit))
+        print("  %-44s %12s %12s %s" % (figure, _fmt(unix), _fmt(device), unit))
+        sys.stdout.flush()
+
+
+def _number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _fmt(v):
+    if v is None:
+        return "-"
+    return "{:,.0f}".format(v) if abs(v) >= 100 else "%.2f" % v
+
+
+def long_game(plies, seed=7):
+    """The start and `plies` random legal actions that do not end the game
+    (text lines), for the saves: a long game's save is the big one."""
+    rng = random.Random(seed)
+    pos = Position(START)
+    texts = []
+    while len(texts) < plies:
+        actions = list(pos.legal_actions())
+        rng.shuffle(actions)
+        for a in actions:
+            pos.push(a)
+            if pos.outcome() is None:
+                break
+            pos.pop()
+        else:
+            break  # every action ends it: a shorter game
+        texts.append(action_text(pos.stack[-1]))
+    return START + "\n" + " ".join(texts) + "\n"
+
+
+# --- sections -----------------------------------------------------------------
+def engine(b):
+    """Engine"""
+    # bench.HEAP: a late battle with 129 legal actions, the design's reference.
+    call = "engine_mode(%r, %r, %r, %d, %%d)" % (bench.HEAP[0], bench.LIFT,
+                                                ",".join(c for c, _ in bench.LIFTED), 20)
+    u, d = b.both(call % 1, unix_call=call % 5, timeout=900)
+    b.row("engine", "legal actions, battle position (%d)" % d["legal_n"], u["legal_us"],
+          d["legal_us"], "us")
+    b.row("engine", "a lifted piece's destinations, worst", u["dest_us"], d["dest_us"], "us")
+    b.row("engine", "perft 2 (%d nodes)" % d["perft2_nodes"], u["perft2_nps"], d["perft2_nps"],
+          "nodes/s")
+    b.row("engine", "heap used by importing engine + board", u["import_heap"],
+          d["import_heap"], "bytes")
+
+
+def board(b):
+    """Board logic"""
+    u, d = b.both("step_mode(30)", timeout=600)
+    b.row("board", "lift -> frame ready", u["lift_us"], d["lift_us"], "us")
+    b.row("board", "idle step", u["idle_us"], d["idle_us"], "us")
+
+
+def save(b):
+    """Saves"""
+    counts = ",".join(str(n) for n in SAVES)
+    u = b.unix("save_mode(%r, %r, %r)" % (os.path.join(b.tmp, "bench.bin"), b.actions, counts))
+    d = b.device("save_mode('/bench.bin', '/actions.txt', %r)" % counts, timeout=600)
+    for n in SAVES:
+        key = "save_%d_us" % n
+        if key in d:
+            b.row("save", "Board.save() after %d actions" % n, u.get(key), d[key],
+                  "us")
+
+
+def ai(b):
+    """AI"""
+    u, d = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=900)
+    for key in sorted(d):
+        level = key.split("_")[1]
+        b.row("ai", "time per action, level %s" % (level if level != "0" else "(one level)"),
+              u.get(key, 0) / 1000, d[key] / 1000, "ms")
+
+
+def game(b):
+    """A whole game through the virtual board"""
+    u, d = b.both("game_mode(1)", timeout=3600)
+    b.row("game", "actions played (%d), seconds" % d["actions"], u["seconds"], d["seconds"], "s")
+    b.row("game", "peak live heap", u["live_peak"], d["live_peak"], "bytes")
+
+
+def hal(b):
+    """Drivers on the real pins (device only)"""
+    d = b.device("hal_mode(20)", timeout=300)
+    b.row("hal", "reed matrix scan (ReedMatrix.scan)", None, d["scan_us"] / 1000, "ms")
+    b.row("hal", "one NeoPixel frame (Pixels.show)", None, d["show_us"] / 1000, "ms")
+
+
+def loop(b):
+    """main.py with its real pins (no NFC reader answering)"""
+    text = bench.FULL[0]
+    pos = Position(text)
+    occ = [c for c in range(64) if pos.pieces[c]]
+    settings = session.Settings(ai_side=DARK)
+    files = {"game.bin": pack(session.dump(settings, text, [], (0, 0)))}
+    lift = parse_cell(LIFT_CELL)
+    buf = new_buffer(MAX_DESTINATIONS)
+    n = pos.destinations(lift, buf)
+    dest = [buf[i] & 63 for i in range(n)]  # moves: from << 6 | to
+    to = next(c for c in dest if not pos.pieces[c])
+    window = 1_000_000_000  # ns of device time per state
+    with pico.Pico(files, autorun=True, reeds=occ) as dev:
+        def at(ns, limit=900):
+            if not dev.wait(lambda: dev.now >= ns, limit):
+                raise RuntimeError("emulated Pico: no progress (%s)" % (
+                    "watchdog reset" if dev.watchdog is not None else "out of time"))
+
+        def rate(t0, t1):
+            s = [t for t in dev.scans if t0 <= t < t1]
+            gaps = [b - a for a, b in zip(s, s[1:])] or [0]
+            return len(s) / ((t1 - t0) / 1e9), max(gaps) / 1e6
+
+        dev.wait(lambda: dev.frames, 300)
+        if not dev.frames:
+            raise RuntimeError("emulated Pico: main.py drew nothing: %r" % dev.output[-300:])
+        t = dev.frames[-1][0] + 500_000_000
+        at(t + window)
+        idle = rate(t, t + window)
+        # A piece lifted: its destinations must reach the LEDs.
+        dev.set_reeds([c for c in occ if c != lift])
+        nframes = len(dev.frames)
+        dev.wait(lambda: dev.reeds_at is not None, 60)
+        t_lift = dev.reeds_at
+        dev.wait(lambda: any(lit(f, dest) for _, f in dev.frames[nframes:]), 300)
+        shown = [ft for ft, f in dev.frames[nframes:] if lit(f, dest)]
+        latency = (shown[0] - t_lift) / 1e6 if shown else None
+        at(t_lift + 200_000_000 + window)
+        lifted = rate(t_lift + 200_000_000, t_lift + 200_000_000 + window)
+        # Put it down on a destination: the action is committed and saved, the
+        # AI (Dark) thinks, then its action blinks until carried out.
+        dev.set_reeds([c for c in occ if c != lift] + [to])
+        dev.wait(lambda: dev.reeds_at is not None, 60)
+        t_put = dev.reeds_at
+        at(t_put + 4 * window)
+        think = rate(t_put, t_put + 2 * window)
+        blink = rate(t_put + 2 * window, t_put + 3 * window)
+        changes = sum(1 for ft, _ in dev.frames if t_put + 2 * window <= ft < t_put + 3 * window)
+    for name, (per_s, gap) in (("idle", idle), ("a piece lifted", lifted),
+                                ("move, save, AI thinks", think),
+                                ("the AI's action blinking", blink)):
+        b.row("loop", "reed scans/s: %s" % name, None, per_s, "/s")
+        b.row("loop", "  longest gap between two scans", None, gap, "ms")
+    b.row("loop", "frames sent in the blinking second", None, changes, "")
+    b.row("loop", "lift -> destinations on the LEDs", None, latency, "ms")
+    if "NFC reader not answering" not in dev.output:
+        print("  (main.py did not report the missing NFC reader)")
+
+
+def lit(frame, cells):
+    return all(any(frame[3 * c:3 * c + 3]) for c in cells)
+
+
+SECTIONS = [engine, board, save, ai, hal, loop, game]
+
+
+def table(rows):
+    print("\n%-8s %-44s %12s %12s %8s  %s" % ("", "figure", "unix port", "emulated Pico",
+                                              "ratio", "unit"))
+    for section, figure, u, d, unit in rows:
+        ratio = "-"  # how many times slower the Pico is; none for heap bytes
+        if u and d and unit in ("us", "ms", "s"):
+            ratio = "%.0fx" % (d / u)
+        elif u and d and unit == "nodes/s":
+            ratio = "%.0fx" % (u / d)
+        print("%-8s %-44s %12s %12s %8s  %s" % (section, figure, _fmt(u), _fmt(d), ratio, unit))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
+    ap.add_argument("--only", nargs="+", choices=[s.__name__ for s in SECTIONS],
+                    help="run only these sections")
+    args = ap.parse_args(argv)
+    why = pico.missing()
+    if why:
+        print("bench-device: the emulated Pico is unavailable: %s" % why)
+        return 2
+    broken = 0
+    t0 = time.monotonic()
+    tmp = tempfile.mkdtemp(prefix="vortex-bench-device-")
+    try:
+        b = Bench(tmp)
+        print("%-46s %12s %12s" % ("", "unix port", "emulated Pico"))
+        for section in SECTIONS:
+            if args.only and section.__name__ not in args.only:
+                continue
+            print("\n" + section.__doc__)
+            sys.stdout.flush()
+            try:
+                section(b)
+            except (RuntimeError, KeyError, pico.Unavailable) as e:
+                print("  broken: %s" % e)
+                broken += 1
+        table(b.rows)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("\n(%.0f s)" % (time.monotonic() - t0))
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

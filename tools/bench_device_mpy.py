@@ -1,0 +1,144 @@
+"""The MicroPython half of tools/bench_device.py: the same figures measured
+on the emulated Pico and on the unix port, timed with ticks_us inside
+MicroPython. Prints "key value" lines. Needs the firmware, tests/ and
+host_sim/ on sys.path (tools/build_mpy.py --with-tests).
+
+    engine POS LIFT CELLS CALLS [TRIES]  legal actions, destinations, perft 2, import heap
+    step REPEATS                     board logic: lift -> frame, idle step
+    game SEED                        a whole game through the virtual board
+    save PATH ACTIONS_FILE N,N...    Board.save() after N actions
+    ai TEXT PLIES                    time per AI action, per level
+    hal CALLS                        reed scan, NeoPixel frame (device only)
+"""
+import gc
+import time
+
+
+def _us(t0):
+    return time.ticks_diff(time.ticks_us(), t0)
+
+
+def _best(fn, tries):
+    """The least time of tries runs of fn(), in us (the unix port shares its
+    machine; the emulated Pico's clock is its own and needs one)."""
+    best = None
+    for _ in range(tries):
+        gc.collect()
+        t0 = time.ticks_us()
+        fn()
+        dt = _us(t0)
+        best = dt if best is None or dt < best else best
+    return best
+
+
+def engine_mode(full, lift, cells, calls, tries=1):
+    gc.collect()
+    before = gc.mem_alloc()
+    import vortex.engine
+    import vortex.app.board  # noqa: F401
+    gc.collect()
+    print("import_heap", gc.mem_alloc() - before)
+    from vortex.engine import Position, new_buffer, MAX_DESTINATIONS, parse_cell
+    from vortex.engine.perft import perft
+    pos = vortex.engine.Position(full)
+    buf = new_buffer()
+    print("legal_n", pos.legal_into(buf))
+
+    def legal():
+        for _ in range(calls):
+            pos.legal_into(buf)
+    print("legal_us", _best(legal, tries) / calls)
+    p = Position(lift)
+    dest = new_buffer(MAX_DESTINATIONS)
+    worst = 0
+    for name in cells.split(","):
+        c = parse_cell(name)
+
+        def destinations():
+            for _ in range(calls):
+                p.destinations(c, dest)
+        worst = max(worst, _best(destinations, tries) / calls)
+    print("dest_us", worst)
+    nodes = [0]
+
+    def perft2():
+        nodes[0] = perft(pos, 2)
+    us = _best(perft2, tries)
+    print("perft2_nodes", nodes[0])
+    print("perft2_nps", nodes[0] * 1e6 / us)
+
+
+def step_mode(repeats):
+    import bench_app_mpy
+    bench_app_mpy.step_mode(repeats)
+
+
+def game_mode(seed):
+    import bench_app_mpy
+    bench_app_mpy.game_mode(seed)
+
+
+def save_mode(path, actions_file, counts):
+    from vortex.app.board import Board
+    from vortex.hal.store import FileStore
+    with open(actions_file) as f:
+        start = f.readline().strip()
+        actions = f.readline().split()
+    board = Board(FileStore(path))
+    board.new_game(start)
+    pos = board.pos
+    done = 0
+    for n in [int(x) for x in counts.split(",")]:
+        n = min(n, len(actions))
+        while done < n:
+            pos.push(pos.parse_action(actions[done]))
+            done += 1
+        gc.collect()
+        t0 = time.ticks_us()
+        board.save()
+        print("save_%d_us %d" % (n, _us(t0)))
+
+
+def ai_mode(text, plies):
+    from vortex.app import ai
+    from vortex.engine import Position
+    try:
+        ai.Ai(level=1, seed=1)
+        levels = list(getattr(ai, "LEVELS", range(1, 6)))
+    except TypeError:  # an Ai without levels yet: the one it has
+        levels = [0]
+    for level in levels:
+        player = ai.Ai(level=level, seed=1) if level else ai.Ai(1)
+        pos = Position(text)
+        total = 0
+        n = 0
+        for _ in range(plies):
+            gc.collect()
+            t0 = time.ticks_us()
+            a = player.choose(pos)
+            total += _us(t0)
+            if a < 0:
+                break
+            pos.push(a)
+            n += 1
+        print("ai_%d_us %d" % (level, total // max(n, 1)))
+
+
+def hal_mode(calls):
+    """Device only: the reed scan and one NeoPixel frame, on the real pins."""
+    from machine import Pin
+    import pins
+    from vortex.hal.reed import ReedMatrix
+    from vortex.hal.pixels import Pixels, led_map
+    reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
+                       pins.DEBOUNCE_MS)
+    t0 = time.ticks_us()
+    for i in range(calls):
+        reeds.scan(i)
+    print("scan_us", _us(t0) / calls)
+    px = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
+    frame = bytearray(3 * pins.LED_COUNT)
+    t0 = time.ticks_us()
+    for _ in range(calls):
+        px.show(frame)
+    print("show_us", _us(t0) / calls)

@@ -1,0 +1,367 @@
+"""The emulated Pico: the real MicroPython rp2 firmware in rp2040js, with the
+deploy tree in its flash filesystem, driven from Python.
+
+    import pico                                  # with tools/ on sys.path
+    r = pico.run("import vortex.engine; print(1)", timeout=120)
+    r.output, r.status, r.heap                   # '1\\r\\n', 0, (alloc, free)
+
+    with pico.Pico(autorun=True, reeds=cells) as dev:   # main.py runs at boot
+        dev.wait(lambda: len(dev.scans) >= 100, 60)
+        dev.set_reeds(other_cells)               # pieces lifted or put down
+        dev.frames[-1]                           # (device ns, 192 bytes R, G, B per LED)
+
+What runs: tools/pico/pico.mjs (Node, rp2040js from tools/pico/node_modules,
+installed by `npm ci` in the project's set-up) boots the UF2 with the RP2040
+boot ROM; the filesystem image (littlefs2, the geometry MicroPython's rp2
+port mounts) holds the .mpy files and pins.py as tools/deploy.py sends them.
+Device time follows the emulated 125 MHz clock; every run has a wall-clock
+limit, enforced by killing the Node process however busy it is.
+
+main.py runs at boot, as on a board, only with autorun=True; otherwise it
+goes to /lib/main.py, where `import main` still finds it, so scripts get the
+REPL first.
+"""
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "hardware"))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+import build_mpy  # noqa: E402
+import deploy  # noqa: E402
+import pins  # noqa: E402
+from vortex.hal.pixels import led_map  # noqa: E402
+
+LED_MAP = led_map(pins.LED_SERPENTINE)
+
+
+
+def _device_dir():
+    """../shared/device beside the checkout (or beside the main checkout, for
+    a git worktree, whose .git is a file naming the main one's .git)."""
+    here = os.path.join(os.path.dirname(ROOT), "shared", "device")
+    try:
+        with open(os.path.join(ROOT, ".git")) as f:
+            gitdir = f.read().split("gitdir:", 1)[1].strip()
+    except (OSError, IndexError):
+        return here
+    main = gitdir.split(os.sep + ".git" + os.sep)[0]
+    there = os.path.join(os.path.dirname(main), "shared", "device")
+    return here if os.path.isdir(here) or not os.path.isdir(there) else there
+
+
+DEVICE_DIR = _device_dir()
+FIRMWARE = os.environ.get("VORTEX_PICO_UF2", os.path.join(DEVICE_DIR, "RPI_PICO-v1.28.0.uf2"))
+BOOTROM = os.environ.get("VORTEX_PICO_BOOTROM", os.path.join(DEVICE_DIR, "rp2040-bootrom-b1.bin"))
+
+# MicroPython's rp2 port, board RPI_PICO: a 2 MB flash whose last 1408 KB
+# are a littlefs2 filesystem of 4 KB blocks (mpconfigboard.h), mounted by
+# VfsLfs2 with its default read, prog and lookahead sizes.
+FLASH_BYTES = 2 * 1024 * 1024
+FS_BYTES = 1408 * 1024
+FS_OFFSET = FLASH_BYTES - FS_BYTES
+BLOCK = 4096
+BOOT_SECONDS = 90  # wall time for the firmware to bring up USB (about 1 s of device time)
+
+
+class Unavailable(Exception):
+    """Something the emulated Pico needs is missing: str(e) says what, in a line."""
+
+
+class Result:
+    """A script's output (text), status (0 ok, 1 an exception, 2 the wall
+    clock ran out, 3 the watchdog reset the chip) and the heap afterwards
+    (bytes allocated, bytes free, after gc.collect()), or None."""
+
+    def __init__(self, output, status, heap=None, error=""):
+        self.output = output
+        self.status = status
+        self.heap = heap
+        self.error = error
+
+    def __repr__(self):
+        return "Result(status=%d, heap=%r, output=%r, error=%r)" % (
+            self.status, self.heap, self.output[-200:], self.error[-300:])
+
+
+OK, FAILED, TIMEOUT, WATCHDOG = 0, 1, 2, 3
+
+
+def missing():
+    """Why the emulated Pico cannot run here (one line), or None if it can."""
+    if not shutil.which("node"):
+        return "node is not installed (the emulated Pico runs in Node.js)"
+    if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
+        return "rp2040js is not installed: run `npm ci` in tools/pico (make test does it)"
+    for what, path, var in (("firmware image", FIRMWARE, "VORTEX_PICO_UF2"),
+                            ("RP2040 boot ROM", BOOTROM, "VORTEX_PICO_BOOTROM")):
+        if not os.path.isfile(path):
+            return "no %s at %s (set %s)" % (what, path, var)
+    try:
+        import littlefs  # noqa: F401
+    except ImportError:
+        return "littlefs-python is not installed (it is in requirements-dev.txt)"
+    return None
+
+
+def deploy_files(tree):
+    """{device path: local file}: what tools/deploy.py sends, built into tree."""
+    build_mpy.build(tree)
+    return {dest: local for local, dest in deploy.files(tree)}
+
+
+def fs_image(files):
+    """The flash filesystem's bytes holding files ({device path: local path or bytes})."""
+    import littlefs
+    fs = littlefs.LittleFS(block_size=BLOCK, block_count=FS_BYTES // BLOCK, read_size=32,
+                           prog_size=32, lookahead_size=32)
+    made = set()
+    for path in sorted(files):
+        parts = path.strip("/").split("/")
+        for i in range(1, len(parts)):
+            folder = "/".join(parts[:i])
+            if folder not in made:
+                fs.mkdir(folder)
+                made.add(folder)
+        data = files[path]
+        if isinstance(data, str):
+            with open(data, "rb") as f:
+                data = f.read()
+        with fs.open("/".join(parts), "wb") as f:
+            f.write(data)
+    return bytes(fs.context.buffer)
+
+
+def cell_frame(wire):
+    """The chain's bytes (G, R, B per LED, chain order) as the app's frame:
+    R, G, B per cell (vortex.hal.pixels)."""
+    out = bytearray(len(wire))
+    for cell, led in enumerate(LED_MAP):
+        o = led * 3
+        out[cell * 3:cell * 3 + 3] = bytes((wire[o + 1], wire[o], wire[o + 2]))
+    return bytes(out)
+
+
+class Pico:
+    """One emulated Pico from power-on (a context manager).
+
+    files: {device path: local path or bytes} on top of the deploy tree
+    (deploy=False: only these). autorun: main.py at the root, run at boot.
+    reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
+    Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
+    first reed row driven), .output (everything the USB port printed),
+    .watchdog (ns of a watchdog reset, or None), .reeds_at (ns when the last
+    set_reeds() took effect), .now (last device time seen)."""
+
+    def __init__(self, files=None, deploy=True, autorun=False, reeds=()):
+        why = missing()
+        if why:
+            raise Unavailable(why)
+        self.files = dict(files or {})
+        self.deploy = deploy
+        self.autorun = autorun
+        self.reeds = list(reeds)
+        self.frames = []
+        self.scans = []
+        self.output = ""
+        self.watchdog = None
+        self.reeds_at = None
+        self.now = 0
+        self.usb = False
+        self._events = queue.Queue()
+        self._tmp = None
+        self._proc = None
+
+    # --- life -------------------------------------------------------------
+    def __enter__(self):
+        self._tmp = tempfile.mkdtemp(prefix="vortex-pico-")
+        files = deploy_files(os.path.join(self._tmp, "tree")) if self.deploy else {}
+        if not self.autorun and "main.py" in files:
+            files["lib/main.py"] = files.pop("main.py")
+        files.update(self.files)
+        image = os.path.join(self._tmp, "fs.img")
+        with open(image, "wb") as f:
+            f.write(fs_image(files))
+        config = os.path.join(self._tmp, "config.json")
+        with open(config, "w") as f:
+            json.dump({"firmware": FIRMWARE, "bootrom": BOOTROM, "fsImage": image,
+                       "fsOffset": FS_OFFSET, "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
+                       "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS)}, f)
+        self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
+        self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=self._stderr, text=True, encoding="latin-1")
+        threading.Thread(target=self._read, daemon=True).start()
+        if self.reeds:
+            self.set_reeds(self.reeds)
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self._proc is not None:
+            self._proc.kill()  # however busy the emulator is
+            self._proc.wait()
+            self._proc = None
+            self._stderr.close()
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def _read(self):
+        for line in self._proc.stdout:
+            try:
+                self._events.put(json.loads(line))
+            except ValueError:
+                self._events.put({"ev": "junk", "data": line})
+        self._events.put({"ev": "exit"})
+
+    def _send(self, **msg):
+        self._proc.stdin.write(json.dumps(msg) + "\n")
+        self._proc.stdin.flush()
+
+    # --- events -------------------------------------------------------------
+    def _take(self, timeout):
+        """Handle events for up to timeout seconds; False if the emulator ended."""
+        try:
+            ev = self._events.get(timeout=max(timeout, 0))
+        except queue.Empty:
+            return True
+        kind = ev["ev"]
+        if "t" in ev:
+            self.now = ev["t"]
+        if kind == "serial":
+            self.output += ev["data"]
+        elif kind == "frame":
+            self.frames.append((ev["t"], cell_frame(bytes.fromhex(ev["grb"]))))
+        elif kind == "scan":
+            self.scans.append(ev["t"])
+        elif kind == "reeds":
+            self.reeds_at = ev["t"]
+        elif kind == "usb":
+            self.usb = True
+        elif kind == "watchdog":
+            self.watchdog = ev["t"]
+        elif kind == "exit":
+            self._stderr.seek(0)
+            err = self._stderr.read()
+            raise RuntimeError("the emulator stopped: %s" % (err.strip().splitlines() or ["?"])[-1])
+        return True
+
+    def wait(self, until, timeout):
+        """Run until until() is true (True) or timeout wall seconds pass (False)."""
+        end = time.monotonic() + timeout
+        while not until():
+            if self.watchdog is not None:
+                return False
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            self._take(min(left, 0.5))
+        return True
+
+    def set_reeds(self, cells):
+        """Close exactly these reed switches (cells), from now on (.reeds_at
+        is None until they take effect)."""
+        self.reeds_at = None
+        self._send(reeds=sorted(cells))
+
+    def write(self, data):
+        """Bytes (str, latin-1) to the USB serial port."""
+        self._send(serial=data)
+
+    # --- the raw REPL (as mpremote speaks it) -----------------------------------
+    def repl(self, timeout=60):
+        """Stop whatever runs and enter the raw REPL."""
+        if not self.wait(lambda: self.usb, min(timeout, BOOT_SECONDS)):
+            raise Unavailable("no USB port from the firmware in %d s: is %s a MicroPython "
+                              "rp2 image?" % (min(timeout, BOOT_SECONDS), FIRMWARE))
+        start = len(self.output)
+        self.write("\r\x03\x03\x01")
+        if not self.wait(lambda: self.output.endswith("raw REPL; CTRL-B to exit\r\n>")
+                         and len(self.output) > start, timeout):
+            raise Unavailable("no raw REPL from the emulated Pico: %r" % self.output[-200:])
+
+    def exec(self, code, timeout=120):
+        """Run code in the raw REPL: Result(output, status, None, error)."""
+        start = len(self.output)
+        self.write(code + "\x04")
+
+        def done():
+            tail = self.output[start:]
+            return tail.startswith("OK") and tail.count("\x04") >= 2 and tail.endswith(">")
+
+        if not self.wait(done, timeout):
+            status = WATCHDOG if self.watchdog is not None else TIMEOUT
+            return Result(self.output[start + 2:], status)
+        out, err, _ = self.output[start + 2:].split("\x04", 2)
+        return Result(out, FAILED if err else OK, None, err)
+
+    def heap(self, timeout=60):
+        """(allocated, free) bytes after gc.collect()."""
+        r = self.exec("import gc\ngc.collect()\nprint(gc.mem_alloc(), gc.mem_free())", timeout)
+        if r.status:
+            return None
+        a, f = r.output.split()
+        return int(a), int(f)
+
+
+def run(script, files=None, timeout=300, deploy=True):
+    """Boot a Pico with the deploy tree (and files), run script in its raw
+    REPL, return Result(output, status, heap). timeout: wall seconds for the
+    whole run, boot included."""
+    end = time.monotonic() + timeout
+    with Pico(files, deploy=deploy) as dev:
+        dev.repl(timeout)
+        r = dev.exec(script, end - time.monotonic())
+        if r.status in (OK, FAILED):
+            r.heap = dev.heap(max(end - time.monotonic(), 30))
+        return r
+
+
+def main(argv):
+    """python3 tools/pico [--timeout S] SCRIPT.py | -c CODE"""
+    import argparse
+    ap = argparse.ArgumentParser(prog="tools/pico", description=(
+        "Run a script on the emulated Pico (MicroPython rp2 firmware in rp2040js), with the "
+        "firmware deployed as tools/deploy.py sends it. Prints its output; the exit status is "
+        "the script's (0 ok, 1 exception, 2 out of time, 3 watchdog reset)."))
+    ap.add_argument("script", nargs="?", help="a Python file to run on the device")
+    ap.add_argument("-c", dest="code", help="code to run instead of a file")
+    ap.add_argument("--timeout", type=float, default=300, help="wall seconds (default 300)")
+    args = ap.parse_args(argv)
+    if not args.script and args.code is None:
+        ap.error("give a script or -c CODE")
+    code = args.code
+    if code is None:
+        try:
+            with open(args.script) as f:
+                code = f.read()
+        except OSError as e:
+            print("cannot read %s: %s" % (args.script, e.strerror), file=sys.stderr)
+            return 2
+    try:
+        r = run(code, timeout=args.timeout)
+    except (Unavailable, RuntimeError) as e:  # missing parts, or the emulator died
+        print("emulated Pico: %s" % e, file=sys.stderr)
+        return 2
+    sys.stdout.write(r.output.replace("\r\n", "\n"))
+    if r.error:
+        sys.stderr.write(r.error.replace("\r\n", "\n"))
+    if r.status == TIMEOUT:
+        print("out of time after %g s" % args.timeout, file=sys.stderr)
+    elif r.status == WATCHDOG:
+        print("the watchdog reset the chip", file=sys.stderr)
+    if r.heap:
+        print("heap: %d bytes allocated, %d free" % r.heap, file=sys.stderr)
+    return r.status
