@@ -340,7 +340,7 @@ def test_game_against_the_ai_to_its_end_with_tidy_hands(page, server):
         else:
             page.fill("#act-text", pos.action_text(choose(pos, rng)))
             page.press("#act-text", "Enter")
-        page.wait_for_function("n => window.vortex.state.actions.length > n", arg=n)
+        page.wait_for_function("n => window.vortex.state.actions.length > n", arg=n, timeout=60000)
         with server.game.lock:
             pos = Position(server.game.rig.board.pos.text())
     page.wait_for_function("!document.querySelector('#result').hidden")
