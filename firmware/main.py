@@ -54,6 +54,15 @@ def run(ticks=-1):
     board = Board(FileStore(SAVE))
     watchdog = Watchdog(pins.WATCHDOG_MS)
     missing = False
+
+    def think(frame_changed):
+        # While the AI searches (it calls this at every node): keep the
+        # reeds debounced, the thinking light turning, the watchdog fed.
+        reeds.scan(time.ticks_ms())
+        if frame_changed:
+            pixels.show(board.frame)
+        watchdog.feed()
+    board.on_think = think
     gc.collect()
     try:
         while ticks:

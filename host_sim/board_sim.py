@@ -15,7 +15,7 @@ from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, PLACE
 from vortex.app.session import Settings, NO_AI
 from vortex.app import leds
 from vortex.app.advice import todo
-from vortex.hal.store import FileStore, MAGIC
+from vortex.hal.store import FileStore, MAGIC, JOURNAL
 from . import cli
 from .scenario import Rig, BUTTONS
 from .virtual import PhysicsError
@@ -27,12 +27,12 @@ Hands, one at a time:  lift e2 | place e4 | drop (into the tray) | from-tray T e
   slide e2 e3 e4 | knock d7 d6 | lay W d4 | take-tile d4 | put-tile e4
 Board:  tidy (put the board back as the game has it) | carry (tidy, then do the
   action the board shows) | wait MS | help | quit
-Buttons:  undo (short A) | level (short B) | new (hold A+B) | menu (hold B)
-  press a | press b | hold b | hold ab   (in the menu: A the next value,
+Buttons:  undo (short A) | hint (hold A) | level (short B) | new (hold A+B) | menu (hold B)
+  press a | hold a | press b | hold b | hold ab   (in the menu: A the next value,
   B the next item, hold B to close, hold A+B to close and start a new game)"""
 
-SHORTCUTS = {"undo": ("press", "a"), "level": ("press", "b"), "new": ("hold", "ab"),
-             "menu": ("hold", "b")}
+SHORTCUTS = {"undo": ("press", "a"), "hint": ("hold", "a"), "level": ("press", "b"),
+             "new": ("hold", "ab"), "menu": ("hold", "b")}
 ESC = "\x1b["
 TERRAIN_BG = {0: (40, 40, 40), 1: (0, 70, 170), 2: (170, 30, 0), 3: (110, 70, 20),
               4: (150, 150, 150)}
@@ -203,26 +203,27 @@ def clock(text):
 
 def save_file(text):
     """An argparse type: a file to save the game in. Only a save of this
-    program is ever written over: the file itself, and the .tmp and .bak the
-    store keeps beside it."""
+    program is ever written over: the file itself, the .tmp and .bak the
+    store keeps beside it, and its journal (.log, .log.tmp)."""
     cli.text("save file")(text)
     store = FileStore(text)
     folder = os.path.dirname(os.path.abspath(text))
     if not os.path.isdir(folder):
         raise argparse.ArgumentTypeError("save file: no folder %s" % folder)
-    for path in (store.path, store.tmp, store.bak):
+    for path, magic in ((store.path, MAGIC), (store.tmp, MAGIC), (store.bak, MAGIC),
+                        (store.log, JOURNAL), (store.log + ".tmp", JOURNAL)):
         if os.path.isdir(path):
             raise argparse.ArgumentTypeError("save file: %s is a folder" % path)
-        if os.path.exists(path) and not is_save(path):
+        if os.path.exists(path) and not is_save(path, magic):
             raise argparse.ArgumentTypeError(
                 "save file: %s is not a save of this board; not writing over it" % path)
     return store
 
 
-def is_save(path):
-    """Does the file begin as this program's saves do?"""
+def is_save(path, magic=MAGIC):
+    """Does the file begin as this program's saves (or journals) do?"""
     with open(path, "rb") as f:
-        return f.read(len(MAGIC)) == MAGIC
+        return f.read(len(magic)) == magic
 
 
 def add_arguments(ap):

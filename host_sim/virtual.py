@@ -15,7 +15,7 @@ from vortex.hal.debounce import Debouncer
 from vortex.hal.tiles import TileScanner
 from vortex import tag
 from vortex.tag import OK, NOTAG, ERR
-from vortex.app.ai import Rng
+from vortex.ai.rng import Rng
 
 
 FOREIGN = 255  # a tile whose tag answers but is not ours (or is corrupt)

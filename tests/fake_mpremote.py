@@ -1,12 +1,13 @@
 """A stand-in for mpremote over a folder that plays a Pico's filesystem:
 `exec` runs the script with the MicroPython unix port in that folder (the
-board-side code really runs), answering "rp2" as a Pico's MicroPython does;
+board-side code really runs), answering "rp2" and the .mpy format as a Pico's MicroPython does;
 `fs cp` copies into it; `reset` is noted. Every session is appended to
 FOLDER/../sessions.log, one line of commands each.
 
     python3 tests/fake_mpremote.py connect PORT resume exec SCRIPT + fs cp A :B + reset
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,9 @@ import sys
 from mpy import micropython
 
 BOARD = os.environ["FAKE_BOARD"]
+# sys.implementation._mpy of MicroPython v1.28.0 on a Pico (read off the
+# emulated one): .mpy v6, sub-version 3, native code for armv6m (4 << 10).
+RP2_MPY = 4870
 
 
 def main(argv):
@@ -31,7 +35,9 @@ def main(argv):
     for g in groups:
         if g[0] == "exec":
             r = subprocess.run([micropython(), "-c", g[1]], cwd=BOARD, capture_output=True, text=True)
-            sys.stdout.write(r.stdout.replace("platform linux", "platform rp2"))
+            out = r.stdout.replace("platform linux", "platform rp2")
+            out = re.sub(r"^mpy \d+$", "mpy %d" % RP2_MPY, out, flags=re.M)
+            sys.stdout.write(out)
             if r.returncode:
                 sys.stderr.write(r.stderr)
                 return 1

@@ -1,7 +1,7 @@
 """Buttons and the settings menu. Table-driven timed sequences, QMK style;
 plain asserts (dual-run)."""
-from vortex.app.buttons import (Buttons, A, B, NONE, SHORT_A, SHORT_B, HOLD_B, HOLD_AB,
-                                HOLD_MS)
+from vortex.app.buttons import (Buttons, A, B, NONE, SHORT_A, SHORT_B, HOLD_A, HOLD_B,
+                                HOLD_AB, HOLD_MS)
 from vortex.app.menu import Menu, CLOCK_CHOICES
 from vortex.app.session import Settings, NO_AI
 from vortex.ticks import ticks_add
@@ -17,7 +17,7 @@ CASES = (
     ("hold A+B, pressed a moment apart", ((0, A), (40, A | B), (HOLD_MS + 10, A | B),
                                           (HOLD_MS + 60, B), (HOLD_MS + 90, 0)), [HOLD_AB]),
     ("A and B tapped together is no short press", ((0, A | B), (100, 0)), []),
-    ("holding A alone does nothing", ((0, A), (HOLD_MS * 3, A), (HOLD_MS * 3 + 1, 0)), []),
+    ("hold A (a hint) fires once", ((0, A), (HOLD_MS * 3, A), (HOLD_MS * 3 + 1, 0)), [HOLD_A]),
     ("two shorts", ((0, A), (50, 0), (200, B), (260, 0)), [SHORT_A, SHORT_B]),
     ("across the ticks wrap", ((ticks_add(0, -500), B), (ticks_add(0, HOLD_MS - 500), B)),
      [HOLD_B]),

@@ -20,7 +20,7 @@ def play_game(seed, sloppy, max_actions=400):
 
     rig = Rig(START, settings=Settings(level=3), seed=seed, on_frame=budget,
               bounce_ms=3 if sloppy else 0, misread=30 if sloppy else 0)
-    players = (Ai(seed * 2 + 1), Ai(seed * 2 + 2))
+    players = (Ai(level=0, seed=seed * 2 + 1), Ai(level=0, seed=seed * 2 + 2))
     pos = rig.board.pos
     for i in range(max_actions):
         if rig.board.result() is not None:

@@ -28,7 +28,7 @@ def cut_sweep(new_fs, path, new_game=False):
         fs = new_fs()
         cut = CutFS(fs)
         rig = Rig(BATTLE, store=FileStore(path, cut))
-        ai = Ai(7)
+        ai = Ai(level=0, seed=7)
         for _ in range(PLAYED):
             rig.play(ai.choose(rig.board.pos), settle=False)
         before = list(rig.board.pos.stack)

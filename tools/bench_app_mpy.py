@@ -51,7 +51,7 @@ def game_mode(seed):
     gc.collect()
     imported = gc.mem_alloc()
     rig = Rig(START, seed=seed)
-    players = (Ai(seed * 2 + 1), Ai(seed * 2 + 2))
+    players = (Ai(level=0, seed=seed * 2 + 1), Ai(level=0, seed=seed * 2 + 2))
     pos = rig.board.pos
     peak = 0
     t0 = time.ticks_ms()

@@ -1,32 +1,67 @@
-"""A small opponent: take the Heart if it can, else the best capture or
-awakening, else a random action. Deterministic for a given seed."""
+"""The board's opponent: Ai(level, seed).choose(pos) -> action.
+
+Level 0 is the old quick mover (take the Heart, else the biggest capture or
+an awakening, else at random): the tests' fast player and the match
+ladder's "greedy". Levels 1-6 search (vortex.ai; see vortex/ai/levels.py).
+Deterministic for a given seed.
+"""
 from vortex.engine.defs import PLACE, HEART
 from vortex.engine.position import new_buffer
+from vortex.ai.rng import Rng
+from vortex.ai.levels import LEVELS, DEVICE_LEVELS
+
+__all__ = ("Ai", "Rng", "searcher", "DEVICE_LEVELS")
 
 
-class Rng:
-    """xorshift32: the same sequence on CPython and MicroPython, no `random`."""
-
-    def __init__(self, seed=1):
-        self.state = (seed & 0x3FFFFFFF) or 1
-
-    def below(self, n):
-        x = self.state
-        x ^= (x << 13) & 0x3FFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0x3FFFFFFF
-        self.state = x or 1
-        return x % n
+def searcher(level, poll=None):
+    """A Search sized for `level` (and every level below it)."""
+    from vortex.ai.search import Search
+    _, _, _, _, _, tt_bits, plies = LEVELS[level]
+    # The history table (4 KB) only on the host level: the device has 16 KB.
+    return Search(max_ply=plies, tt_bits=tt_bits, history=level > DEVICE_LEVELS, poll=poll)
 
 
 class Ai:
-    def __init__(self, seed=1):
+    """Ai(level=3, seed=1, poll=None, search=None): poll() is called at
+    every node while it thinks (the board keeps scanning there). Opponents
+    that never think at once may share one `search` (its tables are ~10 KB),
+    if it was made for a level at least as deep."""
+
+    def __init__(self, level=3, seed=1, poll=None, search=None):
+        if not 0 <= level < len(LEVELS):
+            raise ValueError("AI level: 0 to %d" % (len(LEVELS) - 1))
+        self.level = level
         self.rng = Rng(seed)
-        self._buf = new_buffer()
+        self.search = search  # made on the first battle action: not needed to build
+        self._poll = poll
+        self._buf = None
+        if level:
+            self._bounds = LEVELS[level][:5]
 
     def choose(self, pos):
         """An action for the side to act, or -1 if it has none."""
-        buf = self._buf
+        if not self.level:
+            return self._greedy(pos)
+        depth, nodes, ms, noise, bnoise = self._bounds
+        if pos.is_building():
+            from vortex.ai import build
+            buf = self._buffer()
+            n = pos.legal_into(buf)
+            return build.choose(pos, buf, n, self.rng, bnoise) if n else -1
+        if self.search is None:
+            self.search = searcher(self.level, self._poll)
+        return self.search.run(pos, depth, nodes, ms, self.rng, noise)
+
+    def _buffer(self):
+        # An action buffer: the search's first, free between searches, or one's own.
+        if self.search is not None:
+            return self.search.bufs[0]
+        if self._buf is None:
+            self._buf = new_buffer()
+        return self._buf
+
+    def _greedy(self, pos):
+        buf = self._buffer()
         n = pos.legal_into(buf)
         if not n:
             return -1

@@ -14,17 +14,19 @@ This file keeps the session (the game, its commits and saves, the clock,
 buttons and menu); sensing.py follows and judges the sensors; render.py
 draws the LEDs.
 """
-from vortex.engine.defs import cell_name
+from vortex.engine.defs import cell_name, const
 from vortex.engine.position import Position, Outcome, START, TIME_OUT
 from vortex.app.sensing import Sensing, SETTLE_MS  # noqa: F401 (SETTLE_MS: for the rigs)
 from vortex.app.render import Renderer
 from vortex.app.clock import Clock
-from vortex.app.ai import Ai
+from vortex.app.ai import Ai, searcher, DEVICE_LEVELS
 from vortex.app import session
 from vortex.app.session import Settings
-from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_B, HOLD_AB
+from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
 from vortex.app.menu import Menu
 from vortex.app import leds
+
+HINT_LEVEL = const(3)  # the AI level that gives hints
 
 
 class Board:
@@ -39,6 +41,11 @@ class Board:
         self.view = Renderer()
         self.frame = self.view.frame  # bytearray(192): R, G, B per cell (a1 first), redrawn in place
         self.ai = None  # made on first need: its action buffer costs 1 KB
+        self._search = None  # the AI's search, shared by its levels and the hints
+        self.hint_action = -1  # shown after a hold of A, until the next action
+        self.on_think = None  # on_think(frame_changed), called while the AI thinks
+        self.thinking = False
+        self._spin = 0
         self._seed = seed
         self.buttons = Buttons()
         self.menu = None  # the settings menu, while it is open
@@ -137,10 +144,9 @@ class Board:
         # restore: the board must show the game again before anything counts.
         self.outcome = self.pos.outcome()
         self.pending = -1
+        self.hint_action = -1
         if self.outcome is None and self.settings.ai_side == self.pos.side:
-            if self.ai is None:
-                self.ai = Ai(self._seed)
-            self.pending = self.ai.choose(self.pos)
+            self.pending = self._think(self.settings.ai_level)
         self.sense.expect_new(restore)
         self.dirty = True
 
@@ -223,6 +229,9 @@ class Board:
                 self.say("settings closed")
         elif event == SHORT_A:
             self.takeback()
+        elif event == HOLD_A:
+            if self.result() is None and self.pending < 0:
+                self.hint_action = self._think(HINT_LEVEL)
         elif event == SHORT_B:
             self.settings.level = (self.settings.level + 1) % len(leds.LEVELS)
         elif event == HOLD_B:
@@ -236,3 +245,32 @@ class Board:
         """Tell the tile reader (its expect(cell)) where to read first, when
         that has changed: where tiles are laid, lifted or moved."""
         self.sense.hint(reader)
+
+    # --- the AI -------------------------------------------------------------
+    def _think(self, level):
+        """The AI's action at `level` for the side to act. The search calls
+        _thinking() at every node, so the caller's on_think() keeps the
+        reeds scanned, the watchdog fed and the LEDs turning meanwhile."""
+        if self._search is None and not self.pos.is_building():
+            # One search, sized for the deepest device level, made once the
+            # battle starts (laying tiles needs none).
+            self._search = searcher(DEVICE_LEVELS, self._thinking)
+        ai = self.ai
+        if ai is None or ai.level != level or ai.search is not self._search:
+            ai = self.ai = Ai(level=level, seed=self._seed, search=self._search)
+        self.thinking = True
+        self._spin = 0
+        try:
+            return ai.choose(self.pos)
+        finally:
+            self.thinking = False
+            self.dirty = True
+
+    def _thinking(self):
+        # A light turns round the centre while the AI thinks.
+        spin = self._spin
+        self._spin = spin + 1
+        changed = self.view.spin(spin, self.settings)
+        if self.on_think is not None:
+            self.on_think(changed)
+

@@ -4,6 +4,7 @@
     short B        next brightness level     (menu: the next item)
     hold B 1 s     open the settings menu    (menu: close it)
     hold A+B 1 s   new game                  (menu: close it, new game with the settings)
+    hold A 1 s     a hint: the best action for the side to act, as the AI sees it
 
 A short press acts when released; a hold acts once, as soon as it is long
 enough, and the release after it does nothing more.
@@ -19,6 +20,7 @@ SHORT_A = 1
 SHORT_B = 2
 HOLD_B = 3
 HOLD_AB = 4
+HOLD_A = 5
 
 HOLD_MS = 1000
 
@@ -44,6 +46,9 @@ class Buttons:
                 self._spent = True
             elif self._seen == B:
                 event = HOLD_B
+                self._spent = True
+            elif self._seen == A:
+                event = HOLD_A
                 self._spent = True
         elif (not state and self._down and not self._spent
               and ticks_diff(now, self._since) < HOLD_MS):

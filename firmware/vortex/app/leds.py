@@ -20,6 +20,8 @@ AWAKEN = (170, 0, 255)      # ... and awaken there
 LIFTED = (255, 255, 255)    # the cell a piece was lifted from
 LAST = (160, 120, 0)        # the last action's cells
 TODO = (0, 220, 220)        # the action to carry out (opponent or AI): from steady, to blinking
+HINT = (255, 80, 160)       # a hint: the action the AI would play for you, the same way
+THINKING = (0, 220, 220)    # the AI thinks: a light turning round the four centre cells
 MISSING = (0, 0, 255)       # something should be here and is not
 EXTRA = (255, 0, 0)         # something is here that should not be
 ERROR = (255, 0, 0)         # an illegal action, flashing
@@ -28,7 +30,8 @@ SIDE = ((255, 200, 120), (60, 0, 200))  # Light's and Dark's turn / win colours
 LOW_CLOCK = (255, 0, 0)
 TERRAINS = (OFF, (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 220, 220))  # a tile to lay, by terrain
 # The settings menu (menu.py): each item's chosen value, the others, the item being set.
-MENU_ITEMS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120), (120, 200, 0))
+MENU_ITEMS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120), (120, 200, 0),
+              (255, 80, 160))
 MENU_DIM = (25, 25, 25)
 MENU_CURSOR = (255, 255, 255)
 

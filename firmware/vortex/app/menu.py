@@ -7,6 +7,7 @@ others dim, and the h-file cell of the item being set in white.
     rank 6  brightness  4 levels
     rank 5  LED budget  300, 500, 900 mA
     rank 4  Hearts      fixed on the e-file, free on the back rank (before the first tile)
+    rank 3  AI level    1 (gentle) to 5 (strongest)
 """
 from vortex.app.session import NO_AI
 from vortex.app.leds import MENU_ITEMS, MENU_DIM, MENU_CURSOR
@@ -14,7 +15,8 @@ from vortex.app.leds import MENU_ITEMS, MENU_DIM, MENU_CURSOR
 AI_CHOICES = (NO_AI, 0, 1)
 CLOCK_CHOICES = ((0, 0), (300000, 3000), (600000, 5000), (900000, 10000), (1800000, 0))
 BUDGET_CHOICES = (300, 500, 900)
-ITEMS = 5
+AI_LEVELS = 5
+ITEMS = 6
 
 
 def _index(choices, value, default=0):
@@ -41,7 +43,9 @@ class Menu:
             return 4, s.level
         if item == 3:
             return len(BUDGET_CHOICES), _index(BUDGET_CHOICES, s.budget_ma, 1)
-        return 2, 1 if s.free_hearts else 0
+        if item == 4:
+            return 2, 1 if s.free_hearts else 0
+        return AI_LEVELS, s.ai_level - 1
 
     def next_item(self):
         self.item = (self.item + 1) % ITEMS
@@ -58,8 +62,10 @@ class Menu:
             s.level = i
         elif self.item == 3:
             s.budget_ma = BUDGET_CHOICES[i]
-        else:
+        elif self.item == 4:
             s.free_hearts = i
+        else:
+            s.ai_level = i + 1
 
     def draw(self, put):
         """Draw with put(cell, colour)."""

@@ -12,6 +12,8 @@ from vortex.app.recognise import (HAND, WAIT, ILLEGAL, DISAGREE, GONE, EXTRA, TI
 from vortex.engine.position import new_buffer, MAX_DESTINATIONS
 
 BLINK_MS = 250
+SPIN_NODES = 16  # search nodes the thinking light stays on a cell
+CENTRE = b"\x1b\x23\x24\x1c"  # d4 d5 e5 e4: clockwise
 
 
 class Renderer:
@@ -56,7 +58,9 @@ class Renderer:
             self._draw_last(pos)
             self._draw_turn(board, on)
             if board.pending >= 0:
-                self._draw_pending(board.pending, on)
+                self._draw_pending(board.pending, on, leds.TODO)
+            elif board.hint_action >= 0:
+                self._draw_pending(board.hint_action, on, leds.HINT)
             v = sense.verdict
             if v == HAND:
                 self._draw_hand(pos, sense.rec.hand)
@@ -95,11 +99,25 @@ class Renderer:
         self._put(base, colour)
         self._put(base + 7, colour)
 
-    def _draw_pending(self, a, on):
-        # Steady where it starts, blinking where it goes: a move's cells, a
-        # swap's, a Vortex's block with the cell its lower-left tile turns to
-        # blinking (up for clockwise, right for counter-clockwise); a tile to
-        # lay in its terrain's colour.
+    def spin(self, node, settings):
+        """While the AI thinks (called at every search node): a light turns
+        round the four centre cells, drawn straight into the frame, which the
+        main loop shows. True when the frame changed."""
+        if node % SPIN_NODES:
+            return False
+        i = node // SPIN_NODES
+        level = leds.LEVELS[settings.level]
+        leds.put(self.frame, CENTRE[(i - 1) & 3], leds.OFF, level)
+        leds.put(self.frame, CENTRE[i & 3], leds.THINKING, level)
+        leds.finish(self.frame, settings.budget_ma)
+        return True
+
+    def _draw_pending(self, a, on, colour):
+        # The action to carry out (TODO) or a hint (HINT). Steady where it
+        # starts, blinking where it goes: a move's cells, a swap's, a
+        # Vortex's block with the cell its lower-left tile turns to blinking
+        # (up for clockwise, right for counter-clockwise); a tile to lay in
+        # its terrain's colour.
         self.blinking = True
         cells = self._cells
         n = action_cells(a, cells)
@@ -107,8 +125,8 @@ class Renderer:
             self._put(cells[0], leds.TERRAINS[placed_terrain(a)] if on else leds.OFF)
             return
         for i in range(n):
-            self._put(cells[i], leds.TODO)
-        self._put(cells[1 if a < SWAP else tile_goes(a, 0)], leds.TODO if on else leds.OFF)
+            self._put(cells[i], colour)
+        self._put(cells[1 if a < SWAP else tile_goes(a, 0)], colour if on else leds.OFF)
 
     def _draw_hand(self, pos, f):
         self._put(f, leds.LIFTED)

@@ -3,7 +3,7 @@
 A save is text, so a maker can read it off the board with mpremote:
 
     vortex-game 1
-    settings <ai side> <clock ms> <increment ms> <brightness> <budget mA> <free hearts>
+    settings <ai side> <clock ms> <increment ms> <brightness> <budget mA> <free hearts> <ai level>
     <the position the game started from>
     <the actions played, in notation, space-separated>
     clock <Light's ms left> <Dark's ms left>
@@ -30,22 +30,23 @@ class Settings:
     its back rank (the setup option of docs/rules.md#board-and-setup)."""
 
     def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, level=2, budget_ma=500,
-                 free_hearts=0):
+                 free_hearts=0, ai_level=3):
         self.ai_side = ai_side
         self.clock_ms = clock_ms
         self.increment_ms = increment_ms
         self.level = level
         self.budget_ma = budget_ma
         self.free_hearts = free_hearts
+        self.ai_level = ai_level  # 1 (gentle) to 5 (the strongest the board runs)
 
     def fields(self):
         return (self.ai_side, self.clock_ms, self.increment_ms, self.level, self.budget_ma,
-                self.free_hearts)
+                self.free_hearts, self.ai_level)
 
 
 def dump(settings, start, actions, clock_left):
     """The save text of a game, as bytes."""
-    return ("%s\nsettings %d %d %d %d %d %d\n%s\n%s\nclock %d %d\n" % (
+    return ("%s\nsettings %d %d %d %d %d %d %d\n%s\n%s\nclock %d %d\n" % (
         (MAGIC,) + settings.fields() + (start, " ".join(action_text(a) for a in actions))
         + tuple(clock_left))).encode()
 
@@ -70,7 +71,7 @@ def load(data, records=()):
         raise ValueError("save: not a vortex game")
     f = lines[1].split()
     c = lines[4].split()
-    if len(f) != 7 or f[0] != "settings" or len(c) != 3 or c[0] != "clock":
+    if len(f) not in (7, 8) or f[0] != "settings" or len(c) != 3 or c[0] != "clock":
         raise ValueError("save: bad settings or clock line")
     settings = Settings(*[int(x) for x in f[1:]])
     pos = Position(lines[2])

@@ -85,6 +85,17 @@ def destinations(pos, cell, buf):
     return _moves(0, p >> 2, cell, cell + 1, pos.pieces, pos.tiles, buf)
 
 
+def reach(pos, cell, buf):
+    """Write the moves the piece on `cell` would have if its side were to
+    act (whoever acts now) into buf (at least MAX_DESTINATIONS long); return
+    the count. What the AI's evaluation asks of either side's pieces: which
+    cells they threaten, how mobile they are."""
+    p = pos.pieces[cell]
+    if not p or pos.filled < 64:
+        return 0
+    return _moves(0, p >> 2, cell, cell + 1, pos.pieces, pos.tiles, buf)
+
+
 # The hot loops, compiled to machine code by MicroPython (see vortex.native);
 # plain Python on CPython. They take the position's arrays, not the position
 # (a viper function reads no attributes cheaply), hot ints first (viper code

@@ -1,0 +1,53 @@
+"""The AI on the board, on the virtual board: it thinks at the level set in
+the menu while the LEDs show it thinking and the caller's on_think() runs at
+every node; a hold of A shows a hint. Plain asserts (dual-run)."""
+from host_sim.scenario import Rig
+from vortex.app import leds, session
+from vortex.app.board import CENTRE, HINT_LEVEL
+from vortex.app.session import Settings
+from vortex.engine.defs import LIGHT, DARK
+from test_app_scenarios import BATTLE, shows
+
+
+def test_ai_thinks_with_the_board_alive_and_its_action_is_checked():
+    rig = Rig(BATTLE, settings=Settings(ai_side=DARK, ai_level=2))
+    seen = [0, 0]  # on_think calls, and of them frames showing the thinking light
+
+    def on_think(changed):
+        seen[0] += 1
+        if changed and any(rig.board.frame[c * 3 + 1] for c in CENTRE):
+            seen[1] += 1
+    rig.board.on_think = on_think
+    rig.run("play e2e4")
+    board = rig.board
+    assert board.pending >= 0 and board.pos.is_legal(board.pending)
+    assert board.ai.level == 2 and seen[0] == board.ai.search.nodes and seen[1] > 0
+    assert not board.thinking
+    rig.run("carry")
+    assert board.pos.side == LIGHT and board.pending == -1
+
+
+def test_hint_shows_the_best_action_for_the_human():
+    rig = Rig(BATTLE, settings=Settings(ai_side=DARK))
+    rig.run("hold a")
+    board = rig.board
+    hint = board.hint_action
+    assert hint >= 0 and board.pos.is_legal(hint) and board.ai.level == HINT_LEVEL
+    rig.tick()
+    assert shows(rig, "abcdefgh"[(hint >> 6) & 7] + str((hint >> 9) + 1), leds.HINT)
+    rig.play(hint)  # the human may follow it; the hint is gone after any action
+    assert board.hint_action == -1 and board.pending >= 0 and board.ai.level == 3
+
+
+def test_ai_level_chosen_in_the_menu_and_saved():
+    rig = Rig(BATTLE)
+    rig.run("hold b, press b, press b, press b, press b, press b")  # to the AI level row
+    assert rig.board.menu.item == 5
+    rig.run("press a, hold b")  # level 3 -> 4, close
+    s = rig.board.settings
+    assert s.ai_level == 4
+    text = session.dump(s, BATTLE, [], (0, 0))
+    assert session.load(text)[0].ai_level == 4
+    old = text.decode().replace(" 4\n" + BATTLE, "\n" + BATTLE)  # a save from before levels
+    assert old != text.decode()
+    assert session.load(old.encode())[0].ai_level == 3
