@@ -6,16 +6,26 @@ VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= auto
 
-.PHONY: help play test bench bench-device tables flash clean
+.PHONY: help play play-terminal test browser bench bench-device tables flash clean
 
 help:  ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-play:  ## the simulator: you against the board's AI, on a virtual board
+play:  ## the simulator in the browser: you against the board's AI (address printed)
+	$(PYTHON) -m host_sim web --ai dark
+
+play-terminal:  ## the same simulator in a terminal
 	$(PYTHON) -m host_sim board --ai dark
 
-test: $(STAMP)  ## every test: CPython, MicroPython unix port, mpy-cross, mypy
+test: $(STAMP) browser  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium
 	$(VPY) -m pytest -q
+
+# Playwright cannot download its own browser here: the tests drive Debian's.
+browser:  ## chromium for the browser tests (apt-get when root; else they skip, saying why)
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	       && (apt-get update -q && apt-get install -y -q chromium) ; } \
+	  || echo "note: no chromium; the browser tests will be skipped"
 
 bench: $(STAMP)  ## figures and ratios; never a pass/fail
 	$(VPY) tools/bench.py

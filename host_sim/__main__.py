@@ -7,6 +7,7 @@ the terminal, and the board simulator (the firmware on a virtual board).
     python3 -m host_sim play [--light human|random] [--dark human|random] ...
     python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE] ...
     python3 -m host_sim link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT]
+    python3 -m host_sim web [--port N] [--ai off|light|dark] [--no-browser] ...
 
 `python3 -m host_sim COMMAND --help` tells more of each command.
 """
@@ -63,6 +64,11 @@ def cmd_link(opts):
     return run(opts)
 
 
+def cmd_web(opts):
+    from .web.server import run
+    return run(opts)
+
+
 def build_parser():
     ap = cli.parser("python3 -m host_sim", __doc__)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -96,6 +102,9 @@ def build_parser():
                             "from-tray t c7, tidy, carry); help lists them all."))
     from .link_host import add_arguments as link_arguments, DESCRIPTION as LINK
     link_arguments(command("link", cmd_link, LINK))
+    from .web.server import add_arguments as web_arguments
+    web_arguments(command("web", cmd_web, "the board simulator in the browser: the firmware's "
+                          "board logic on a virtual board, served on localhost"))
     return ap
 
 

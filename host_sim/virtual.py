@@ -107,6 +107,11 @@ class VirtualBoard:
 
     # --- sensors, as the firmware sees them ---------------------------------
     @property
+    def raw(self):
+        """The last reed scan as the contacts gave it, before the firmware's debounce."""
+        return self._raw
+
+    @property
     def occupancy(self):
         return self.debouncer.state
 

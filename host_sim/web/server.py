@@ -1,0 +1,213 @@
+"""The browser simulator's HTTP server: python3 -m host_sim web [--port N] ...
+
+    GET  /                 the page (static/index.html; static/* beside it)
+    GET  /events           Server-Sent Events: the game's state as JSON, at once
+                           and after every change (a new LED frame, a hand, a clock second)
+    GET  /api/state        the same state, once
+    GET  /api/record       the game record (docs/record.md), as text
+    POST /api/<request>    a JSON object of arguments (game.py's op_<request>);
+                           200 with a JSON answer ({"error": ...} when the board
+                           says no), 400 {"error": ...} for a malformed request
+
+The standard library serves it (http.server, one thread a connection): the
+state flows one way, to the pages, which is what Server-Sent Events are for
+(the browser reconnects by itself), and hand events are small POSTs; so
+`make play` needs nothing but python3.
+"""
+import json
+import os
+import sys
+import threading
+import webbrowser
+from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
+
+from vortex.app.session import Settings, NO_AI
+from vortex.engine import LIGHT, DARK
+from host_sim import cli
+from .game import Game, BadRequest, NO_RECORDS
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+KEEPALIVE_S = 15
+MAX_BODY = 1 << 20
+
+
+class StateCache:
+    """The state's JSON, made once per game version however many pages watch."""
+
+    def __init__(self, game):
+        self.game = game
+        self._version = -1
+        self._text = b""
+
+    def get(self):
+        g = self.game
+        with g.lock:
+            if g.version != self._version:
+                self._version = g.version
+                self._text = json.dumps(g.state(), separators=(",", ":")).encode()
+            return self._version, self._text
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "VortexSim/1"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):  # quiet: the terminal shows only the address
+        pass
+
+    def _send(self, code, body, ctype="application/json"):
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _json(self, code, obj):
+        self._send(code, json.dumps(obj).encode())
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0]
+        if path == "/events":
+            return self._events()
+        if path == "/api/state":
+            return self._send(200, self.server.cache.get()[1])
+        if path == "/api/record":
+            try:
+                with self.server.game.lock:
+                    text = self.server.game.record()
+            except ImportError:
+                return self._json(501, {"error": NO_RECORDS})
+            return self._send(200, text.encode(), "text/plain; charset=utf-8")
+        name = "index.html" if path == "/" else path[len("/static/"):] \
+            if path.startswith("/static/") else None
+        # Only files of static/ itself: no path leads out of it.
+        if name and "/" not in name and name in self.server.files:
+            with open(os.path.join(STATIC, name), "rb") as f:
+                return self._send(200, f.read(), TYPES.get(os.path.splitext(name)[1],
+                                                           "application/octet-stream"))
+        self._json(404, {"error": "nothing at %s" % path})
+
+    def do_POST(self):
+        path = self.path.split("?", 1)[0]
+        if not path.startswith("/api/"):
+            return self._json(404, {"error": "nothing at %s" % path})
+        try:
+            n = int(self.headers.get("Content-Length") or 0)
+            if n > MAX_BODY:
+                raise BadRequest("request too large")
+            args = json.loads(self.rfile.read(n) or b"{}") if n else {}
+            if not isinstance(args, dict):
+                raise BadRequest("the arguments must be a JSON object")
+            answer = self.server.game.command(path[len("/api/"):], args)
+        except (ValueError, BadRequest) as e:  # json's errors are ValueErrors too
+            return self._json(400, {"error": str(e).split("\n")[0]})
+        except Exception as e:  # noqa: BLE001 -- a bug: say it in one line, keep serving
+            print("simulator: %s failed: %r" % (path, e), file=sys.stderr)
+            return self._json(500, {"error": "the simulator failed on this request: %r" % e})
+        self._json(200, answer)
+
+    def _events(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "keep-alive")
+        self.end_headers()
+        self.close_connection = True
+        game, cache = self.server.game, self.server.cache
+        seen = -1
+        try:
+            while not self.server.closing:
+                with game.lock:
+                    game.changed.wait_for(lambda: game.version != seen or self.server.closing,
+                                          timeout=KEEPALIVE_S)
+                if game.version == seen:
+                    self.wfile.write(b": keep-alive\n\n")
+                else:
+                    seen, text = cache.get()
+                    self.wfile.write(b"data: " + text + b"\n\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            pass  # the page went away
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, game, host="127.0.0.1", port=0):
+        super().__init__((host, port), Handler)
+        self.game = game
+        self.cache = StateCache(game)
+        self.files = set(os.listdir(STATIC))
+        self.closing = False
+
+    @property
+    def url(self):
+        host, port = self.server_address[:2]
+        return "http://%s:%d/" % (host, port)
+
+    def start(self):
+        """Tick the game and serve, each in a background thread; returns at once."""
+        threading.Thread(target=self.game.run, name="ticks", daemon=True).start()
+        threading.Thread(target=self.serve_forever, name="http", daemon=True).start()
+
+    def stop(self):
+        self.closing = True
+        with self.game.lock:
+            self.game.changed.notify_all()
+        self.game.stop()
+        self.shutdown()
+        self.server_close()
+
+
+def has_browser():
+    """A graphical browser to open: never a text one taking over the terminal."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def open_browser(url):
+    try:
+        return has_browser() and webbrowser.open(url)
+    except Exception:  # noqa: BLE001 -- any failure: the address is printed anyway
+        return False
+
+
+def add_arguments(ap):
+    """The options of `python3 -m host_sim web`."""
+    from host_sim.board_sim import clock, save_file
+    ap.add_argument("--port", type=cli.int_in(0, 65535, "port"), default=0,
+                    help="the port to serve on (default: a free one)")
+    ap.add_argument("--host", type=cli.text("host"), default="127.0.0.1",
+                    help="the address to serve on (default 127.0.0.1: this machine only)")
+    ap.add_argument("--ai", choices=("off", "light", "dark"), default="dark",
+                    help="the side the board's AI plays (default dark)")
+    ap.add_argument("--clock", type=clock, default=(0, 0), metavar="MIN+INC",
+                    help="a chess clock: minutes a side + seconds added a move (e.g. 10+5)")
+    ap.add_argument("--save", type=save_file, metavar="FILE",
+                    help="save the game here after every action, and resume from it")
+    ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
+    ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+
+def run(opts):
+    """Serve until Ctrl-C; returns an exit code."""
+    ai = {"off": NO_AI, "light": LIGHT, "dark": DARK}[opts.ai]
+    settings = Settings(ai_side=ai, clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    game = Game(settings, opts.position.text() if opts.position else None, store=opts.save)
+    try:
+        server = Server(game, opts.host, opts.port)
+    except OSError as e:
+        raise cli.Failure("cannot serve on %s:%d: %s" % (opts.host, opts.port, e.strerror or e))
+    server.start()
+    print("The Vortex simulator: %s  (Ctrl-C stops it)" % server.url, flush=True)
+    if not opts.no_browser:
+        open_browser(server.url)
+    try:
+        threading.Event().wait()
+    finally:
+        server.stop()
+    return 0
