@@ -14,7 +14,7 @@ import build_mpy  # noqa: E402
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("mpy"))
-    build_mpy.build(out, with_tests=True)
+    build_mpy.build(out, with_tests=True, arch="host")
     return out
 
 

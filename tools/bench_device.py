@@ -45,12 +45,16 @@ class Bench:
 
     def __init__(self, tmp):
         self.tmp = tmp
+        # Native code for each side: armv6m for the Pico, this machine's for
+        # the unix port (neither loads the other's).
         self.tree = os.path.join(tmp, "tree")
-        build_mpy.build(self.tree, with_tests=True)
-        for name in SCRIPTS:
-            subprocess.run([build_mpy.mpy_cross(), "-o",
-                            os.path.join(self.tree, name[:-3] + ".mpy"),
-                            os.path.join(TOOLS, name)], check=True)
+        self.host_tree = os.path.join(tmp, "host")
+        for tree, arch in ((self.tree, "armv6m"), (self.host_tree, "host")):
+            build_mpy.build(tree, with_tests=True, arch=arch)
+            for name in SCRIPTS:
+                subprocess.run([build_mpy.mpy_cross(), "-o",
+                                os.path.join(tree, name[:-3] + ".mpy"),
+                                os.path.join(TOOLS, name)], check=True)
         self.actions = os.path.join(tmp, "actions.txt")
         with open(self.actions, "w") as f:
             f.write(long_game(max(SAVES)))
@@ -70,7 +74,7 @@ class Bench:
 
     def unix(self, call):
         code = ("import sys\nsys.path[:0] = [%r, %r, %r]\nimport bench_device_mpy as b\nb.%s\n"
-                % (self.tree, self.tree + "/firmware", self.tree + "/tests", call))
+                % (self.host_tree, self.host_tree + "/firmware", self.host_tree + "/tests", call))
         lines, rc, err = bench.mpy("-c", code, heap=512, cwd=self.tmp, timeout=600)
         if rc:
             raise RuntimeError("unix port: %s" % err.strip().splitlines()[-1:])

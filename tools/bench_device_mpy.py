@@ -128,10 +128,11 @@ def hal_mode(calls):
     """Device only: the reed scan and one NeoPixel frame, on the real pins."""
     from machine import Pin
     import pins
-    from vortex.hal.reed import ReedMatrix
+    from vortex.hal.reed import ReedMatrix, sio_columns
     from vortex.hal.pixels import Pixels, led_map
+    # Wired as main.py wires it: a row's columns in one register read.
     reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
-                       pins.DEBOUNCE_MS)
+                       pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
     t0 = time.ticks_us()
     for i in range(calls):
         reeds.scan(i)
@@ -139,6 +140,7 @@ def hal_mode(calls):
     px = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
     frame = bytearray(3 * pins.LED_COUNT)
     t0 = time.ticks_us()
-    for _ in range(calls):
+    for i in range(calls):
+        frame[0] = i & 255 | 1  # a new frame each call (an unchanged one is not sent)
         px.show(frame)
     print("show_us", _us(t0) / calls)
