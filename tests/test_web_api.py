@@ -8,10 +8,12 @@ import urllib.request
 import pytest
 
 import host_sim  # noqa: F401
-from host_sim.web.game import Game
+from host_sim.web.game import Game, MemoryStore
 from host_sim.web.server import Server
 from host_sim.__main__ import main as host_sim_main
-from vortex.app.session import Settings
+from vortex.app import session
+from vortex.app.session import Settings, NO_AI
+from vortex.engine import DARK
 
 
 @pytest.fixture()
@@ -67,6 +69,29 @@ def test_bad_requests_get_a_reason_and_change_nothing(server):
     assert post(server, "view", {"ply": 3})[0] == 400
     state = json.loads(get(server, "/api/state")[1])
     assert state["position"] == before and state["hand"] == []
+
+
+def test_the_opponent_changes_now_and_is_saved_with_the_game():
+    store = MemoryStore()
+    s = Server(Game(Settings(), store=store))
+    s.start()
+    try:
+        assert post(s, "opponent", {"mode": "ai-dark", "ai_level": 1}) == (200, {})
+        settings = s.game.rig.board.settings
+        assert (settings.ai_side, settings.ai_level) == (DARK, 1)
+        assert session.load(store.load())[0].fields() == settings.fields()
+        state = json.loads(get(s, "/api/state")[1])
+        assert (state["mode"], state["ai_level"]) == ("ai-dark", 1)
+        for bad, error in (({"mode": "ai-blue"}, "no mode 'ai-blue' (two, ai-dark, ai-light)"),
+                           ({"ai_level": 6}, "no AI level 6 (1 to 5)"),
+                           ({"ai_level": "3"}, "no AI level '3' (1 to 5)"),
+                           ({"mode": "two", "ai_level": 0}, "no AI level 0 (1 to 5)")):
+            assert post(s, "opponent", bad) == (400, {"error": error})
+        assert (settings.ai_side, settings.ai_level) == (DARK, 1)  # nothing changed
+        assert post(s, "opponent", {"mode": "two"}) == (200, {})
+        assert (settings.ai_side, settings.ai_level) == (NO_AI, 1)
+    finally:
+        s.stop()
 
 
 def test_hands_move_things_and_the_firmware_answers(server):

@@ -360,6 +360,28 @@ def test_game_against_the_ai_to_its_end_with_tidy_hands(page, server):
     shot(page, "10-game-over")
 
 
+def test_opponent_chosen_mid_game_plays_at_once(page, server):
+    start(server)
+    settled(server, 0)
+    page.select_option("#ai-level", "1")
+    page.select_option("#mode", "ai-dark")  # on Light's turn: the AI waits for Light
+    page.wait_for_function("window.vortex.state.mode === 'ai-dark' && window.vortex.state.ai_level === 1",
+                           timeout=3000)
+    assert page.is_hidden("#pending")
+    light = Position(START)
+    page.fill("#act-text", light.action_text(next(iter(light.legal_actions()))))
+    page.press("#act-text", "Enter")
+    page.wait_for_function("window.vortex.state.pending", timeout=10000)
+    with server.game.lock:
+        b = server.game.rig.board
+        assert (b.settings.ai_side, b.settings.ai_level, len(b.pos.stack)) == (1, 1, 1)
+        pending = b.pos.action_text(b.pending)
+    assert page.inner_text("#pending") == "The board asks: " + pending
+    server.game.command("opponent", {"mode": "two", "ai_level": 3})  # as from another tab
+    page.wait_for_function("document.querySelector('#mode').value === 'two'"
+                           " && document.querySelector('#ai-level').value === '3'", timeout=3000)
+
+
 def test_hold_b_opens_the_settings_menu_on_the_leds(page, server):
     start(server)
     settled(server, 0)

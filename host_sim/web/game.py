@@ -18,6 +18,7 @@ from vortex.engine.position import START
 from vortex.app.session import Settings, NO_AI
 from vortex.app.recognise import AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE, SETUP
 from vortex.app import leds, session
+from vortex.app.menu import AI_LEVELS
 from host_sim.scenario import Rig, TICK_MS
 from host_sim.virtual import PhysicsError
 
@@ -362,6 +363,23 @@ class Game:
             return {"error": "position not loaded: %s" % e}
         self._fresh(settings, text)
 
+    def op_opponent(self, args):
+        """The opponent, at once: mode two / ai-dark / ai-light, ai_level 1 to 5
+        (the menu's). The Board takes it as a change from its settings menu:
+        the AI plays now if it is its turn, and the game is saved with it."""
+        s = self.rig.board.settings
+        mode, level = args.get("mode", None), args.get("ai_level", None)
+        if mode is not None and mode not in MODES:
+            raise BadRequest("no mode %r (%s)" % (mode, ", ".join(MODES)))
+        if level is not None and (not isinstance(level, int) or isinstance(level, bool)
+                                  or not 1 <= level <= AI_LEVELS):
+            raise BadRequest("no AI level %r (1 to %d)" % (level, AI_LEVELS))
+        if mode is not None:
+            s.ai_side = MODES[mode]
+        if level is not None:
+            s.ai_level = level
+        self.rig.board.settings_changed()
+
     def op_record(self, args):
         """Load a game record (docs/record.md): the game it holds, at its last action."""
         from vortex import record
@@ -431,7 +449,7 @@ class Game:
                 "reason": result.reason},
             "verdict": VERDICTS.get(b.verdict, ""), "menu": b.menu is not None,
             "menu_item": b.menu.item if b.menu is not None else None,
-            "mode": {v_: k for k, v_ in MODES.items()}.get(s.ai_side, "two"),
+            "mode": {v_: k for k, v_ in MODES.items()}.get(s.ai_side, "two"), "ai_level": s.ai_level,
             "messages": self.log[-12:], "note": self.note,
             "sensors": {"raw": list(v.raw), "occupancy": list(v.occupancy), "readings": list(v.tile_cells),
                         "ids": list(v.tile_ids), "bounce_ms": v.bounce_ms, "misread": v.misread},

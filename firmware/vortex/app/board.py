@@ -121,9 +121,10 @@ class Board:
         return True
 
     def settings_changed(self):
-        """The settings were changed from outside (the host link): the AI
-        may now play the side to act; save them."""
+        """The settings were changed (the menu, the host link, the
+        simulator's page): the AI may now play the side to act; save them."""
         self._after_change(False)
+        self.save()  # the settings are in the snapshot
 
     def commit(self, action):
         """Play an action the sensors showed: push it, run the clock, save."""
@@ -229,8 +230,7 @@ class Board:
                     self.new_game(START)
                     self.say("new game")
                 else:
-                    self._after_change(False)  # the AI may have changed sides
-                    self.save()  # the settings are in the snapshot
+                    self.settings_changed()  # the AI may have changed sides
                 self.say("settings closed")
         elif event == SHORT_A:
             self.takeback()

@@ -182,7 +182,8 @@ function draw(s) {
   $("vortexes").textContent = `Light ${s.vortexes[0]} · Dark ${s.vortexes[1]}`;
   $("quiet").textContent = `${s.quiet} of 80`;
   drawClocks(s);
-  if ($("mode").dataset.touched !== "1") $("mode").value = s.mode;
+  $("mode").value = s.mode; // a choice is sent at once: the state always has it
+  $("ai-level").value = String(s.ai_level);
 
   drawActions(s);
   if (document.activeElement !== $("position")) $("position").value = s.position;
@@ -443,12 +444,12 @@ function wire() {
   $("carry").onclick = () => send("act", {});
   $("tidy").onclick = () => send("tidy", {});
   $("takeback").onclick = () => send("takeback", {});
-  $("mode").onchange = () => { $("mode").dataset.touched = "1"; banner("The opponent changes with the next new game.", true); };
+  $("mode").onchange = () => send("opponent", { mode: $("mode").value });
+  $("ai-level").onchange = () => send("opponent", { ai_level: Number($("ai-level").value) });
   $("new-game").onclick = () => {
     if (!leaveGame()) return;
-    $("mode").dataset.touched = "";
     stopViewingQuiet();
-    send("new", { mode: $("mode").value });
+    send("new", {});
   };
   $("copy-pos").onclick = async () => {
     const text = state.position;
@@ -458,7 +459,7 @@ function wire() {
   $("load-pos").onclick = () => {
     if (!leaveGame()) return;
     stopViewingQuiet();
-    send("new", { position: $("position").value, mode: $("mode").value });
+    send("new", { position: $("position").value });
   };
   $("save-rec").onclick = saveRecord;
   $("load-rec").onchange = loadRecord;
