@@ -56,6 +56,7 @@ def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     reeds, tiles, pixels, a, b = build()
     board = Board(FileStore(SAVE))
+    board.make_search()  # at boot, not as a stall at the AI's first action
     watchdog = Watchdog(pins.WATCHDOG_MS)
     link = Link(board)
     port = StdioPort()

@@ -21,7 +21,6 @@ import socket
 import sys
 import time
 
-import serial
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex import record
@@ -42,9 +41,15 @@ class BoardPort:
     line, in order)."""
 
     def __init__(self, port):
+        try:  # imported here: the rest of host_sim (make play) needs only python3
+            import serial
+        except ImportError:
+            raise LinkError("pyserial is not installed: `pip install pyserial==3.5` "
+                            "(make test installs it into .venv)")
+        self.errors = (serial.SerialException, OSError)
         try:
             self.ser = serial.Serial(port, 115200, timeout=0, write_timeout=TIMEOUT_S)
-        except (serial.SerialException, OSError) as e:
+        except self.errors as e:
             raise LinkError("cannot open %s: %s" % (port, e))
         self.port = port
         self.partial = b""
@@ -59,7 +64,7 @@ class BoardPort:
     def send(self, command):
         try:
             self.ser.write((command + "\n").encode())
-        except (serial.SerialException, OSError) as e:
+        except self.errors as e:
             raise LinkError("the board on %s went away: %s" % (self.port, e))
         self.waiting.append(command.split()[0].lower() if command.split() else "")
 
@@ -68,7 +73,7 @@ class BoardPort:
         (kind, rest, command) with command the one answered (None for events)."""
         try:
             data = self.ser.read(self.ser.in_waiting or 1)
-        except (serial.SerialException, OSError) as e:
+        except self.errors as e:
             raise LinkError("the board on %s went away: %s" % (self.port, e))
         lines = (self.partial + data).split(b"\n")
         self.partial = lines.pop()
@@ -96,7 +101,7 @@ class BoardPort:
         try:
             self.ser.reset_input_buffer()
             self.ser.write(("\nping %s\n" % word).encode())
-        except (serial.SerialException, OSError) as e:
+        except self.errors as e:
             raise LinkError("the board on %s went away: %s" % (self.port, e))
         end = time.monotonic() + TIMEOUT_S
         while time.monotonic() < end:

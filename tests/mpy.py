@@ -1,5 +1,6 @@
 """Helpers for pytest modules that run code under the MicroPython unix port."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,3 +24,12 @@ def run_compiled(tree, modules, heap):
     p = subprocess.run([micropython(), "-X", "heapsize=" + heap, "-c", code],
                        capture_output=True, text=True, timeout=900, cwd=tree)
     return p.returncode, p.stdout + p.stderr
+
+
+def check_compiled(tree, module, heap):
+    """Run one dual-run test module from a compiled tree under the unix port
+    in `heap`; every test in it must pass."""
+    code, out = run_compiled(tree, [module], heap)
+    m = re.search(r"(\d+) passed, (\d+) failed\s*$", out)
+    assert m and int(m.group(1)) > 0 and m.group(2) == "0", out
+    assert code == 0, out

@@ -204,3 +204,20 @@ def test_at_a_terminal_the_simulator_edits_lines_and_ctrl_c_ends_quietly():
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 130 and b"Traceback" not in seen, seen[-300:]
+
+
+def test_make_play_needs_only_the_standard_library():
+    # `make play` runs the system python3: no pyserial, Playwright or
+    # matplotlib there. Each is blocked here as if not installed.
+    block = ("import sys, runpy\n"
+             "for m in ('serial', 'playwright', 'matplotlib', 'tqdm', 'littlefs'):\n"
+             "    sys.modules[m] = None\n"
+             "sys.argv = ['host_sim'] + sys.argv[1:]\n"
+             "runpy.run_module('host_sim', run_name='__main__')\n")
+    ok = subprocess.run([sys.executable, "-c", block, "web", "--help"], cwd=ROOT,
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "--port" in ok.stdout, ok.stderr
+    no = subprocess.run([sys.executable, "-c", block, "link", "--port", "/dev/none"], cwd=ROOT,
+                        capture_output=True, text=True, timeout=60)
+    assert no.returncode == 1 and no.stderr.count("\n") == 1, no.stderr
+    assert "pyserial is not installed" in no.stderr

@@ -164,11 +164,12 @@ def save(b):
     counts = ",".join(str(n) for n in SAVES)
     u = b.unix("save_mode(%r, %r, %r)" % (os.path.join(b.tmp, "bench.bin"), b.actions, counts))
     d = b.device("save_mode('/bench.bin', '/actions.txt', %r)" % counts, timeout=600)
-    for n in SAVES:
-        key = "save_%d_us" % n
-        if key in d:
-            b.row("save", "Board.save() after %d actions" % n, u.get(key), d[key],
-                  "us")
+    for what, label in (("commit", "a commit and its journal record, action %d"),
+                        ("snapshot", "a whole snapshot (new game, resume), action %d")):
+        for n in SAVES:
+            key = "%s_%d_us" % (what, n)
+            if key in d:
+                b.row("save", label % n, u.get(key), d[key], "us")
 
 
 def ai(b):
@@ -176,7 +177,7 @@ def ai(b):
     u, d = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=900)
     for key in sorted(d):
         level = key.split("_")[1]
-        b.row("ai", "time per action, level %s" % (level if level != "0" else "(one level)"),
+        b.row("ai", "time per action, level %s" % level,
               u.get(key, 0) / 1000, d[key] / 1000, "ms")
 
 

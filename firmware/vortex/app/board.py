@@ -252,14 +252,20 @@ class Board:
         self.sense.hint(reader)
 
     # --- the AI -------------------------------------------------------------
+    def make_search(self):
+        """Make the AI's search now (one, sized for the deepest device level,
+        shared by the levels and the hints), instead of at its first action:
+        on the RP2040 importing and building it takes about 170 ms, a stall
+        of the reed scan that main.py pays at boot rather than mid-game."""
+        if self._search is None:
+            self._search = searcher(DEVICE_LEVELS, self._thinking)
+
     def _think(self, level):
         """The AI's action at `level` for the side to act. The search calls
         _thinking() at every node, so the caller's on_think() keeps the
         reeds scanned, the watchdog fed and the LEDs turning meanwhile."""
         if self._search is None and not self.pos.is_building():
-            # One search, sized for the deepest device level, made once the
-            # battle starts (laying tiles needs none).
-            self._search = searcher(DEVICE_LEVELS, self._thinking)
+            self.make_search()  # laying tiles needs none
         ai = self.ai
         if ai is None or ai.level != level or ai.search is not self._search:
             ai = self.ai = Ai(level=level, seed=self._seed, search=self._search)
