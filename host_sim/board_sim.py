@@ -45,7 +45,8 @@ SYMBOLS = ((leds.LIFTED, "o"), (leds.DEST, "+"), (leds.CAPTURE, "x"), (leds.AWAK
            (leds.PLACE, ":"), (leds.SIDE[0], "L"), (leds.SIDE[1], "D")) + tuple(
     (leds.TERRAINS[t], TERRAIN_LETTERS[t]) for t in range(1, len(leds.TERRAINS)))
 LEGEND = ("LEDs: o lifted, + may go, x may take, ^ awakens, ~ last action, ! to carry out, "
-          "_ missing, X extra or illegal, : a tile may go, L D whose turn, W F E A a tile to lay")
+          "_ tile missing, X extra or illegal, : a tile may go, L D whose turn or a Light or Dark "
+          "piece missing (a Heart pulses), W F E A a tile to lay")
 
 
 MAX_WAIT_MS = 60000  # a longer wait is several: each takes real time to simulate

@@ -100,8 +100,8 @@ def test_illegal_move_flashes_and_shows_what_to_restore():
         rig.tick()
         flashing.add(rig.colour("d4"))
     assert scaled(leds.ERROR) in flashing and (0, 0, 0) in flashing
-    rig.wait(2500)  # after the flash: missing piece blue, extra piece red
-    assert rig.shows("e2", leds.MISSING) and rig.shows("d4", leds.EXTRA)
+    rig.wait(2500)  # after the flash: the missing piece in its side's colour, the extra one red
+    assert rig.shows("e2", leds.SIDE[LIGHT]) and rig.shows("d4", leds.EXTRA)
     rig.run("lift d4, place e2, settle")
     assert rig.board.pos.stack == [] and rig.shows("d4", leds.OFF)
 
@@ -111,7 +111,7 @@ def test_piece_knocked_off_its_cell():
     rig.run("knock d7 d6, settle")  # Dark's piece, on Light's turn
     assert rig.board.pos.stack == []
     rig.wait(2500)
-    assert rig.shows("d7", leds.MISSING) and rig.shows("d6", leds.EXTRA)
+    assert rig.shows("d7", leds.SIDE[DARK]) and rig.shows("d6", leds.EXTRA)
     rig.run("lift d6, place d7, settle, play e2e3")
     assert rig.played() == "e2e3"
 
@@ -268,9 +268,47 @@ def test_takeback_shows_what_to_restore():
     rig.run("play e2e4, press a, settle")
     assert rig.board.pos.stack == []
     rig.wait(100)
-    assert rig.shows("e2", leds.MISSING) and rig.shows("e4", leds.EXTRA)
+    assert rig.shows("e2", leds.SIDE[LIGHT]) and rig.shows("e4", leds.EXTRA)
     rig.run("lift e4, place e2, settle")
     assert rig.agrees() and rig.shows("e4", leds.OFF)
+
+
+def test_takeback_of_a_capture_shows_each_missing_pieces_side():
+    rig = Rig(BATTLE)
+    rig.run("play e2e7, press a, settle")  # Light took Dark's Traveller, then took it back
+    assert rig.board.pos.stack == []
+    rig.wait(100)
+    # The taker goes back to e2, then the taken Dark Traveller to e7: each in its side's colour.
+    assert rig.shows("e2", leds.SIDE[LIGHT])
+    rig.run("lift e7, place e2, settle")
+    assert rig.shows("e7", leds.SIDE[DARK])
+    rig.run("from-tray t e7, settle")
+    assert rig.agrees() and rig.shows("e7", leds.OFF) and rig.shows("e2", leds.OFF)
+
+
+def test_missing_heart_pulses_in_its_sides_colour():
+    rig = Rig(BATTLE)
+    rig.run("lift e8, drop, settle")  # Dark's Heart off the board on Light's turn
+    seen = set()
+    for _ in range(120):  # about a second: both phases of the pulse
+        rig.tick()
+        seen.add(rig.colour("e8"))
+    level = leds.LEVELS[2]
+    assert seen == {scaled(leds.SIDE[DARK], level), scaled(leds.SIDE[DARK], level // leds.PULSE)}
+    rig.run("from-tray h e8, settle")
+    assert rig.agrees() and rig.shows("e8", leds.OFF)
+
+
+def test_missing_tile_blue_before_the_piece_on_it():
+    rig = Rig(BATTLE)
+    rig.run("lift d7, take-tile d7, settle")  # Dark's Traveller and the tile under it
+    rig.wait(2500)
+    assert rig.shows("d7", leds.MISSING)
+    rig.run("put-tile d7, settle")
+    rig.wait(2500)
+    assert rig.shows("d7", leds.SIDE[DARK])
+    rig.run("place d7, settle")
+    assert rig.agrees() and rig.shows("d7", leds.OFF)
 
 
 def test_new_game_button():

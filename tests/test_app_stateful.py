@@ -31,6 +31,13 @@ def hue(rgb):
     return tuple(round(8 * x / top) for x in rgb) if top else (0, 0, 0)
 
 
+def missing_piece(pos, c):
+    """The hue cell c shows when the game's piece there is missing (its
+    side's colour), or None where the game has no piece."""
+    p = pos.pieces[c]
+    return hue(leds.SIDE[p >> 2]) if p else None
+
+
 def _faces(pieces):
     """Side and kind of each cell's piece; an Awakened piece counts as the
     Traveller it was, since awakening is the game's memory, not a part."""
@@ -125,7 +132,8 @@ class Hands(RuleBasedStateMachine):
         if _faces(board.pos.pieces) == _faces(v.pieces):
             return
         shown = [c for c in range(64)
-                 if hue(rig.colour(c)) in (hue(leds.MISSING), hue(leds.EXTRA), hue(leds.ERROR))]
+                 if hue(rig.colour(c)) in (hue(leds.MISSING), hue(leds.EXTRA), hue(leds.ERROR),
+                                           missing_piece(board.pos, c))]
         assert board.verdict != AGREE and (shown or board.flashing or board.verdict == HAND), (
             v.text(), board.pos.text(), board.verdict, board.messages)
 
@@ -144,7 +152,7 @@ class Hands(RuleBasedStateMachine):
             tile = v.tiles[c] != board.pos.tiles[c]
             if occ or tile:
                 differ = True
-                assert hue(rig.colour(c)) in (missing, extra), (
+                assert hue(rig.colour(c)) in (missing, extra, missing_piece(board.pos, c)), (
                     c, rig.colour(c), v.text(), board.pos.text(), board.verdict,
                     list(board.rec.diff), list(v.scanner.cells), board.messages)
         if not differ:  # agreement: nothing shown as missing or extra

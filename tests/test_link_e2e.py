@@ -18,10 +18,7 @@ from vortex import record
 from vortex.engine import Position, new_buffer, action_text
 
 TIMEOUT = 90
-# Whole games from the empty board, without Vortexes: the recogniser can
-# still misjudge a Vortex that turns two tiles of one terrain when the hands
-# outrun the tile reads (the identical-tile work of issue 6).
-NO_VORTEX = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 0,0 - 0 0"
+START = Position().text()  # whole games from the empty board, Vortexes and all
 
 
 class Proc:
@@ -87,14 +84,14 @@ def actions_printed(lines):
 
 
 def test_a_whole_game_followed_and_recorded(procs, tmp_path):
-    pty = board(procs, "--ai", "dark", "--robot", "light", "--auto", "--position", NO_VORTEX)
+    pty = board(procs, "--ai", "dark", "--robot", "light", "--auto")
     rec = str(tmp_path / "game.txt")
     link = Proc("link", "--port", pty, "--record", rec, "--until-over", "--quiet",
                 "--light", 'Ana "the robot"')
     procs.append(link)
     assert link.finish() == 0, "\n".join(link.seen[-20:])
     tags, start, actions = record.read(open(rec).read())
-    assert start == NO_VORTEX
+    assert start == START
     assert tags["Result"] in ("1-0", "0-1", "1/2-1/2") and tags["Dark"] == "board AI"
     assert tags["Light"] == 'Ana "the robot"' and tags["Date"]
     assert len(actions) > 64  # built, then fought over
@@ -143,8 +140,8 @@ def test_two_boards_play_each_other_over_loopback_tcp(procs, tmp_path):
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    light = board(procs, "--ai", "light", "--auto", "--position", NO_VORTEX)
-    dark = board(procs, "--ai", "dark", "--auto", "--position", NO_VORTEX)
+    light = board(procs, "--ai", "light", "--auto")
+    dark = board(procs, "--ai", "dark", "--auto")
     ra, rb = str(tmp_path / "a.txt"), str(tmp_path / "b.txt")
     a = Proc("link", "--port", light, "--listen", "127.0.0.1:%d" % port, "--record", ra,
              "--until-over", "--quiet")

@@ -22,11 +22,12 @@ LAST = (160, 120, 0)        # the last action's cells
 TODO = (0, 220, 220)        # the action to carry out (opponent or AI): from steady, to blinking
 HINT = (255, 80, 160)       # a hint: the action the AI would play for you, the same way
 THINKING = (0, 220, 220)    # the AI thinks: a light turning round the four centre cells
-MISSING = (0, 0, 255)       # something should be here and is not
+MISSING = (0, 0, 255)       # a tile should be here and is not (a missing piece: its side's colour)
 EXTRA = (255, 0, 0)         # something is here that should not be
 ERROR = (255, 0, 0)         # an illegal action, flashing
 PLACE = (40, 40, 40)        # building phase: a tile may be laid here
-SIDE = ((255, 200, 120), (60, 0, 200))  # Light's and Dark's turn / win colours
+SIDE = ((255, 200, 120), (60, 0, 200))  # Light's and Dark's turn / win / missing piece colours
+PULSE = const(4)            # a missing Heart pulses between full and 1/PULSE of its level
 LOW_CLOCK = (255, 0, 0)
 TERRAINS = (OFF, (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 220, 220))  # a tile to lay, by terrain
 # The settings menu (menu.py): each item's chosen value, the others, the item being set.

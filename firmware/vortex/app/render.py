@@ -5,7 +5,7 @@ commit, a button, a blink phase); draw() then paints into a work buffer and
 copies it to `frame` only if it differs, so an unchanged picture costs the
 device no NeoPixel write (4 ms a frame on the RP2040). Allocates nothing.
 """
-from vortex.engine.defs import SWAP, action_cells, tile_goes, placed_terrain, back_rank
+from vortex.engine.defs import HEART, SWAP, action_cells, tile_goes, placed_terrain, back_rank
 from vortex.app import leds
 from vortex.app.recognise import (HAND, WAIT, ILLEGAL, DISAGREE, GONE, EXTRA, TILE_AWAY,
                                   TILE_NEW, TILE_WRONG)
@@ -65,7 +65,7 @@ class Renderer:
             if v == HAND:
                 self._draw_hand(pos, sense.rec.hand)
             elif v == WAIT or v == DISAGREE or v == ILLEGAL:
-                self._draw_diff(pos, sense)
+                self._draw_diff(pos, sense, on)
             if sense.flashing:
                 self.blinking = True
                 errors = sense.errors
@@ -143,20 +143,31 @@ class Renderer:
                 colour = leds.DEST
             self._put(t, colour)
 
-    def _draw_diff(self, pos, sense):
-        # Missing things in one colour, extra ones in red. A new tile laid
-        # under a lifted piece is a placement under way, not an error, when
-        # it is the only tile out of place: that cell asks for its piece back.
+    def _draw_diff(self, pos, sense, on):
+        # Extra things in red. A missing tile in blue; a missing piece in its
+        # side's colour, a Heart pulsing, so the cell says what to put back
+        # (the tile first: the piece stands on it). A new tile laid under a
+        # lifted piece is a placement under way, not an error, when it is
+        # the only tile out of place: that cell asks for its piece back.
         rec = sense.rec
         diff = rec.diff
+        pieces = pos.pieces
         under_way = (pos.is_building() and rec.tiles == 1 and rec.new_tiles == 1
                      and not rec.extra and not sense.restoring)
         for c in range(64):
             f = diff[c]
             if f & (EXTRA | TILE_WRONG) or (f & TILE_NEW and not (under_way and f & GONE)):
                 self._put(c, leds.EXTRA)
-            elif f & (GONE | TILE_AWAY):
+            elif f & TILE_AWAY:
                 self._put(c, leds.MISSING)
+            elif f & GONE:
+                p = pieces[c]
+                level = self._level
+                if p & 3 == HEART:
+                    self.blinking = True
+                    if not on:
+                        level //= leds.PULSE
+                leds.put(self._work, c, leds.SIDE[p >> 2], level)
 
     def _draw_end(self, result):
         if result.winner is None:  # a draw: both colours, checkered
