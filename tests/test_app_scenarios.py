@@ -338,6 +338,19 @@ def test_clock_low_then_out():
     assert result is not None and result.winner == DARK and result.reason == "time out"
 
 
+def test_the_clock_stops_while_the_board_is_put_back():
+    rig = Rig(BATTLE, settings=Settings(clock_ms=60000))
+    rig.run("lift e2, place e4, settle")
+    assert rig.board.pos.stack
+    rig.board.takeback()  # Light's move undone: the piece on e4 goes back to e2
+    left = list(rig.board.clock.left)
+    rig.wait(5000)
+    assert list(rig.board.clock.left) == left  # nobody's time while it is put back
+    rig.run("lift e4, place e2, settle")
+    rig.wait(2000)
+    assert rig.board.clock.left[LIGHT] < left[LIGHT]  # Light to act again: its time runs
+
+
 def test_every_frame_within_the_current_budget():
     worst = [0]
 

@@ -194,8 +194,10 @@ class Board:
             self._button(event)
         clock = self.clock
         if clock:
-            if self.menu is not None:
-                clock.pause()  # setting up is not thinking time
+            if self.menu is not None or self.sense.restoring:
+                # Setting up, or putting the board back as the game says
+                # (a takeback, a new game, a resume), is not thinking time.
+                clock.pause()
             elif self.result() is None:
                 if clock.tick(now, self.pos.side):
                     self.timed_out = Outcome(self.pos.side ^ 1, TIME_OUT)
