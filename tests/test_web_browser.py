@@ -19,6 +19,7 @@ from vortex.engine import Position
 from vortex.engine.defs import PLACE, SWAP, VORTEX, action_cells, tile_goes, cell_name
 from vortex.engine.position import START
 from vortex.app.ai import Rng
+from vortex.app import leds
 from vortex.app.recognise import AGREE
 from vortex.app.session import Settings, NO_AI
 
@@ -314,9 +315,17 @@ def test_takeback_with_button_a_then_tidy(page, server):
     time.sleep(0.15)
     page.mouse.up()
     page.wait_for_function("window.vortex.state.actions.length === 0")
-    # The LEDs now ask for the piece back: blue where it was, red where it stands.
-    page.wait_for_function("c => document.querySelector(`[data-cell=\"${c}\"]`).dataset.rgb.startsWith('0,0,')",
-                           arg=cell_name(mv >> 6))
+    # The LEDs now ask for the piece back: its side's colour where it was
+    # (a Heart's pulses), red where it stands; the page shows that frame.
+    home = cell_name(mv >> 6)
+    for _ in range(150):
+        with server.game.lock:
+            if server.game.rig.shows(home, leds.SIDE[pos.pieces[mv >> 6] >> 2]):
+                break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("the firmware never asked for the piece back on " + home)
+    in_step(page, server, agree=False)
     shot(page, "09-takeback-put-back")
     page.click("#tidy")
     settled(server, 0)
