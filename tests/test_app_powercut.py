@@ -111,3 +111,26 @@ def test_resume_replays_actions_takebacks_and_the_clock_from_the_journal():
     assert list(resumed.clock.left) == left
     st.load()
     assert st.records() == []  # the resume compacted the journal
+
+
+def test_power_cut_while_the_ai_thinks_keeps_the_action_it_answers():
+    # The AI thinks for seconds on the device, right after the human's
+    # action: that action is saved before it starts.
+    fs = MemFS()
+    board = Board(FileStore("/game.bin", fs), settings=Settings(ai_side=1, ai_level=1))
+    board.new_game(BATTLE)
+    mover = Ai(0)
+    action = mover.choose(board.pos)
+
+    def cut(frame_changed):
+        raise PowerCut()
+    board.on_think = cut
+    try:
+        board.commit(action)
+        assert False, "the AI never thought"
+    except PowerCut:
+        pass
+    board = None
+    gc.collect()
+    resumed = Board(FileStore("/game.bin", fs))
+    assert resumed.pos.stack == [action]

@@ -115,8 +115,8 @@ class Board:
         if self.settings.ai_side == self.pos.side and self.pos.stack:
             self.pos.pop()
             n = 2
+        self._record(session.undo_record(n, self._left()))  # saved before the AI thinks
         self._after_change(True)
-        self._record(session.undo_record(n, self._left()))
         self.say("takeback")
         return True
 
@@ -132,8 +132,10 @@ class Board:
         self.pos.push(action)
         if self.clock:
             self.clock.pressed(side)
-        self._after_change(False)
+        # Saved before the AI thinks (seconds on the device): a power cut
+        # while it thinks must not lose this action.
         self._record(session.action_record(action, self._left()))
+        self._after_change(False)
         self.say("played %s" % self.pos.action_text(action))
 
     def set_heart(self, f, t):
