@@ -79,6 +79,22 @@ BAD = [
     ([micropython(), "-m", "vortex.engine.perft", "x", "2"], 1, "perft: error: position"),
     ([micropython(), "tools/bench_mpy.py", "nonsense"], 2, "usage: bench_mpy.py"),
     ([micropython(), "tools/bench_mpy.py", "perft", "x", "y", "1", "2", "3"], 2, "bench_mpy.py: error"),
+    ([micropython(), "tools/bench_link_mpy.py", "nonsense", "3"], 2, "usage: bench_link_mpy.py"),
+    ([micropython(), "tools/bench_link_mpy.py", "idle", "x"], 2, "bench_link_mpy.py: error"),
+    ([micropython(), "tools/bench_app_mpy.py", "nonsense"], 2, "usage: bench_app_mpy"),
+    ([micropython(), "tools/bench_ai.py", "9"], 2, "usage: bench_ai.py"),
+    (PY + ["tools/bench_ai.py", "x"], 2, "usage: bench_ai.py"),
+    (PY + ["tools/match.py", "--games", "0"], 2, "games: 0 is out of range"),
+    (PY + ["tools/match.py", "--seed", HUGE], 2, "seed:"),
+    (PY + ["tools/match.py", "--pairs", "x:y"], 2, "unknown player 'x'"),
+    (PY + ["tools/bench_device.py", "--only", "foo"], 2, "invalid choice: 'foo'"),
+    (PY + ["tools/pico"], 2, "give a script or -c CODE"),
+    (PY + ["tools/pico", "--timeout", "-1", "-c", "1"], 2, "timeout: -1 is out of range"),
+    (PY + ["tools/pico", "/no/such/script.py"], 2, "cannot read /no/such/script.py"),
+    (SIM + ["web", "--port", "99999"], 2, "port: 99999 is out of range"),
+    (SIM + ["web", "--ai", "purple"], 2, "invalid choice: 'purple'"),
+    (SIM + ["link"], 2, "required: --port"),
+    (SIM + ["link", "--port", "x", "--listen", "abc"], 2, "is not [HOST:]PORT"),
 ]
 
 
@@ -99,9 +115,10 @@ def test_a_bad_argument_is_one_line_and_an_exit_code(argv, code, words):
     assert os.path.getmtime(NOT_A_SAVE) == before  # nothing written over
 
 
-HELP = [SIM, SIM + ["legal"], SIM + ["perft"], SIM + ["apply"], SIM + ["play"], SIM + ["board"]] + [
+HELP = [SIM + [c] for c in ("legal", "perft", "apply", "play", "board", "link", "web")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "write_tag.py", "gen_tables.py", "build_mpy.py",
-                                        "bench.py")]
+                                        "bench.py", "bench_ai.py", "bench_device.py", "match.py",
+                                        "pico")]
 
 
 @pytest.mark.parametrize("argv", HELP, ids=[" ".join(a[1:]) for a in HELP])

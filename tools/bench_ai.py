@@ -17,6 +17,7 @@ sys.path.insert(0, HERE + "/../firmware")
 
 from vortex.engine.position import Position  # noqa: E402
 from vortex.app.ai import Ai, searcher  # noqa: E402
+from vortex.ai.levels import LEVELS  # noqa: E402
 from vortex.ai import zobrist  # noqa: E402
 
 if hasattr(time, "ticks_us"):
@@ -84,9 +85,34 @@ def main(levels):
             times[-1] / 1000, depths[n // 2], depths[-1], heap_of(level)))
 
 
+USAGE = "usage: bench_ai.py [LEVEL ...]   (levels 1 to %d; default 1 to 5)"
+
+
+def levels_of(args):
+    """The levels asked for; ValueError with the usage line if any is not one.
+    Checked by hand: this also runs under MicroPython, which has no argparse."""
+    top = len(LEVELS) - 1
+    try:
+        levels = [int(a) for a in args]
+    except ValueError:
+        levels = [0]
+    for level in levels:
+        if not 1 <= level <= top:
+            raise ValueError(USAGE % top)
+    return levels or [1, 2, 3, 4, 5]
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
     if "--help" in args or "-h" in args:
-        print(__doc__)
+        print(USAGE % (len(LEVELS) - 1))
         sys.exit(0)
-    main([int(a) for a in args] or [1, 2, 3, 4, 5])
+    try:
+        chosen = levels_of(args)
+    except ValueError as e:
+        sys.stderr.write("bench_ai.py: error: %s\n" % e)
+        sys.exit(2)
+    try:
+        main(chosen)
+    except KeyboardInterrupt:
+        sys.exit(130)

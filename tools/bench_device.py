@@ -14,7 +14,6 @@ game (a whole game through the virtual board, the slowest: minutes).
 Device time is the emulated 125 MHz clock's; the emulator itself runs
 several times slower than a real Pico, so this takes a while.
 """
-import argparse
 import os
 import random
 import shutil
@@ -28,6 +27,7 @@ sys.path.insert(0, TOOLS)
 import bench  # noqa: E402  (its reference positions; it puts firmware/ on sys.path)
 import build_mpy  # noqa: E402
 import pico  # noqa: E402
+from host_sim import cli  # noqa: E402  (on sys.path through build_mpy)
 from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.defs import DARK  # noqa: E402
 from vortex.engine.position import START  # noqa: E402
@@ -275,7 +275,7 @@ def table(rows):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
+    ap = cli.parser("python3 tools/bench_device.py", __doc__)
     ap.add_argument("--only", nargs="+", choices=[s.__name__ for s in SECTIONS],
                     help="run only these sections")
     args = ap.parse_args(argv)
@@ -307,4 +307,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    cli.run(main)

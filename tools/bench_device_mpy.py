@@ -6,7 +6,7 @@ host_sim/ on sys.path (tools/build_mpy.py --with-tests).
     engine POS LIFT CELLS CALLS [TRIES]  legal actions, destinations, perft 2, import heap
     step REPEATS                     board logic: lift -> frame, idle step
     game SEED                        a whole game through the virtual board
-    save PATH ACTIONS_FILE N,N...    Board.save() after N actions
+    save PATH ACTIONS_FILE N,N...    a commit (its journal record) and a whole snapshot at action N
     ai TEXT PLIES                    time per AI action, per level
     hal CALLS                        reed scan, NeoPixel frame (device only)
 """

@@ -124,5 +124,25 @@ def burst_mode(n):
     print("dropped", link.out.dropped)
 
 
+MODES = {"idle": idle_mode, "events": events_mode, "burst": burst_mode}
+
+
+def main(argv):
+    # Run by tools/bench.py under MicroPython: checked by hand, no argparse.
+    usage = "usage: bench_link_mpy.py idle|events|burst N"
+    if argv[:1] in (["-h"], ["--help"]):
+        print(usage)  # MicroPython keeps no __doc__
+        return 0
+    try:
+        if len(argv) != 2 or argv[0] not in MODES:
+            raise ValueError(usage)
+        n = int(argv[1])
+    except ValueError as e:
+        sys.stderr.write("bench_link_mpy.py: error: %s\n" % e)
+        return 2
+    MODES[argv[0]](n)
+    return 0
+
+
 if __name__ == "__main__":
-    globals()[sys.argv[1] + "_mode"](int(sys.argv[2]))
+    sys.exit(main(sys.argv[1:]))

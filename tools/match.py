@@ -12,7 +12,6 @@ after every pairing; --resume keeps the pairings it already holds.
 Players: random, greedy (the old one-ply mover, Ai level 0), material2 (a
 two-ply alpha-beta that counts material), L1..L6 (Ai levels).
 """
-import argparse
 import json
 import math
 import os
@@ -21,6 +20,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, ROOT)
+from host_sim import cli  # noqa: E402
 
 from vortex.engine.defs import PLACE, HEART, AWAKENED  # noqa: E402
 from vortex.engine.position import Position, new_buffer  # noqa: E402
@@ -238,10 +239,11 @@ def parse_pairs(text):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Play AI pairings and report scores with 95% "
-                                 "Wilson intervals, a table and a strength plot.")
-    ap.add_argument("--games", type=int, default=10, help="games per pairing (default 10)")
-    ap.add_argument("--seed", type=int, default=1, help="first game's seed (default 1)")
+    ap = cli.parser("python3 tools/match.py", __doc__)
+    ap.add_argument("--games", type=cli.int_in(1, 100000, "games"), default=10,
+                    help="games per pairing (default 10)")
+    ap.add_argument("--seed", type=cli.int_in(0, 2 ** 30, "seed"), default=1,
+                    help="first game's seed (default 1)")
     ap.add_argument("--pairs", default=LADDER, help="comma-separated A:B pairings "
                     "(default: the whole ladder)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"),
@@ -250,8 +252,6 @@ def main(argv=None):
     ap.add_argument("--resume", action="store_true", help="keep the pairings already in "
                     "OUT/ai-results.json (same games and seed) and play the rest")
     args = ap.parse_args(argv)
-    if args.games < 1:
-        ap.error("--games must be at least 1")
     try:
         pairs = parse_pairs(args.pairs)
     except ValueError as e:
@@ -281,4 +281,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -331,14 +331,16 @@ def run(script, files=None, timeout=300, deploy=True):
 
 def main(argv):
     """python3 tools/pico [--timeout S] SCRIPT.py | -c CODE"""
-    import argparse
-    ap = argparse.ArgumentParser(prog="tools/pico", description=(
-        "Run a script on the emulated Pico (MicroPython rp2 firmware in rp2040js), with the "
-        "firmware deployed as tools/deploy.py sends it. Prints its output; the exit status is "
+    from host_sim import cli  # on sys.path through build_mpy
+    ap = cli.parser("python3 tools/pico", (
+        "Run a script on the emulated Pico (MicroPython rp2 firmware in rp2040js), with the\n"
+        "firmware deployed as tools/deploy.py sends it. Prints its output; the exit status is\n"
         "the script's (0 ok, 1 exception, 2 out of time, 3 watchdog reset)."))
-    ap.add_argument("script", nargs="?", help="a Python file to run on the device")
+    ap.add_argument("script", nargs="?", type=cli.text("script"),
+                    help="a Python file to run on the device")
     ap.add_argument("-c", dest="code", help="code to run instead of a file")
-    ap.add_argument("--timeout", type=float, default=300, help="wall seconds (default 300)")
+    ap.add_argument("--timeout", type=cli.float_in(1, 86400, "timeout"), default=300,
+                    help="wall seconds (default 300)")
     args = ap.parse_args(argv)
     if not args.script and args.code is None:
         ap.error("give a script or -c CODE")

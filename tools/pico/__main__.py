@@ -4,5 +4,6 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pico import main  # noqa: E402
+from host_sim import cli  # noqa: E402  (on sys.path through pico's imports)
 
-sys.exit(main(sys.argv[1:]))
+cli.run(main)
