@@ -81,7 +81,7 @@ def text(what):
 
 
 def position(value):
-    """An argparse type: a position in notation (spec/notation.md), as a Position."""
+    """An argparse type: a position in notation (docs/notation.md), as a Position."""
     from vortex.engine import Position, NotationError  # host_sim has put firmware/ on sys.path
     try:
         return Position(value)

@@ -9,7 +9,7 @@
 
 Tag lines first (a Start tag holds the position the game started from when
 it is not the standard start), a blank line, then the actions in notation
-(spec/notation.md) with turn numbers, and the result last. Every action is
+(docs/notation.md) with turn numbers, and the result last. Every action is
 checked by replaying it through the engine: a record that reads is a game
 that was legal from its first action to its last.
 
