@@ -11,7 +11,8 @@ import sys
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_action
-from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, PLACE, action_cells
+from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, action_cells
+from vortex.engine.codes import is_move
 from vortex.app.session import Settings, NO_AI
 from vortex.app import leds
 from vortex.app.advice import todo
@@ -181,7 +182,7 @@ class BoardSim:
         a = parse_action(text)
         if pos.is_legal(a):
             self.rig.play(a, settle=False)
-        elif a < PLACE:  # an illegal move: hands do it anyway, the board says no
+        elif is_move(a):  # an illegal move: hands do it anyway, the board says no
             self.say("(illegal: %s; doing it anyway)" % pos.why_illegal(a))
             cells = bytearray(4)
             action_cells(a, cells)

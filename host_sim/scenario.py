@@ -10,8 +10,9 @@ Commands (comma, semicolon or newline separated):
     put-tile X | wait MS | settle | press a|b | hold b|ab | play ACTION
     tidy (put the board back as the game has it) | carry (tidy, then the board's pending action)
 """
-from vortex.engine.defs import (PLACE, SWAP, TERRAIN_LETTERS, action_cells, tile_goes,
-                                placed_terrain)
+from vortex.engine.defs import TERRAIN_LETTERS, action_cells, tile_goes, placed_terrain
+from vortex.engine.codes import (is_move, is_placement, move_from, move_to, placement_cell,
+                                 piece_side)
 from vortex.engine.notation import parse_cell, action_text
 from vortex.engine.position import Position
 from vortex.app.board import Board, SETTLE_MS
@@ -140,8 +141,8 @@ class Rig:
         or with settle=False only until the board has taken the action."""
         v = self.virtual
         pos = self.board.pos
-        if a < PLACE:
-            f, t = a >> 6, a & 63
+        if is_move(a):
+            f, t = move_from(a), move_to(a)
             awakens = pos.awakens(a)
             if pos.pieces[t]:
                 if capture_first:
@@ -158,8 +159,8 @@ class Rig:
                 self.do("place", t)
             if awakens:
                 v.awaken(t)  # the player turns the piece to its Awakened face
-        elif a < SWAP:
-            c = a & 63
+        elif is_placement(a):
+            c = placement_cell(a)
             under = v.pieces[c]
             if under:
                 self.do("lift", c)
@@ -215,8 +216,8 @@ class Rig:
         for c in range(64):
             p = want.pieces[c]
             if p and not v.pieces[c]:
-                if p not in v.tray[p >> 2]:
-                    v.tray[p >> 2].append(p)  # a spare from the box
+                if p not in v.tray[piece_side(p)]:
+                    v.tray[piece_side(p)].append(p)  # a spare from the box
                 v.from_tray(p, c, self.now)
                 self.tick(4)
         self.settle()

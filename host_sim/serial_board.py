@@ -14,7 +14,6 @@ players take their time.
 """
 import os
 import select
-import sys
 import tty
 
 from vortex.app.ai import Ai

@@ -8,8 +8,9 @@ and NFC tags answering under an antenna (with optional misreads).
 Runs on CPython and on the MicroPython unix port (firmware/ on sys.path), so
 whole games can be played through it under both.
 """
-from vortex.engine.defs import (NO_TILE, TRAVELLER, AWAKENED, PIECE_LETTERS, SIDE_NAMES, KIND_NAMES,
-                                cell_name)
+from vortex.engine.defs import (NO_TILE, TRAVELLER, AWAKENED, PIECE_LETTERS, SIDE_NAMES,
+                                KIND_NAMES, cell_name)
+from vortex.engine.codes import piece_side, piece_kind
 from vortex.engine.notation import parse_cell
 from vortex.hal.debounce import Debouncer
 from vortex.hal.tiles import TileScanner
@@ -164,7 +165,7 @@ class VirtualBoard:
     def awaken(self, cell):
         """Turn the Traveller on a cell to its Awakened face."""
         c = self._cell(cell)
-        if self.pieces[c] & 3 != TRAVELLER:
+        if piece_kind(self.pieces[c]) != TRAVELLER:
             raise PhysicsError("no Traveller on %s to awaken" % cell_name(c))
         self.pieces[c] += AWAKENED - TRAVELLER
 
@@ -173,7 +174,7 @@ class VirtualBoard:
         for i in range(len(self.hand) - 1, -1, -1):
             if self.hand[i][0] == "piece":
                 p = self.hand.pop(i)[1]
-                self.tray[p >> 2].append(p)
+                self.tray[piece_side(p)].append(p)
                 return p
         raise PhysicsError("no piece in hand")
 
@@ -181,10 +182,11 @@ class VirtualBoard:
         """Put a piece (engine code or letter) from its side's tray on a cell."""
         p = piece_code(piece) if isinstance(piece, str) else piece
         c = self._cell(cell)
-        tray = self.tray[p >> 2]
+        tray = self.tray[piece_side(p)]
         if p not in tray:
             raise PhysicsError("no %s %s in the tray (%s)" % (
-                SIDE_NAMES[p >> 2], KIND_NAMES[p & 3], self.tray_text() or "it is empty"))
+                SIDE_NAMES[piece_side(p)], KIND_NAMES[piece_kind(p)],
+                self.tray_text() or "it is empty"))
         if self.pieces[c]:
             raise PhysicsError("%s already holds a piece" % cell_name(c))
         tray.remove(p)

@@ -11,8 +11,8 @@ import threading
 import time
 
 from vortex.engine import Position, NotationError, IllegalAction
-from vortex.engine.defs import (LIGHT, DARK, TERRAIN_LETTERS, SIDE_NAMES, PLACE,
-                                cell_name)
+from vortex.engine.defs import LIGHT, DARK, TERRAIN_LETTERS, SIDE_NAMES, cell_name
+from vortex.engine.codes import is_move, move_from, move_to, piece_side
 from vortex.engine.notation import parse_cell, parse_action, action_text
 from vortex.engine.position import START
 from vortex.app.session import Settings, NO_AI
@@ -226,7 +226,7 @@ class Game:
         # What a hand cannot do is refused before anything leaves the board.
         if v.pieces[f] and not args.get("tile"):
             mover, there = v.pieces[f], v.pieces[t]
-            if there and (there ^ mover) & 4 == 0:
+            if there and piece_side(there) == piece_side(mover):
                 raise PhysicsError("%s holds a piece of the same side" % cell_name(t))
             v.lift(f, self.rig.now)
             self._advance(HAND_MS)
@@ -313,10 +313,10 @@ class Game:
             a = parse_action(text)
             if not b.pos.is_legal(a):
                 why = b.pos.why_illegal(a)
-                if a >= PLACE:
+                if not is_move(a):
                     return {"error": "illegal %s: %s" % (text, why)}
-                self.rig.do("lift", a >> 6)
-                self.rig.do("place", a & 63)
+                self.rig.do("lift", move_from(a))
+                self.rig.do("place", move_to(a))
                 self._anchor = (time.monotonic(), self.rig.now)
                 return {"note": "illegal %s: %s; done all the same" % (text, why)}
         self.rig.virtual.hand[:] = []

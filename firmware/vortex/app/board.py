@@ -16,6 +16,7 @@ draws the LEDs.
 """
 from vortex.engine.defs import cell_name, const
 from vortex.engine.position import Position, Outcome, START, TIME_OUT
+from vortex.engine import setup
 from vortex.app.sensing import Sensing, SETTLE_MS  # noqa: F401 (SETTLE_MS: for the rigs)
 from vortex.app.render import Renderer
 from vortex.app.clock import Clock
@@ -141,8 +142,7 @@ class Board:
     def set_heart(self, f, t):
         """The setup option: the game starts from the Heart's new cell."""
         pos = Position(self.start)
-        pos.pieces[t] = pos.pieces[f]
-        pos.pieces[f] = 0
+        setup.set_heart(pos, f, t)
         self.new_game(pos.text())
         self.sense.restoring = False  # the board already shows it
         self.say("Heart set on " + cell_name(t))

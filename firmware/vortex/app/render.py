@@ -5,7 +5,9 @@ commit, a button, a blink phase); draw() then paints into a work buffer and
 copies it to `frame` only if it differs, so an unchanged picture costs the
 device no NeoPixel write (4 ms a frame on the RP2040). Allocates nothing.
 """
-from vortex.engine.defs import HEART, SWAP, action_cells, tile_goes, placed_terrain, back_rank
+from vortex.engine.defs import (HEART, RANK_SHIFT, FILE_MASK, action_cells, tile_goes,
+                                placed_terrain, back_rank)
+from vortex.engine.codes import cell_at, is_swap, is_vortex, move_to, piece_side, piece_kind
 from vortex.app import leds
 from vortex.app.recognise import (HAND, WAIT, ILLEGAL, DISAGREE, GONE, EXTRA, TILE_AWAY,
                                   TILE_NEW, TILE_WRONG)
@@ -95,9 +97,9 @@ class Renderer:
         if clock and clock.is_low(side):
             self.blinking = True
             colour = leds.LOW_CLOCK if on else leds.OFF
-        base = back_rank(side) << 3
-        self._put(base, colour)
-        self._put(base + 7, colour)
+        rank = back_rank(side)
+        self._put(cell_at(0, rank), colour)
+        self._put(cell_at(7, rank), colour)
 
     def spin(self, node, settings):
         """While the AI thinks (called at every search node): a light turns
@@ -126,7 +128,8 @@ class Renderer:
             return
         for i in range(n):
             self._put(cells[i], colour)
-        self._put(cells[1 if a < SWAP else tile_goes(a, 0)], colour if on else leds.OFF)
+        self._put(cells[tile_goes(a, 0) if is_swap(a) or is_vortex(a) else 1],
+                  colour if on else leds.OFF)
 
     def _draw_hand(self, pos, f):
         self._put(f, leds.LIFTED)
@@ -134,7 +137,7 @@ class Renderer:
         pieces = pos.pieces
         for i in range(pos.destinations(f, buf)):
             a = buf[i]
-            t = a & 63
+            t = move_to(a)
             if pieces[t]:
                 colour = leds.CAPTURE
             elif pos.awakens(a):
@@ -163,19 +166,20 @@ class Renderer:
             elif f & GONE:
                 p = pieces[c]
                 level = self._level
-                if p & 3 == HEART:
+                if piece_kind(p) == HEART:
                     self.blinking = True
                     if not on:
                         level //= leds.PULSE
-                leds.put(self._work, c, leds.SIDE[p >> 2], level)
+                leds.put(self._work, c, leds.SIDE[piece_side(p)], level)
 
     def _draw_end(self, result):
         if result.winner is None:  # a draw: both colours, checkered
             for c in range(64):
-                self._put(c, leds.SIDE[((c >> 3) + c) & 1])
+                self._put(c, leds.SIDE[((c >> RANK_SHIFT) + c) & 1])
             return
         colour = leds.SIDE[result.winner]
         for c in range(64):
-            r = c >> 3
-            if r == 0 or r == 7 or c & 7 == 0 or c & 7 == 7:
+            r = c >> RANK_SHIFT
+            f = c & FILE_MASK
+            if r == 0 or r == 7 or f == 0 or f == 7:
                 self._put(c, colour)

@@ -7,7 +7,8 @@ hands in motion are never mistaken for an action. Allocates nothing unless
 something happened; an idle tick is two C compares of 64 bytes.
 """
 from vortex.ticks import ticks_add, ticks_diff
-from vortex.engine.defs import SWAP, action_cells, const
+from vortex.engine.defs import action_cells, const
+from vortex.engine.codes import is_move, is_placement
 from vortex.engine.tables import OFF, STEP
 from vortex.app.recognise import Recogniser, AGREE, HAND, ACTION, ILLEGAL, DISAGREE, SETUP
 
@@ -104,7 +105,7 @@ class Sensing:
                 a = rec.action
                 if board.pending >= 0 and a != board.pending:
                     v = ILLEGAL  # not the action the board asked for
-                    if a < SWAP:  # a move's or placement's cells; a tile action's are set
+                    if is_move(a) or is_placement(a):  # a tile action's cells are set
                         rec.ncells = action_cells(a, rec.cells)
                 else:
                     board.commit(a)

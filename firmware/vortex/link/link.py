@@ -9,6 +9,7 @@ event leaves in the tick that made it.
     link.serve(port)      # once a tick, after board.step()
 """
 from vortex.engine.defs import LIGHT, DARK, const
+from vortex.engine.codes import move_to
 from vortex.engine.notation import NotationError, action_text
 from vortex.engine.position import Position, START, new_buffer, MAX_DESTINATIONS
 from vortex.app.recognise import HAND
@@ -146,7 +147,7 @@ class Link:
                 buf = self._dest
                 for i in range(pos.destinations(hand, buf)):
                     out.byte(32)
-                    out.cell(buf[i] & 63)
+                    out.cell(move_to(buf[i]))
                 out.end()
         if v != self._verdict:
             self._verdict = v
