@@ -157,8 +157,9 @@ class Position:
         """
         w = self.decided()
         if w != UNDECIDED:
+            hearts = self.hearts
             return Outcome(None if w == DRAW else w,
-                           HEART_TAKEN if OFF in self.hearts else QUIET_END)
+                           HEART_TAKEN if hearts[0] == OFF or hearts[1] == OFF else QUIET_END)
         if not self.has_legal():
             return Outcome(self.side ^ 1, NO_ACTION)
         return None
