@@ -16,6 +16,7 @@ from vortex.engine.codes import (is_move, is_placement, move_from, move_to, plac
 from vortex.engine.notation import parse_cell, action_text
 from vortex.engine.position import Position
 from vortex.app.board import Board, SETTLE_MS
+from vortex.app.service import Service
 from vortex.app.buttons import A, B, HOLD_MS
 from vortex.app import leds
 from host_sim.virtual import VirtualBoard, FOREIGN
@@ -25,10 +26,14 @@ BUTTONS = {"a": A, "b": B, "ab": A | B}
 
 
 class Rig:
-    """The firmware's Board fed by a VirtualBoard, tick by tick."""
+    """The firmware's Board fed by a VirtualBoard, tick by tick: each tick is
+    the firmware's own pass (vortex.app.service), with the virtual board's
+    reeds and tile reader, a host link if given (link and port), and
+    simulated time. node_us: simulated time each AI search node takes (the
+    device's speed, to see what happens while it thinks; 0: none)."""
 
     def __init__(self, position=None, settings=None, store=None, seed=0, bounce_ms=0,
-                 misread=0, on_frame=None, on_tick=None, actions=()):
+                 misread=0, on_frame=None, actions=(), link=None, port=None, node_us=0):
         self.board = Board(store, settings, seed=seed + 1)
         if position is not None and (self.board.start != position or actions):
             self.board.new_game(position)
@@ -40,22 +45,35 @@ class Rig:
         self.buttons = 0
         self.frames = 0
         self.on_frame = on_frame  # called with each new frame (e.g. a budget check)
-        self.on_tick = on_tick  # called after each step (e.g. the host link, as main.py does)
+        self.node_us = node_us
+        self._node_us = 0
+        self.service = Service(self.board, self.virtual.reeds, self.virtual.scanner, self,
+                               self._buttons, self._clock, link=link, port=port)
         self.settle()
+
+    # --- the firmware's parts -------------------------------------------------
+    def show(self, frame):
+        """The LEDs (the service's pixels): a new frame."""
+        self.frames += 1
+        if self.on_frame:
+            self.on_frame(frame)
+
+    def _buttons(self):
+        return self.buttons
+
+    def _clock(self):
+        if self.node_us and self.board.thinking:  # the search asks at every node
+            self._node_us += self.node_us
+            self.now += self._node_us // 1000
+            self._node_us %= 1000
+        return self.now
 
     # --- time -----------------------------------------------------------------
     def tick(self, n=1):
-        b, v = self.board, self.virtual
+        """n passes of the board, TICK_MS of simulated time apart."""
         for _ in range(n):
             self.now += TICK_MS
-            v.sense(self.now)
-            if b.step(self.now, v.occupancy, v.tile_cells, v.tile_ids, self.buttons):
-                self.frames += 1
-                if self.on_frame:
-                    self.on_frame(b.frame)
-            b.hint(v.scanner)  # as main.py does
-            if self.on_tick:
-                self.on_tick()
+            self.service.tick()
 
     def wait(self, ms):
         self.tick(max(1, ms // TICK_MS))

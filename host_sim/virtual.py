@@ -58,6 +58,28 @@ class VirtualReader:
         return OK
 
 
+class VirtualReeds:
+    """The reed matrix (vortex.app.service's reeds): each scan reads a
+    contact per cell from the truth, chattering for bounce_ms after a
+    change, through the firmware's own debouncer."""
+
+    def __init__(self, board):
+        self.board = board
+        self.raw = bytearray(64)  # the last scan, before the debounce
+        self.debouncer = Debouncer(64)
+        self.cells = self.debouncer.state  # debounced occupancy
+
+    def scan(self, now):
+        b = self.board
+        raw = self.raw
+        for c in range(64):
+            v = 1 if b.pieces[c] else 0
+            if b.bounce_ms and now - b.changed_at[c] < b.bounce_ms:
+                v = b.rng.below(2)  # the contact chatters
+            raw[c] = v
+        self.debouncer.update(raw, now)
+
+
 def piece_code(letter):
     """The engine code of a piece letter (T S H Light, t s h Dark)."""
     i = PIECE_LETTERS.find(letter) if len(letter) == 1 else -1
@@ -84,9 +106,8 @@ class VirtualBoard:
         self.bounce_ms = bounce_ms
         self.misread = misread
         self._next_serial = 1
-        self._changed_at = [-100000] * 64
-        self._raw = bytearray(64)
-        self.debouncer = Debouncer(64)
+        self.changed_at = [-100000] * 64  # when each cell's piece last came or went
+        self.reeds = VirtualReeds(self)
         self.reader = VirtualReader(self)
         self.scanner = TileScanner(self.reader, self.reader, 0)
 
@@ -107,32 +128,16 @@ class VirtualBoard:
         return s
 
     # --- sensors, as the firmware sees them ---------------------------------
-    @property
-    def raw(self):
-        """The last reed scan as the contacts gave it, before the firmware's debounce."""
-        return self._raw
-
+    # self.reeds: the reed matrix; self.scanner: the firmware's tile scanner
+    # over the virtual reader (vortex.app.service's tiles).
     @property
     def occupancy(self):
-        return self.debouncer.state
-
-    @property
-    def tile_cells(self):
-        return self.scanner.cells
-
-    @property
-    def tile_ids(self):
-        return self.scanner.ids
+        """The debounced occupancy the firmware sees."""
+        return self.reeds.cells
 
     def sense(self, now):
         """One tick of the sensors: a reed scan and one tile read."""
-        raw = self._raw
-        for c in range(64):
-            v = 1 if self.pieces[c] else 0
-            if self.bounce_ms and now - self._changed_at[c] < self.bounce_ms:
-                v = self.rng.below(2)  # the contact chatters
-            raw[c] = v
-        self.debouncer.update(raw, now)
+        self.reeds.scan(now)
         self.scanner.poll(now)
 
     # --- hands ----------------------------------------------------------------
@@ -140,7 +145,7 @@ class VirtualBoard:
         return parse_cell(c) if isinstance(c, str) else c
 
     def _touch(self, c, now):
-        self._changed_at[c] = now
+        self.changed_at[c] = now
 
     def lift(self, cell, now=0):
         c = self._cell(cell)

@@ -21,7 +21,8 @@ class Host:
         self.board = self.rig.board
         self.link = Link(self.board)
         self.pipe = Pipe()
-        self.rig.on_tick = lambda: self.link.serve(self.pipe)
+        self.rig.service.link = self.link  # served in every pass, as main.py's is
+        self.rig.service.port = self.pipe
         self.seq = -1
         self.log = []
 

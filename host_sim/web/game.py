@@ -326,7 +326,7 @@ class Game:
     def _still(self):
         """The sensors show the board as it is, and the firmware has judged it."""
         v = self.rig.virtual
-        return (self.rig.board.judged and bytes(v.tile_cells) == bytes(v.tiles)
+        return (self.rig.board.judged and bytes(v.scanner.cells) == bytes(v.tiles)
                 and all(bool(v.occupancy[c]) == bool(v.pieces[c]) for c in range(64)))
 
     def op_tidy(self, args):
@@ -451,6 +451,6 @@ class Game:
             "menu_item": b.menu.item if b.menu is not None else None,
             "mode": {v_: k for k, v_ in MODES.items()}.get(s.ai_side, "two"), "ai_level": s.ai_level,
             "messages": self.log[-12:], "note": self.note,
-            "sensors": {"raw": list(v.raw), "occupancy": list(v.occupancy), "readings": list(v.tile_cells),
-                        "ids": list(v.tile_ids), "bounce_ms": v.bounce_ms, "misread": v.misread},
+            "sensors": {"raw": list(v.reeds.raw), "occupancy": list(v.occupancy), "readings": list(v.scanner.cells),
+                        "ids": list(v.scanner.ids), "bounce_ms": v.bounce_ms, "misread": v.misread},
         }

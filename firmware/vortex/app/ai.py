@@ -53,6 +53,12 @@ class Ai:
             self.search = searcher(self.level, self._poll)
         return self.search.run(pos, depth, nodes, ms, self.rng, noise)
 
+    def stop(self):
+        """Stop a search under way (from its poll hook): it returns at once,
+        with the best action found so far."""
+        if self.search is not None:
+            self.search.stop = True
+
     def _buffer(self):
         # An action buffer: the search's first, free between searches, or one's own.
         if self.search is not None:

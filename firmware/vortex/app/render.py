@@ -1,9 +1,10 @@
 """The LED frame: what the board shows, drawn from the game and the verdict.
 
 Board.step() asks for a frame only when something changed (a verdict, a
-commit, a button, a blink phase); draw() then paints into a work buffer and
-copies it to `frame` only if it differs, so an unchanged picture costs the
-device no NeoPixel write (4 ms a frame on the RP2040). Allocates nothing.
+commit, a button, a blink phase, the thinking light's step); draw() then
+paints into a work buffer and copies it to `frame` only if it differs, so
+an unchanged picture costs the device no NeoPixel write (4 ms a frame on
+the RP2040). Allocates nothing.
 """
 from vortex.engine.defs import (HEART, RANK_SHIFT, FILE_MASK, action_cells, tile_goes,
                                 placed_terrain, back_rank)
@@ -14,12 +15,15 @@ from vortex.app.recognise import (HAND, WAIT, ILLEGAL, DISAGREE, GONE, EXTRA, TI
 from vortex.engine.position import new_buffer, MAX_DESTINATIONS
 
 BLINK_MS = 250
-SPIN_NODES = 16  # search nodes the thinking light stays on a cell
+SPIN_MS = 125  # the thinking light moves on to the next centre cell this often
 CENTRE = b"\x1b\x23\x24\x1c"  # d4 d5 e5 e4: clockwise
 
 
 class Renderer:
-    """frame: the bytearray(192) to show. draw(board, now) -> True if it changed."""
+    """frame: the bytearray(192) to show. draw(...) -> True if it changed.
+
+    Its contract: draw() reads what it is given and changes none of it; the
+    frame is its own."""
 
     def __init__(self):
         self.frame = bytearray(leds.FRAME_BYTES)
@@ -34,35 +38,37 @@ class Renderer:
         """Has the blink phase turned since the last frame that blinks?"""
         return self.blinking and (now // BLINK_MS) & 1 != self._phase
 
-    def draw(self, board, now):
-        """Paint the board's state; True if the frame differs from the last one."""
-        settings = board.settings
+    def draw(self, now, pos, sense, result, todo, hint, menu, low, settings, spin=-1):
+        """Paint a frame; True if it differs from the last one.
+        pos: the game; sense: the Sensing (its verdict, differences, flash);
+        result: the Outcome or None; todo: the action asked to be carried
+        out (AI, remote opponent) or -1; hint: the action hinted or -1;
+        menu: the settings Menu, or None; low: the side to act's clock is
+        low; settings: brightness and LED budget; spin: while the AI
+        thinks, the thinking light's step (-1 otherwise)."""
         self._level = leds.LEVELS[settings.level]
         self.blinking = False
         on = (now // BLINK_MS) & 1
         self._phase = on
         work = self._work
         leds.clear(work)
-        sense = board.sense
-        result = board.result()
-        if board.menu is not None:
-            board.menu.draw(self._put)
+        if menu is not None:
+            menu.draw(self._put)
         elif result is not None:
-            self._draw_last(board.pos)
+            self._draw_last(pos)
             self._draw_end(result)
         else:
-            pos = board.pos
             if pos.is_building():
                 tiles = pos.tiles
                 for c in range(64):
                     if not tiles[c]:
                         self._put(c, leds.PLACE)
             self._draw_last(pos)
-            self._draw_turn(board, on)
-            if board.pending >= 0:
-                self._draw_pending(board.pending, on, leds.TODO)
-            elif board.hint_action >= 0:
-                self._draw_pending(board.hint_action, on, leds.HINT)
+            self._draw_turn(pos.side, low, on)
+            if todo >= 0:
+                self._draw_pending(todo, on, leds.TODO)
+            elif hint >= 0:
+                self._draw_pending(hint, on, leds.HINT)
             v = sense.verdict
             if v == HAND:
                 self._draw_hand(pos, sense.rec.hand)
@@ -73,6 +79,8 @@ class Renderer:
                 errors = sense.errors
                 for i in range(sense.nerrors):
                     self._put(errors[i], leds.ERROR if on else leds.OFF)
+            if spin >= 0:
+                self._put(CENTRE[spin & 3], leds.THINKING)
         leds.finish(work, settings.budget_ma)
         if work == self.frame:
             return False
@@ -89,30 +97,15 @@ class Renderer:
             for i in range(action_cells(stack[-1], cells)):
                 self._put(cells[i], leds.LAST)
 
-    def _draw_turn(self, board, on):
+    def _draw_turn(self, side, low, on):
         # The side to act: the two corners of its home edge.
-        side = board.pos.side
         colour = leds.SIDE[side]
-        clock = board.clock
-        if clock and clock.is_low(side):
+        if low:
             self.blinking = True
             colour = leds.LOW_CLOCK if on else leds.OFF
         rank = back_rank(side)
         self._put(cell_at(0, rank), colour)
         self._put(cell_at(7, rank), colour)
-
-    def spin(self, node, settings):
-        """While the AI thinks (called at every search node): a light turns
-        round the four centre cells, drawn straight into the frame, which the
-        main loop shows. True when the frame changed."""
-        if node % SPIN_NODES:
-            return False
-        i = node // SPIN_NODES
-        level = leds.LEVELS[settings.level]
-        leds.put(self.frame, CENTRE[(i - 1) & 3], leds.OFF, level)
-        leds.put(self.frame, CENTRE[i & 3], leds.THINKING, level)
-        leds.finish(self.frame, settings.budget_ma)
-        return True
 
     def _draw_pending(self, a, on, colour):
         # The action to carry out (TODO) or a hint (HINT). Steady where it

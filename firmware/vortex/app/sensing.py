@@ -1,5 +1,11 @@
 """Sensing and judging: follow the sensors, judge them against the game once
-they are still, and hand the board what to commit.
+they are still, and report what was found.
+
+The contract (as KMK's module hooks state theirs): step() reads the game
+and never changes it; it returns a finding, and the Board, which owns the
+game, applies it (commits the action, sets the Heart) and then tells
+accepted(). The verdict, the differences and the error cells are Sensing's
+own state, which the renderer and the link only read.
 
 Quick verdicts (agreement, a piece in hand) count at once; actions, errors
 and disagreements wait until the sensors have been still SETTLE_MS, so that
@@ -14,6 +20,17 @@ from vortex.app.recognise import Recogniser, AGREE, HAND, ACTION, ILLEGAL, DISAG
 
 SETTLE_MS = const(300)   # sensors unchanged this long before an action is judged
 ERROR_MS = const(2000)   # an illegal action flashes this long
+
+# What step() found.
+NOTHING = const(0)   # nothing new to show
+SEEN = const(1)      # the view changed (a verdict, a flash): draw again
+FOUND = const(2)     # an action to commit: .action
+HEART_SET = const(3)  # the Heart moved along its back rank before the first tile: .cells[0] -> [1]
+REFUSED = const(4)   # a whole action the rules (or the board's request) refuse: it flashes
+
+# What step() may accept (its `pending`), besides one action asked for.
+ANY = const(-1)      # any legal action of the side to act
+CLOSED = const(-2)   # none: the game is over, or the AI is thinking
 
 
 class Sensing:
@@ -37,6 +54,8 @@ class Sensing:
         self.error_until = 0
         self.errors = bytearray(4)
         self.nerrors = 0
+        self.action = -1  # the action FOUND
+        self.cells = self.rec.cells  # a HEART_SET's cells: from, to
 
     def expect_new(self, restore):
         """The game changed: judge the sensors against it afresh; with
@@ -46,8 +65,19 @@ class Sensing:
         if restore:
             self.restoring = True
 
-    def step(self, board, now, occ, tiles, ids):
-        """One tick: follow the sensors, judge when due. True if the view changed."""
+    def accepted(self, pos, tiles, ids):
+        """The Board applied the finding (committed the action, set the
+        Heart): the sensors show the game as it now is."""
+        self.rec.forget()
+        self._learn_ids(pos, tiles, ids)
+        self.restoring = False
+        self.verdict = AGREE
+        self._update_watch(pos)
+
+    def step(self, pos, pending, setup, now, occ, tiles, ids):
+        """One tick: follow the sensors, judge when due; return a finding.
+        pending: ANY, CLOSED, or the one action accepted (asked for by the
+        AI or a remote opponent); setup: may a Heart be set (HEART_SET)."""
         changed = False
         if occ != self.rec.last_occ or tiles != self._tiles:  # idle: two C compares, no loop
             changed = self.rec.observe(occ)  # the recogniser follows the pieces' history
@@ -59,10 +89,10 @@ class Sensing:
         if changed:
             self.changed_at = now
             self.judged = False
-            return self._judge(board, now, occ, tiles, ids, False)
+            return self._judge(pos, pending, setup, now, occ, tiles, ids, False)
         if self.judged or ticks_diff(now, self.changed_at) < SETTLE_MS:
-            return False
-        return self._judge(board, now, occ, tiles, ids, True)
+            return NOTHING
+        return self._judge(pos, pending, setup, now, occ, tiles, ids, True)
 
     def flash_over(self, now):
         """Has an illegal action's flash just ended?"""
@@ -71,18 +101,18 @@ class Sensing:
             return True
         return False
 
-    def _judge(self, board, now, occ, tiles, ids, settled):
-        if board.result() is not None:
-            self.judged = True  # the game is over: nothing more to recognise
-            return False
+    def _judge(self, pos, pending, setup, now, occ, tiles, ids, settled):
+        if pending == CLOSED:
+            self.judged = True  # nothing to recognise now
+            return NOTHING
         rec = self.rec
-        pos = board.pos
         rec.compare(pos, occ, tiles)
         v = rec.judge(pos, tiles, ids, self.known_ids)
         if self.restoring and v != AGREE:
             # After a takeback, a new game or a resume, the board is put
             # back as the game says before any action counts.
             v = DISAGREE
+        found = NOTHING
         if v == AGREE:
             self.restoring = False
             rec.forget()
@@ -91,38 +121,33 @@ class Sensing:
         elif v == HAND:
             self.judged = settled  # its view is drawn; nothing more to wait for
         elif not settled:
-            return False  # keep the last view until the hands are still
+            return NOTHING  # keep the last view until the hands are still
         else:
             self.judged = True
             if v == SETUP:
-                if board.settings.free_hearts:
-                    board.set_heart(rec.cells[0], rec.cells[1])
-                    rec.forget()
-                    v = AGREE
-                else:
-                    v = ILLEGAL  # the option is off: the Heart goes back
+                if setup:
+                    return HEART_SET
+                v = ILLEGAL  # the option is off: the Heart goes back
             if v == ACTION:
                 a = rec.action
-                if board.pending >= 0 and a != board.pending:
-                    v = ILLEGAL  # not the action the board asked for
-                    if is_move(a) or is_placement(a):  # a tile action's cells are set
-                        rec.ncells = action_cells(a, rec.cells)
-                else:
-                    board.commit(a)
-                    rec.forget()
-                    self._learn_ids(board.pos, tiles, ids)
-                    v = AGREE
+                if pending < 0 or a == pending:
+                    self.action = a
+                    return FOUND
+                v = ILLEGAL  # not the action the board asked for
+                if is_move(a) or is_placement(a):  # a tile action's cells are set
+                    rec.ncells = action_cells(a, rec.cells)
             if v == ILLEGAL:
                 if v != self.verdict:
-                    board.say("illegal action")
+                    found = REFUSED
                 self.errors[:] = rec.cells
                 self.nerrors = rec.ncells
                 self.error_until = ticks_add(now, ERROR_MS)
                 self.flashing = True
-        changed = v != self.verdict or v != AGREE
+        if found == NOTHING and (v != self.verdict or v != AGREE):
+            found = SEEN
         self.verdict = v
-        self._update_watch(board.pos)
-        return changed
+        self._update_watch(pos)
+        return found
 
     def _learn_ids(self, pos, tiles, ids):
         known = self.known_ids
