@@ -76,7 +76,8 @@ CD4067_I_MAX_A = 0.025    # 74HC4067 data sheets: +-25 mA switch current
 CC_RD_OHM = 5100.0        # USB Type-C spec: sink pull-down Rd = 5.1 k
 CC_SUM_OHM = 100000.0     # the two summing resistors, equal
 BULK_UF = 1000.0          # across the LED supply at its input (Adafruit NeoPixel guide)
-POLYFUSE_HOLD_A = 3.0     # hold current; trips above the 3 A USB-C maximum
+POLYFUSE_HOLD_A = 2.5     # hold current: above the LED budget of a 3 A source's
+                          # 90 %, trips (at about twice) on a short
 LED_MA_FULL = 60.0        # WS2812B, all three channels full
 LED_MA_IDLE = 1.0         # WS2812B quiescent, per LED
 PICO_MA = 50.0            # RP2040 busy at 125 MHz plus the Pico's regulator

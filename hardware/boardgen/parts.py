@@ -43,7 +43,7 @@ _define("C0603_C0G", "C", _two("C"), "Capacitor_SMD:C_0603_1608Metric", "Murata"
         "GRM1885C1H series C0G 2 % (value-dependent)", "capacitor 0603 C0G 2 %, RF path",
         0.02, LCSC + ", qty 50 cut tape")
 _define("C0805", "C", _two("C"), "Capacitor_SMD:C_0805_2012Metric", "Samsung",
-        "CL21A106KAYNNNE", "capacitor 0805 10 uF X5R", 0.01, LCSC + ", qty 50 cut tape")
+        "CL21 series X5R (value-dependent)", "capacitor 0805 X5R", 0.01, LCSC + ", qty 50 cut tape")
 _define("CP_1000U", "C", [(1, "POS", PASSIVE), (2, "NEG", PASSIVE)],
         "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "Panasonic", "EEU-FR1A102",
         "electrolytic 1000 uF 10 V low ESR", 0.45, DK + ", qty 1")
