@@ -238,6 +238,29 @@ class VirtualBoard:
         self.tiles[c] = terrain
         self.serials[c] = self._serial()
 
+    def arrange(self, pos, now=0):
+        """Make the truth what a Position has (tiles and pieces), at once.
+        The hand is emptied (its pieces go to the tray, its tiles to the
+        box); pieces taken off go to the tray, pieces put on come from it
+        (or from the box, if it has none of that kind)."""
+        for h in self.hand:
+            if h[0] == "piece":
+                self.tray[piece_side(h[1])].append(h[1])
+        self.hand[:] = []
+        for c in range(64):
+            old, new = self.pieces[c], pos.pieces[c]
+            if old != new or self.tiles[c] != pos.tiles[c]:
+                if old != new:
+                    if old:
+                        self.tray[piece_side(old)].append(old)
+                    if new and new in self.tray[piece_side(new)]:
+                        self.tray[piece_side(new)].remove(new)
+                    self.pieces[c] = new
+                if self.tiles[c] != pos.tiles[c]:
+                    self.tiles[c] = pos.tiles[c]
+                    self.serials[c] = self._serial() if pos.tiles[c] else 0
+                self._touch(c, now)
+
     def text(self):
         """The truth as two notation fields (tiles and pieces)."""
         from vortex.engine.notation import board_text

@@ -357,6 +357,6 @@ def test_every_frame_within_the_current_budget():
     def check(frame):
         worst[0] = max(worst[0], leds.current_ma(frame))
 
-    rig = Rig(BATTLE, settings=Settings(level=3, budget_ma=300), on_frame=check)
+    rig = Rig(BATTLE, settings=Settings(brightness=3, budget_ma=300), on_frame=check)
     rig.run("lift e2, place e4, settle, play d7d6, lift d2")
     assert 0 < worst[0] <= 300

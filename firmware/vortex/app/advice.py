@@ -11,15 +11,16 @@ frame changes, not every tick.
 from vortex.engine.defs import (SIDE_NAMES, KIND_NAMES, TERRAIN_NAMES, TRAVELLER, AWAKENED, HEART,
                                 LIGHT, DARK, cell_name)
 from vortex.engine.codes import piece_at
-from vortex.app.recognise import (DISAGREE, ILLEGAL, GONE, EXTRA, TILE_AWAY, TILE_NEW,
-                                  TILE_WRONG)
+from vortex.app.recognise import (DISAGREE, ILLEGAL, NOT_ASKED, GONE, EXTRA, TILE_AWAY,
+                                  TILE_NEW, TILE_WRONG)
 
 MAX_CELLS = 4  # more cells than this are counted, not named: the LEDs show which
 
 
 def todo(board):
     """What to put right, or "" when the board shows no disagreement."""
-    if board.verdict != DISAGREE and board.verdict != ILLEGAL:
+    v = board.verdict
+    if v != DISAGREE and v != ILLEGAL and v != NOT_ASKED:
         return ""
     return differences(board.pos, board.rec.diff)
 

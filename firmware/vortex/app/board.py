@@ -24,8 +24,8 @@ game, new settings): the search is stopped and its answer dropped.
 from vortex.engine.defs import cell_name, const
 from vortex.engine.position import Position, Outcome, START, TIME_OUT
 from vortex.engine import setup
-from vortex.app.sensing import (Sensing, SETTLE_MS, FOUND, HEART_SET, REFUSED, ANY,  # noqa: F401
-                                CLOSED)  # (SETTLE_MS: for the rigs)
+from vortex.app.sensing import (Sensing, SETTLE_MS, FOUND, HEART_SET, REFUSED, UNASKED,  # noqa
+                                ANY, CLOSED)  # (SETTLE_MS: for the rigs)
 from vortex.app.render import Renderer, SPIN_MS
 from vortex.app.clock import Clock
 from vortex.app.ai import Ai, searcher, DEVICE_LEVELS
@@ -33,7 +33,7 @@ from vortex.app import session
 from vortex.app.session import Settings
 from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
 from vortex.app.menu import Menu
-from vortex.app import leds
+from vortex.app import commands
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
 # What the AI is to think about next (Board.think).
@@ -267,6 +267,9 @@ class Board:
             sense.accepted(self.pos, tiles, ids)
         elif found == REFUSED:
             self.say("illegal action")
+        elif found == UNASKED:
+            self.say("%s is not the action the board asks for: %s" % (
+                self.pos.action_text(sense.action), self.pos.action_text(self.pending)))
 
     def _button(self, event):
         self.dirty = True
@@ -287,10 +290,9 @@ class Board:
         elif event == SHORT_A:
             self.takeback()
         elif event == HOLD_A:
-            if self.result() is None and self.pending < 0 and not self._ai_to_act():
-                self._want = _HINT
+            self.ask_hint()
         elif event == SHORT_B:
-            self.settings.level = (self.settings.level + 1) % len(leds.LEVELS)
+            commands.brightness_step(self.settings)
         elif event == HOLD_B:
             self.menu = Menu(self.settings)
             self.say("settings")
@@ -298,10 +300,19 @@ class Board:
             self.new_game(START)
             self.say("new game")
 
-    def hint(self, reader):
+    def ask_hint(self):
+        """Have the AI think of the action it would play for the side to
+        act (shown as a hint). False when no hint can be given now: the
+        game is over, or the board waits for an action of its own."""
+        if self.result() is not None or self.pending >= 0 or self._ai_to_act():
+            return False
+        self._want = _HINT
+        return True
+
+    def read_first(self, reader):
         """Tell the tile reader (its expect(cell)) where to read first, when
         that has changed: where tiles are laid, lifted or moved."""
-        self.sense.hint(reader)
+        self.sense.read_first(reader)
 
     # --- the AI -------------------------------------------------------------
     def make_search(self):

@@ -38,6 +38,10 @@ ACTION = const(3)     # a legal action: commit it
 ILLEGAL = const(4)    # a whole action that the rules refuse
 DISAGREE = const(5)   # board and game differ: show what to restore
 SETUP = const(6)      # before the first tile, a Heart moved along its back rank: cells[0] -> cells[1]
+NOT_ASKED = const(7)  # a legal action, but not the one the board asks to be carried out
+# Their names, indexed by verdict (the host link's and the page's words).
+VERDICT_NAMES = (b"agree", b"hand", b"wait", b"action", b"illegal", b"disagree", b"setup",
+                 b"not-asked")
 
 
 class Recogniser:

@@ -10,8 +10,8 @@ from vortex.engine.defs import (HEART, RANK_SHIFT, FILE_MASK, action_cells, tile
                                 placed_terrain, back_rank)
 from vortex.engine.codes import cell_at, is_swap, is_vortex, move_to, piece_side, piece_kind
 from vortex.app import leds
-from vortex.app.recognise import (HAND, WAIT, ILLEGAL, DISAGREE, GONE, EXTRA, TILE_AWAY,
-                                  TILE_NEW, TILE_WRONG)
+from vortex.app.recognise import (HAND, WAIT, ILLEGAL, DISAGREE, NOT_ASKED, GONE, EXTRA,
+                                  TILE_AWAY, TILE_NEW, TILE_WRONG)
 from vortex.engine.position import new_buffer, MAX_DESTINATIONS
 
 BLINK_MS = 250
@@ -46,7 +46,7 @@ class Renderer:
         menu: the settings Menu, or None; low: the side to act's clock is
         low; settings: brightness and LED budget; spin: while the AI
         thinks, the thinking light's step (-1 otherwise)."""
-        self._level = leds.LEVELS[settings.level]
+        self._level = leds.LEVELS[settings.brightness]
         self.blinking = False
         on = (now // BLINK_MS) & 1
         self._phase = on
@@ -72,7 +72,7 @@ class Renderer:
             v = sense.verdict
             if v == HAND:
                 self._draw_hand(pos, sense.rec.hand)
-            elif v == WAIT or v == DISAGREE or v == ILLEGAL:
+            elif v == WAIT or v == DISAGREE or v == ILLEGAL or v == NOT_ASKED:
                 self._draw_diff(pos, sense, on)
             if sense.flashing:
                 self.blinking = True

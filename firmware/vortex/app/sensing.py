@@ -16,7 +16,8 @@ from vortex.ticks import ticks_add, ticks_diff
 from vortex.engine.defs import action_cells, const
 from vortex.engine.codes import is_move, is_placement
 from vortex.engine.tables import OFF, STEP
-from vortex.app.recognise import Recogniser, AGREE, HAND, ACTION, ILLEGAL, DISAGREE, SETUP
+from vortex.app.recognise import (Recogniser, AGREE, HAND, ACTION, ILLEGAL, DISAGREE, SETUP,
+                                  NOT_ASKED)
 
 SETTLE_MS = const(300)   # sensors unchanged this long before an action is judged
 ERROR_MS = const(2000)   # an illegal action flashes this long
@@ -26,7 +27,8 @@ NOTHING = const(0)   # nothing new to show
 SEEN = const(1)      # the view changed (a verdict, a flash): draw again
 FOUND = const(2)     # an action to commit: .action
 HEART_SET = const(3)  # the Heart moved along its back rank before the first tile: .cells[0] -> [1]
-REFUSED = const(4)   # a whole action the rules (or the board's request) refuse: it flashes
+REFUSED = const(4)   # a whole action the rules refuse: it flashes
+UNASKED = const(5)   # a legal action, but not the one the board asks for: it flashes
 
 # What step() may accept (its `pending`), besides one action asked for.
 ANY = const(-1)      # any legal action of the side to act
@@ -133,12 +135,13 @@ class Sensing:
                 if pending < 0 or a == pending:
                     self.action = a
                     return FOUND
-                v = ILLEGAL  # not the action the board asked for
+                v = NOT_ASKED
+                self.action = a
                 if is_move(a) or is_placement(a):  # a tile action's cells are set
                     rec.ncells = action_cells(a, rec.cells)
-            if v == ILLEGAL:
+            if v == ILLEGAL or v == NOT_ASKED:
                 if v != self.verdict:
-                    found = REFUSED
+                    found = REFUSED if v == ILLEGAL else UNASKED
                 self.errors[:] = rec.cells
                 self.nerrors = rec.ncells
                 self.error_until = ticks_add(now, ERROR_MS)
@@ -178,7 +181,7 @@ class Sensing:
             self.watch[:] = w
             self._watch_news = True
 
-    def hint(self, reader):
+    def read_first(self, reader):
         """Tell the tile reader (its expect(cell)) where to read first, when
         that has changed: where tiles are laid, lifted or moved."""
         if self._watch_news:

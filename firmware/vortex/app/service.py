@@ -18,7 +18,7 @@ module hooks state the same of theirs):
   3. board.step(now, ...)      the game changes here: the sensors' findings,
                                the buttons, the clock, the AI's turn
   4. pixels.show(board.frame)  reads: when the frame changed
-  5. board.hint(tiles)         reads: where the tile reader reads first
+  5. board.read_first(tiles)   reads: where the tile reader reads first
   6. link.serve(port)          the host's commands, which change the game
                                only through the Board's commands; events
   7. watchdog.feed()
@@ -75,7 +75,7 @@ class Service:
         if board.step(now, self.reeds.cells, board.pos.tiles if self.missing else tiles.cells,
                       tiles.ids, self.buttons()):
             self.pixels.show(board.frame)
-        board.hint(tiles)
+        board.read_first(tiles)
         if self.link is not None:
             self.link.serve(self.port)
         if self.watchdog is not None:
