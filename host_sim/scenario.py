@@ -384,11 +384,12 @@ class Rig:
         """{cell: (r, g, b)} of every lit LED."""
         return {c: self.colour(c) for c in range(64) if any(self.colour(c))}
 
-    def shows(self, cell, colour):
-        """Does the cell show this palette colour (at the default level, or
-        scaled down evenly by the current budget)?"""
+    def shows(self, cell, colour, level=leds.LEVELS[2]):
+        """Does the cell show this palette colour (at a brightness level,
+        the default one unless given, or scaled down evenly by the current
+        budget)?"""
         got = self.colour(cell)
-        want = scaled(colour)
+        want = scaled(colour, level)
         if got == want:
             return True
         top = max(got)

@@ -12,7 +12,7 @@ from vortex.engine.defs import (SIDE_NAMES, KIND_NAMES, TERRAIN_NAMES, TRAVELLER
                                 LIGHT, DARK, cell_name)
 from vortex.engine.codes import piece_at
 from vortex.app.recognise import (DISAGREE, ILLEGAL, NOT_ASKED, GONE, EXTRA, TILE_AWAY,
-                                  TILE_NEW, TILE_WRONG)
+                                  TILE_NEW, TILE_WRONG, REPLACE)
 
 MAX_CELLS = 4  # more cells than this are counted, not named: the LEDs show which
 
@@ -48,6 +48,10 @@ def differences(pos, diff):
             _add(steps, "put a %s %s on %%s" % (who, what),
                  "put %s %s on %%s" % (who, what if kind == AWAKENED else what + "s"),
                  _cells(diff, GONE, 0, pos.pieces, piece_at(side, kind)))
+            _add(steps, "swap the piece on %%s for a %s %s" % (who, what),
+                 "swap the pieces on %%s for %s %s" % (who, what if kind == AWAKENED
+                                                      else what + "s"),
+                 _cells(diff, REPLACE, GONE, pos.pieces, piece_at(side, kind)))
     return "; ".join(steps)
 
 

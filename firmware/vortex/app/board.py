@@ -124,6 +124,8 @@ class Board:
         """Take back the last action; against the AI, back to the human's turn."""
         if not self.pos.stack or self.timed_out:
             return False
+        pieces = self.pos.pieces
+        before = bytes(pieces)
         self.pos.pop()
         n = 1
         if self.settings.ai_side == self.pos.side and self.pos.stack:
@@ -131,6 +133,9 @@ class Board:
             n = 2
         self._record(session.undo_record(n, self._left()))  # saved before the AI thinks
         self._after_change(True)
+        for c in range(64):  # a taken piece back under its taker: the reeds cannot tell
+            if before[c] and pieces[c] and before[c] != pieces[c]:
+                self.sense.must_replace(c)
         self.say("takeback")
         return True
 

@@ -29,6 +29,8 @@ TILE_AWAY = const(4)  # a tile is expected and none answers
 TILE_NEW = const(8)   # a tile answers where none is expected
 TILE_WRONG = const(16)  # another terrain (or an unknown tag) is read
 TILE_UNREAD = const(32)  # not read yet: nothing can be judged there
+REPLACE = const(64)   # a piece stands where the game has one, but a takeback changed which:
+                      # it is to be lifted and the game's piece put there (Sensing sets it)
 
 # Verdicts of judge().
 AGREE = const(0)

@@ -11,7 +11,7 @@ from vortex.engine.defs import (HEART, RANK_SHIFT, FILE_MASK, action_cells, tile
 from vortex.engine.codes import cell_at, is_swap, is_vortex, move_to, piece_side, piece_kind
 from vortex.app import leds
 from vortex.app.recognise import (HAND, WAIT, ILLEGAL, DISAGREE, NOT_ASKED, GONE, EXTRA,
-                                  TILE_AWAY, TILE_NEW, TILE_WRONG)
+                                  TILE_AWAY, TILE_NEW, TILE_WRONG, REPLACE)
 from vortex.engine.position import new_buffer, MAX_DESTINATIONS
 
 BLINK_MS = 250
@@ -142,7 +142,8 @@ class Renderer:
     def _draw_diff(self, pos, sense, on):
         # Extra things in red. A missing tile in blue; a missing piece in its
         # side's colour, a Heart pulsing, so the cell says what to put back
-        # (the tile first: the piece stands on it). A new tile laid under a
+        # (the tile first: the piece stands on it); so does a cell whose
+        # piece a takeback changed, until it has been replaced. A new tile laid under a
         # lifted piece is a placement under way, not an error, when it is
         # the only tile out of place: that cell asks for its piece back.
         rec = sense.rec
@@ -156,7 +157,7 @@ class Renderer:
                 self._put(c, leds.EXTRA)
             elif f & TILE_AWAY:
                 self._put(c, leds.MISSING)
-            elif f & GONE:
+            elif f & (GONE | REPLACE):  # the piece the game has here, to put (back)
                 p = pieces[c]
                 level = self._level
                 if piece_kind(p) == HEART:

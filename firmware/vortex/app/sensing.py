@@ -17,7 +17,7 @@ from vortex.engine.defs import action_cells, const
 from vortex.engine.codes import is_move, is_placement
 from vortex.engine.tables import OFF, STEP
 from vortex.app.recognise import (Recogniser, AGREE, HAND, ACTION, ILLEGAL, DISAGREE, SETUP,
-                                  NOT_ASKED)
+                                  NOT_ASKED, REPLACE)
 
 SETTLE_MS = const(300)   # sensors unchanged this long before an action is judged
 ERROR_MS = const(2000)   # an illegal action flashes this long
@@ -58,6 +58,11 @@ class Sensing:
         self.nerrors = 0
         self.action = -1  # the action FOUND
         self.cells = self.rec.cells  # a HEART_SET's cells: from, to
+        # Cells whose piece a takeback changed while they stay occupied (the
+        # taker stands where the taken piece goes back): reeds cannot tell,
+        # so each must be seen emptied (1) then filled again (2 -> done).
+        self.replace = bytearray(64)
+        self.nreplace = 0
 
     def expect_new(self, restore):
         """The game changed: judge the sensors against it afresh; with
@@ -66,6 +71,17 @@ class Sensing:
         self.judged = False
         if restore:
             self.restoring = True
+            if self.nreplace:
+                self.replace[:] = bytes(64)
+                self.nreplace = 0
+
+    def must_replace(self, cell):
+        """After a takeback: the piece on this occupied cell is not the
+        game's; the board is not put back until it has been lifted and a
+        piece put there again."""
+        if not self.replace[cell]:
+            self.replace[cell] = 1
+            self.nreplace += 1
 
     def accepted(self, pos, tiles, ids):
         """The Board applied the finding (committed the action, set the
@@ -91,6 +107,8 @@ class Sensing:
         if changed:
             self.changed_at = now
             self.judged = False
+            if self.nreplace:
+                self._follow_replace(occ)
             return self._judge(pos, pending, setup, now, occ, tiles, ids, False)
         if self.judged or ticks_diff(now, self.changed_at) < SETTLE_MS:
             return NOTHING
@@ -110,6 +128,12 @@ class Sensing:
         rec = self.rec
         rec.compare(pos, occ, tiles)
         v = rec.judge(pos, tiles, ids, self.known_ids)
+        if self.nreplace:
+            replace = self.replace
+            for c in range(64):
+                if replace[c]:
+                    rec.diff[c] |= REPLACE
+            v = DISAGREE
         if self.restoring and v != AGREE:
             # After a takeback, a new game or a resume, the board is put
             # back as the game says before any action counts.
@@ -151,6 +175,16 @@ class Sensing:
         self.verdict = v
         self._update_watch(pos)
         return found
+
+    def _follow_replace(self, occ):
+        replace = self.replace
+        for c in range(64):
+            r = replace[c]
+            if r == 1 and not occ[c]:
+                replace[c] = 2  # lifted
+            elif r == 2 and occ[c]:
+                replace[c] = 0  # a piece put back: the player's word that it is the right one
+                self.nreplace -= 1
 
     def _learn_ids(self, pos, tiles, ids):
         known = self.known_ids
