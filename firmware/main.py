@@ -7,6 +7,7 @@ logic, the LEDs when the frame changed, and the host link on the USB serial
 REPL). The loop allocates nothing while nothing happens.
 With no NFC reader answering, the loop goes on, says so on the console, and
 plays the pieces on the game's tiles (vortex.hal.tiles: .missing).
+At boot it prints the firmware's version (vortex.version, written by the build).
 """
 import gc
 import time
@@ -24,6 +25,7 @@ from vortex.app.board import Board
 from vortex.app import buttons as btn
 from vortex.link.link import Link
 from vortex.link.port import StdioPort
+from vortex.version import VERSION
 
 SAVE = "/game.bin"
 NO_READER = ("NFC reader not answering: the tiles are taken as the game has them, so pieces "
@@ -54,6 +56,7 @@ def build():
 
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
+    print("Vortex firmware", VERSION)
     reeds, tiles, pixels, a, b = build()
     board = Board(FileStore(SAVE))
     board.make_search()  # at boot, not as a stall at the AI's first action
