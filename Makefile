@@ -5,11 +5,12 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= auto
+MICROPYTHON_UF2 ?=
 
-.PHONY: help play play-terminal test browser bench bench-device tables flash clean
+.PHONY: help play play-terminal test browser bench bench-device tables uf2 flash clean
 
 help:  ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 play:  ## the simulator in the browser: you against the board's AI (address printed)
 	$(PYTHON) -m host_sim web --ai dark
@@ -36,7 +37,10 @@ bench-device: $(STAMP)  ## the same figures on an emulated Pico (rp2040js), besi
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
 
-flash: $(STAMP)  ## copy the firmware onto a Pico running MicroPython (PORT=/dev/ttyACM0)
+uf2: $(STAMP)  ## build/vortex-pico-VERSION.uf2: MicroPython and the game, one file to drop on a Pico
+	$(VPY) tools/build_uf2.py $(if $(MICROPYTHON_UF2),--micropython "$(MICROPYTHON_UF2)")
+
+flash: $(STAMP)  ## update a Pico's firmware, keeping its saved game (PORT=/dev/ttyACM0)
 	$(VPY) tools/deploy.py --port "$(PORT)"
 
 # Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico.

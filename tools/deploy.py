@@ -120,6 +120,11 @@ def digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def manifest(tree):
+    """{board path: sha256} of what the board gets from a build tree."""
+    return {dest: digest(path) for path, dest in files(tree)}
+
+
 def hash_lines(hashes):
     return "".join("%s %s\n" % (hashes[p], p) for p in sorted(hashes))
 
@@ -214,7 +219,7 @@ def copy_command(mpremote, port, tree, old):
     changed, then the new hash file (written into tree), then reset. Returns
     the command and the board paths it copies."""
     local = {dest: path for path, dest in files(tree)}
-    new = {dest: digest(path) for dest, path in local.items()}
+    new = manifest(tree)
     changed = sorted(p for p in new if old.get(p) != new[p])
     stale = sorted(p for p in old if p not in new)
     folders = sorted(set(p.rsplit("/", 1)[0] for p in changed if "/" in p))  # parents first
