@@ -13,7 +13,7 @@ help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 play:  ## the simulator in the browser: you against the board's AI (address printed)
-	$(PYTHON) -m host_sim web --ai dark
+	$(PYTHON) -m host_sim play --ai dark
 
 play-terminal:  ## the same simulator in a terminal
 	$(PYTHON) -m host_sim board --ai dark

@@ -63,3 +63,9 @@ def test_source_says_dev_and_the_generated_module_reads_back():
     space = {}
     exec(version.module_text("0.2.0+3.g1a2b3c4"), space)
     assert space["VERSION"] == "0.2.0+3.g1a2b3c4"
+
+
+def test_the_command_line_prints_it():
+    p = subprocess.run([sys.executable, "-m", "host_sim", "--version"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (0, version.current() + "\n", "")
