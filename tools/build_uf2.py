@@ -108,6 +108,10 @@ def main(argv):
                     help="the folder to write into (default build/)")
     opts = ap.parse_args(argv)
     micropython = opts.micropython or default_micropython()
+    try:
+        import littlefs  # noqa: F401
+    except ImportError:
+        raise cli.Failure("littlefs-python not found: `make uf2` sets up .venv with it")
     if not os.path.isfile(micropython):
         raise cli.Failure("no MicroPython UF2 at %s: download RPI_PICO-v1.28.0.uf2 (micropython.org, "
                           "board RPI_PICO) and give MICROPYTHON_UF2=path" % micropython)
