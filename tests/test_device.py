@@ -28,9 +28,9 @@ def ask(dev, line, timeout=60):
     """A command to main.py's link on the USB serial; its answer's line."""
     start = len(dev.output)
     dev.write(line + "\n")
-    answer = re.compile(r"^\d+ (ok|error) %s\b.*$" % line.split()[0], re.M)
+    answer = re.compile(r"^\d+ (ok|error) %s\b.*\n" % line.split()[0], re.M)  # a whole line
     assert dev.wait(lambda: answer.search(dev.output, start), timeout), dev.output[-500:]
-    return answer.search(dev.output, start).group(0).split(" ", 1)[1]
+    return answer.search(dev.output, start).group(0).split(" ", 1)[1].rstrip()
 
 
 def test_the_uf2_boots_plays_and_resumes_its_game_after_a_reset(uf2_file, tmp_path):
