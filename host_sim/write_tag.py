@@ -8,11 +8,13 @@ vortex write-tag (python3 -m host_sim write-tag from a checkout).
     vortex write-tag fire --serial 12 --write --cell e4 --port /dev/ttyACM0
         writes them on the tag lying on cell e4 of a board running our
         firmware, through its MFRC522, then reads them back. It runs
-            mpremote connect PORT exec "<script>"
-        (mpremote comes with `pip install .` and make's .venv; the board
-        must have pins.py and vortex/ on its filesystem, and no main loop
-        running: press Ctrl-C in `mpremote repl` first). --show-script
-        prints that script instead.
+            mpremote connect PORT resume exec "<script>"
+        which stops the game without a soft reset (main.py then keeps its
+        watchdog fed, as for make flash; a soft reset would let it restart
+        the board mid-write); reset the board when the tags are written.
+        mpremote comes with `pip install .` and make's .venv; the board must
+        have the firmware (make uf2 or make flash). --show-script prints
+        that script instead.
 
 Any phone app that writes raw NTAG pages (e.g. NXP TagInfo / TagWriter
 "write memory") can write the printed pages too.
@@ -114,7 +116,7 @@ def run(a):
     if a.show_script:
         print(script(data, a.cell))
     if a.write:
-        cmd = [cli.program("mpremote"), "connect", a.port, "exec", script(data, a.cell)]
+        cmd = [cli.program("mpremote"), "connect", a.port, "resume", "exec", script(data, a.cell)]
         out = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(out.stdout)
         sys.stderr.write(out.stderr)

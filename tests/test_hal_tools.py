@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from host_sim import write_tag
+from host_sim import cli, write_tag
 from host_sim.__main__ import main as host_main
 from vortex import tag
 from vortex.engine import defs
@@ -32,6 +32,16 @@ def test_prints_the_pages(capsys):
                        "  page 6: 00 00 00 00", "  page 7: 00 D9 FE 00"]
     data = bytes.fromhex("".join(l.split(":")[1] for l in out[1:]))
     assert tag.decode(data) == tag.FIRE and tag.serial(data) == 7
+
+
+def test_writing_stops_the_game_without_a_soft_reset(tmp_path, monkeypatch, capsys):
+    # A soft reset would end the timer that feeds main.py's watchdog once stopped.
+    fake = tmp_path / "mpremote"
+    fake.write_text('#!/bin/sh\necho "$1 $2 $3 $4"\necho VERIFIED\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(cli, "program", lambda name: str(fake))
+    assert host_main(["write-tag", "fire", "--write", "--port", "/dev/ttyACM0"]) == 0
+    assert "connect /dev/ttyACM0 resume exec\n" in capsys.readouterr().out
 
 
 def test_names_and_cells():
