@@ -8,6 +8,7 @@ waits for the host, and Ctrl-C still reaches the REPL), the watchdog. The
 AI's search runs the same pass while it thinks. The loop allocates nothing
 while nothing happens. With no NFC reader answering, the loop goes on,
 says so on the console, and plays the pieces on the game's tiles.
+At boot it prints the firmware's version (vortex.version, written by the build).
 """
 import gc
 import time
@@ -26,6 +27,7 @@ from vortex.app.service import Service
 from vortex.app import buttons as btn
 from vortex.link.link import Link
 from vortex.link.port import StdioPort
+from vortex.version import VERSION
 
 SAVE = "/game.bin"
 
@@ -55,6 +57,7 @@ def build():
 
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
+    print("Vortex firmware", VERSION)
     reeds, tiles, pixels, a, b = build()
     board = Board(FileStore(SAVE))
     board.make_search()  # at boot, not as a stall at the AI's first action

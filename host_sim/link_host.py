@@ -215,14 +215,18 @@ class Follower:
         b = self.board
         b.sync()
         kind, rest = b.ask("hello")
-        if kind != "ok" or rest != "hello " + HELLO:
+        words = rest.split()
+        if kind != "ok" or words[:3] != ("hello " + HELLO).split():
             raise LinkError("%s answers %r, not %s" % (b.port, rest, HELLO))
+        # "firmware VERSION" follows on boards built since it was added.
+        firmware = words[4] if words[3:4] == ["firmware"] and len(words) > 4 else "of unknown version"
         b.ask("subscribe all")
         kind, rest = b.ask("status")
         words = rest.split()
         self.actions = int(words[words.index("actions") + 1])
         self.over = words[words.index("result") + 1] != "*"
-        self.say("following the board on %s (%d actions so far)" % (b.port, self.actions))
+        self.say("following the board on %s, firmware %s (%d actions so far)"
+                 % (b.port, firmware, self.actions))
         b.send("position")
         self.fetch_record(True)  # (its actions, for a peer joining later)
 

@@ -1,9 +1,13 @@
-"""The deploy tree on an emulated Pico (tools/pico: the MicroPython rp2
-firmware in rp2040js): it boots, main.py runs its loop on the real pins, and
-a lifted piece lights its destinations in the NeoPixel frame. No NFC reader
-is on the bus, so main.py must also say so and go on. Skipped, with the
-reason, where node, rp2040js or the firmware image is missing."""
+"""The firmware on an emulated Pico (tools/pico: the MicroPython rp2
+firmware in rp2040js). make uf2's file alone boots: main.py runs its loop on
+the real pins and says its version, a lifted piece lights its destinations
+in the NeoPixel frame, the move put down is saved and is there again after a
+reset. No NFC reader is on the bus, so main.py must also say so and go on.
+The deploy tree written by the harness runs scripts in the raw REPL.
+Skipped, with the reason, where node, rp2040js or the firmware image is
+missing."""
 import os
+import re
 import sys
 
 import pytest
@@ -13,33 +17,58 @@ from test_app_idle import BATTLE
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import pico  # noqa: E402
-from vortex.app import session  # noqa: E402
-from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
-from vortex.hal.store import pack  # noqa: E402
+from host_sim import version  # noqa: E402
+from vortex.engine import Position, parse_cell, cell_name, new_buffer, MAX_DESTINATIONS  # noqa: E402
 
 WHY = pico.missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated Pico: %s" % WHY)
 
 
-def test_main_boots_scans_and_lights_a_lifted_pieces_destinations():
-    pos = Position(BATTLE)
+def ask(dev, line, timeout=60):
+    """A command to main.py's link on the USB serial; its answer's line."""
+    start = len(dev.output)
+    dev.write(line + "\n")
+    answer = re.compile(r"^\d+ (ok|error) %s\b.*\n" % line.split()[0], re.M)  # a whole line
+    assert dev.wait(lambda: answer.search(dev.output, start), timeout), dev.output[-500:]
+    return answer.search(dev.output, start).group(0).split(" ", 1)[1].rstrip()
+
+
+def test_the_uf2_boots_plays_and_resumes_its_game_after_a_reset(uf2_file, tmp_path):
+    pos = Position(BATTLE)  # every piece at home, as on a new board
     occupied = [c for c in range(64) if pos.pieces[c]]
     e2 = parse_cell("e2")
     buf = new_buffer(MAX_DESTINATIONS)
     dest = [buf[i] & 63 for i in range(pos.destinations(e2, buf))]  # moves: from << 6 | to
-    game = pack(session.dump(session.Settings(), BATTLE, [], (0, 0)))
-    with pico.Pico({"game.bin": game}, autorun=True, reeds=occupied) as dev:
+    to = next(c for c in dest if not pos.pieces[c])
+    move = "e2" + cell_name(to)
+    pos.push(pos.parse_action(move))
+    after = [c for c in occupied if c != e2] + [to]
+    release = version.current()
+    flash = str(tmp_path / "flash.bin")
+    with pico.Pico(firmware=uf2_file[0], deploy=False, reeds=occupied) as dev:
         assert dev.wait(lambda: len(dev.scans) >= 100, 120), dev.output[-500:]  # 100 ticks
+        assert dev.output.startswith("Vortex firmware %s\r\n" % release), dev.output[:200]
         assert dev.frames, "main.py drew nothing: %r" % dev.output[-500:]
         assert "NFC reader not answering" in dev.output
+        assert ask(dev, "hello") == "ok hello vortex-link 2 firmware " + release
+        assert ask(dev, "new " + BATTLE) == "ok new"
+        ask(dev, "subscribe action")
+        scans = len(dev.scans)
+        assert dev.wait(lambda: len(dev.scans) >= scans + 20, 60)  # the new game drawn
         shown = len(dev.frames)
         dev.set_reeds([c for c in occupied if c != e2])
         assert dev.wait(lambda: len(dev.frames) > shown, 60), dev.output[-500:]
         frame = dev.frames[shown][1]
+        dev.set_reeds(after)  # put down: committed, then saved
+        assert dev.wait(lambda: " action 1 %s\n" % move in dev.output, 60), dev.output[-500:]
+        dev.save_flash(flash)
+        assert dev.watchdog is None
     lit = [c for c in range(64) if any(frame[3 * c:3 * c + 3])]
     assert e2 in lit and all(c in lit for c in dest), (lit, dest)
-    assert frame[3 * e2:3 * e2 + 3] != frame[3 * dest[0]:3 * dest[0] + 3]  # from and to told apart
-    assert dev.watchdog is None
+    assert frame[3 * e2:3 * e2 + 3] != frame[3 * to:3 * to + 3]  # from and to told apart
+    with pico.Pico(firmware=flash, deploy=False, reeds=after) as dev:  # the power back
+        assert ask(dev, "position", 120) == "ok position " + pos.text()
+        assert dev.watchdog is None
 
 
 def test_scripts_run_in_the_raw_repl_and_flash_writes_persist():

@@ -9,7 +9,7 @@ from vortex.link.link import Link
 from vortex.link.outbox import Outbox
 from vortex.link.lines import LINE_MAX
 from vortex import record
-from link_pipe import Pipe
+from link_pipe import Pipe, HELLO
 from test_record import random_game
 
 
@@ -62,7 +62,7 @@ def test_subscribing_sends_the_state_now_then_changes():
 
 def test_hello_ping_and_help():
     h = Host()
-    assert h.ask("hello") == [("ok", "hello vortex-link 2")]
+    assert h.ask("hello") == [("ok", HELLO)]
     assert h.ask("ping 1f2e") == [("ok", "ping 1f2e")]
     assert h.ask("ping") == [("ok", "ping")]
     assert h.ask("ping a b")[0][0] == "error"
@@ -174,7 +174,7 @@ def test_bad_lines_get_one_error_each():
     assert got == [("error", "unknown command frobnicate (help lists them)"),
                    ("error", "line too long (at most %d bytes)" % LINE_MAX),
                    ("error", "byte 0x01 is not printable ASCII"),
-                   ("ok", "hello vortex-link 2")], got
+                   ("ok", HELLO)], got
     assert h.board.pos.text() == save
 
 
@@ -183,7 +183,7 @@ def test_lines_split_across_reads_and_typed_with_backspace():
     for part in ("he", "l", "lo\r", "posx\x7fition\r\n"):
         h.pipe.send(part)
         h.rig.tick()
-    assert answers(h.read()) == [("ok", "hello vortex-link 2"), ("ok", "position " + START)]
+    assert answers(h.read()) == [("ok", HELLO), ("ok", "position " + START)]
 
 
 def test_a_host_gone_mid_line_leaves_nothing_behind():
@@ -192,7 +192,7 @@ def test_a_host_gone_mid_line_leaves_nothing_behind():
     h.pipe.closed = True
     h.rig.tick()
     h.pipe.closed = False
-    assert answers(h.ask("hello")) == [("ok", "hello vortex-link 2")]
+    assert answers(h.ask("hello")) == [("ok", HELLO)]
 
 
 def test_a_host_that_does_not_read_loses_the_oldest_lines_whole():
@@ -216,7 +216,7 @@ def test_a_host_that_does_not_read_loses_the_oldest_lines_whole():
 def test_a_burst_of_commands_is_answered_in_order():
     h = Host()
     h.pipe.send("position\nhello\n" * 250)
-    want = (("ok", "position " + START), ("ok", "hello vortex-link 2"))
+    want = (("ok", "position " + START), ("ok", HELLO))
     n = 0
     for _ in range(200):
         h.rig.tick()

@@ -108,7 +108,8 @@ def test_a_remote_opponents_actions_are_requested_and_carried_out(procs):
         time.sleep(0.3)
     link = Proc("link", "--port", pty, stdin=subprocess.PIPE)  # (positions drawn too)
     procs.append(link)
-    link.until("following the board")
+    assert link.until("following the board").startswith(
+        "following the board on %s, firmware dev (" % pty)  # the simulated board runs from source
     pos = Position()
     buf = new_buffer()
     sent = []

@@ -49,6 +49,11 @@ def test_serves_the_page_and_nothing_outside_static(server):
         assert e.value.code == 404
 
 
+def test_the_version_is_the_simulators(server):
+    from host_sim import version
+    assert json.loads(get(server, "/api/version")[1]) == {"version": version.current()}
+
+
 def test_bad_requests_get_a_reason_and_change_nothing(server):
     before = json.loads(get(server, "/api/state")[1])["position"]
     assert post(server, "lift", b"{bad") [0] == 400
@@ -143,7 +148,7 @@ def test_every_page_hears_of_a_change(server):
 
 def test_help_only_prints_help(capsys):
     with pytest.raises(SystemExit) as e:
-        host_sim_main(["web", "--help"])
+        host_sim_main(["play", "--help"])
     assert e.value.code == 0
     assert "--port" in capsys.readouterr().out
 
@@ -152,7 +157,7 @@ def test_help_only_prints_help(capsys):
                                   ["--clock", "x"]))
 def test_a_bad_option_is_one_line(capsys, args):
     with pytest.raises(SystemExit) as e:
-        host_sim_main(["web", "--no-browser"] + args)
+        host_sim_main(["play", "--no-browser"] + args)
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error:" in err

@@ -479,3 +479,8 @@ def test_works_at_1280x720_and_390x844(page, server):
         assert box["x"] >= 0 and box["x"] + box["width"] <= w
         shot(page, "16-viewport-%dx%d" % (w, h))
     page.set_viewport_size({"width": 1280, "height": 720})
+
+
+def test_the_page_shows_the_simulators_version(page, server):
+    page.wait_for_function("document.getElementById('version').textContent !== ''")
+    assert page.text_content("#version") == server.version

@@ -5,7 +5,9 @@ modules) to .mpy with mpy-cross, mirroring the source tree under OUT.
 
 The board runs .mpy files: MicroPython then loads bytecode instead of
 compiling source at boot, which needs far more RAM than the code itself.
-tools/deploy.py copies OUT/firmware to the board. Functions marked
+tools/deploy.py copies OUT/firmware to the board, tools/build_uf2.py lays it
+into the UF2. vortex/version.py is written with the version from git
+(host_sim/version.py), so a board says which build it runs. Functions marked
 @micropython.native or @micropython.viper become machine code for ARCH:
 armv6m, the RP2040's Cortex-M0+, by default; the tests build for `host`,
 the machine the MicroPython unix port runs on.
@@ -17,10 +19,11 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from host_sim import cli  # noqa: E402
+from host_sim import cli, version  # noqa: E402
 FIRMWARE = ["firmware"]
 ARCH = "armv6m"
 TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py", "tests"]
+VERSION_MODULE = "firmware/vortex/version.py"
 
 
 def mpy_cross():
@@ -40,8 +43,9 @@ def sources(entries):
                     yield os.path.relpath(os.path.join(folder, name), ROOT)
 
 
-def build(out, with_tests=False, arch=ARCH):
-    """Compile into out, native code for arch; return the number of files."""
+def build(out, with_tests=False, arch=ARCH, release=None):
+    """Compile into out, native code for arch, vortex/version.py saying
+    release (default: the checkout's version); return the number of files."""
     exe = mpy_cross()
     n = 0
     for rel in sources(FIRMWARE + (TESTING if with_tests else [])):
@@ -53,8 +57,15 @@ def build(out, with_tests=False, arch=ARCH):
             continue
         dest = os.path.join(out, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        subprocess.run([exe, "-march=" + arch, "-o", dest, "-s", os.path.basename(rel),
-                        os.path.join(ROOT, rel)], check=True)
+        src = os.path.join(ROOT, rel)
+        if rel == VERSION_MODULE:
+            src = dest[:-4] + ".py"  # compiled, then removed: a .py would shadow the .mpy
+            with open(src, "w") as f:
+                f.write(version.module_text(release or version.current()))
+        subprocess.run([exe, "-march=" + arch, "-o", dest, "-s", os.path.basename(rel), src],
+                       check=True)
+        if rel == VERSION_MODULE:
+            os.remove(src)
         n += 1
     return n
 

@@ -10,9 +10,14 @@ on a board already running the firmware, main.py keeps its watchdog fed
 from a timer once stopped, and a soft reset would end that timer):
 
 1. a look: the board's MicroPython version and .mpy format, checked against
-   the build, and the hash file of the last deploy (.deploy-hashes);
+   the build, the firmware version it has, and the hash file of the last
+   deploy (.deploy-hashes);
 2. the copy: only the files whose hash changed (all with --all), files
    left over from an older deploy removed, the new hash file, a reset.
+
+It says which firmware version the board had and which it has now (the
+version comes from git: host_sim/version.py). A board flashed with `make
+uf2`'s file has the hash file too, so only what changed since is copied.
 
 Needs MicroPython v1.28 or later on the Pico (README: For makers).
 """
@@ -27,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, ROOT)
 import build_mpy  # noqa: E402
-from host_sim import cli  # noqa: E402
+from host_sim import cli, version  # noqa: E402
 
 HASHES = ".deploy-hashes"  # on the board, beside main.py: "sha256 path" a line
 MIN_VERSION = (1, 28)
@@ -38,7 +43,9 @@ PINS = os.path.join(ROOT, "hardware", "pins.py")
 # an older main.py stopped without feeding it) until the reset that ends the
 # deploy; then what deploy needs to know, "key value" a line: every file
 # under vortex/ (a stale .py would shadow its new .mpy), the board's
-# MicroPython, and the hash file's lines after "hashes".
+# MicroPython, the firmware's version ("none": no firmware; "?": one from
+# before versions, or one that cannot load), and the hash file's lines
+# after "hashes".
 LOOK = """\
 import sys
 try:
@@ -62,6 +69,13 @@ except OSError:
 print("platform", sys.platform)
 print("version", ".".join(str(n) for n in sys.implementation.version[:3]))
 print("mpy", getattr(sys.implementation, "_mpy", 0))
+try:
+    from vortex.version import VERSION as _deploy_version
+except ImportError:
+    _deploy_version = "?" if "vortex" in os.listdir() else "none"
+except Exception:
+    _deploy_version = "?"
+print("firmware", _deploy_version)
 print("hashes")
 try:
     with open("%s") as f:
@@ -106,6 +120,11 @@ def digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def manifest(tree):
+    """{board path: sha256} of what the board gets from a build tree."""
+    return {dest: digest(path) for path, dest in files(tree)}
+
+
 def hash_lines(hashes):
     return "".join("%s %s\n" % (hashes[p], p) for p in sorted(hashes))
 
@@ -125,25 +144,36 @@ def mpy_header(path):
         return f.read(4)
 
 
-def check_board(look, tree):
-    """Refuse a board whose MicroPython cannot run the build. Returns
-    {board path: sha256 of the last deploy, "" for a file found under vortex/
-    that no deploy recorded}."""
+def parse_look(look):
+    """What session 1 found: ({key: value}, the files under vortex/, the
+    last deploy's {path: sha256})."""
     info = {}
     found = []
     lines = look.splitlines()
     for i, line in enumerate(lines):
         if line == "hashes":
-            old = parse_hashes(lines[i + 1:])
-            break
+            return info, found, parse_hashes(lines[i + 1:])
         key, _, value = line.partition(" ")
         if key == "file":
             found.append(value)
         else:
             info[key] = value
-    else:
-        raise cli.Failure("the board did not answer as MicroPython does: %s"
-                          % (look.strip()[:200] or "no answer"))
+    raise cli.Failure("the board did not answer as MicroPython does: %s"
+                      % (look.strip()[:200] or "no answer"))
+
+
+def had(info):
+    """The firmware a look found, in words."""
+    firmware = info.get("firmware", "none")
+    return {"none": "no Vortex firmware", "?": "a Vortex firmware from before versions"}.get(
+        firmware, "firmware " + firmware)
+
+
+def check_board(look, tree):
+    """Refuse a board whose MicroPython cannot run the build. Returns
+    {board path: sha256 of the last deploy, "" for a file found under vortex/
+    that no deploy recorded}."""
+    info, found, old = parse_look(look)
     if info.get("platform") != "rp2":
         raise cli.Failure("the board runs MicroPython for %s, not rp2 (a Pico)"
                           % info.get("platform"))
@@ -160,6 +190,9 @@ def check_board(look, tree):
                     os.path.relpath(path, tree), problem, info.get("version")))
     for path in found:
         old.setdefault(path, "")
+    for path in old:
+        if path.startswith("vortex/") and path not in found:
+            old[path] = ""  # recorded, but gone from the board: copied again
     return old
 
 
@@ -186,7 +219,7 @@ def copy_command(mpremote, port, tree, old):
     changed, then the new hash file (written into tree), then reset. Returns
     the command and the board paths it copies."""
     local = {dest: path for path, dest in files(tree)}
-    new = {dest: digest(path) for dest, path in local.items()}
+    new = manifest(tree)
     changed = sorted(p for p in new if old.get(p) != new[p])
     stale = sorted(p for p in old if p not in new)
     folders = sorted(set(p.rsplit("/", 1)[0] for p in changed if "/" in p))  # parents first
@@ -229,13 +262,17 @@ def deploy(mpremote, port, dry_run=False, copy_all=False):
     paths copied. dry_run: print the commands (as onto a blank board)."""
     tree = os.path.join(ROOT, "build", "flash")  # kept: the printed commands name its files
     shutil.rmtree(tree, ignore_errors=True)
-    print("compiled %d modules" % build_mpy.build(tree))
+    release = version.current()
+    print("compiled %d modules: firmware %s" % (build_mpy.build(tree, release=release), release))
     look = look_command(mpremote, port)
     if dry_run:
         show(look)
         old = {}
     else:
-        old = check_board(run(look, capture=True), tree)
+        answer = run(look, capture=True)
+        old = check_board(answer, tree)
+        before = had(parse_look(answer)[0])
+        print("the board has %s" % before)
     if copy_all:
         old = {p: "" for p in old}  # copy everything, still remove what is stale
     cmd, changed = copy_command(mpremote, port, tree, old)
@@ -244,7 +281,8 @@ def deploy(mpremote, port, dry_run=False, copy_all=False):
         show(cmd)
     else:
         run(cmd)
-        print("deployed; the board has restarted")
+        print("deployed: the board had %s, it has firmware %s now, and has restarted"
+              % (before, release))
     return changed
 
 

@@ -1,10 +1,12 @@
-"""The browser simulator's HTTP server: python3 -m host_sim web [--port N] ...
+"""The browser simulator's HTTP server: vortex play [--port N] ...
+(python3 -m host_sim play from a checkout, make play)
 
     GET  /                 the page (static/index.html; static/* beside it)
     GET  /events           Server-Sent Events: the game's state as JSON, at once
                            and after every change (a new LED frame, a hand, a clock second)
     GET  /api/state        the same state, once
     GET  /api/record       the game record (docs/record.md), as text
+    GET  /api/version      {"version": ...}: the simulator's (host_sim/version.py)
     POST /api/<request>    a JSON object of arguments (game.py's op_<request>);
                            200 with a JSON answer ({"error": ...} when the board
                            says no), 400 {"error": ...} for a malformed request
@@ -23,7 +25,7 @@ from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 from vortex.app.session import Settings
 from vortex.app import commands
-from host_sim import cli
+from host_sim import cli, version
 from .game import Game, BadRequest, NO_RECORDS
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
@@ -74,6 +76,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._events()
         if path == "/api/state":
             return self._send(200, self.server.cache.get()[1])
+        if path == "/api/version":
+            return self._json(200, {"version": self.server.version})
         if path == "/api/record":
             try:
                 with self.server.game.lock:
@@ -141,6 +145,7 @@ class Server(ThreadingHTTPServer):
         self.game = game
         self.cache = StateCache(game)
         self.files = set(os.listdir(STATIC))
+        self.version = version.current()
         self.closing = False
 
     @property
@@ -177,7 +182,7 @@ def open_browser(url):
 
 
 def add_arguments(ap):
-    """The options of `python3 -m host_sim web`."""
+    """The options of `vortex play`."""
     from host_sim.board_sim import clock, save_file
     ap.add_argument("--port", type=cli.int_in(0, 65535, "port"), default=0,
                     help="the port to serve on (default: a free one)")
@@ -203,7 +208,7 @@ def run(opts):
     except OSError as e:
         raise cli.Failure("cannot serve on %s:%d: %s" % (opts.host, opts.port, e.strerror or e))
     server.start()
-    print("The Vortex simulator: %s  (Ctrl-C stops it)" % server.url, flush=True)
+    print("The Vortex simulator %s: %s  (Ctrl-C stops it)" % (server.version, server.url), flush=True)
     if not opts.no_browser:
         open_browser(server.url)
     try:

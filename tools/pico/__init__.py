@@ -9,6 +9,9 @@ deploy tree in its flash filesystem, driven from Python.
         dev.wait(lambda: len(dev.scans) >= 100, 60)
         dev.set_reeds(other_cells)               # pieces lifted or put down
         dev.frames[-1]                           # (device ns, 192 bytes R, G, B per LED)
+        dev.save_flash("flash.bin")              # the flash as a power cut would leave it
+
+    with pico.Pico(firmware="flash.bin", deploy=False) as dev:   # power back on
 
 What runs: tools/pico/pico.mjs (Node, rp2040js from tools/pico/node_modules,
 installed by `npm ci` in the project's set-up) boots the UF2 with the RP2040
@@ -39,6 +42,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import build_mpy  # noqa: E402
 import deploy  # noqa: E402
 import pins  # noqa: E402
+from flash_layout import FLASH_BYTES, FS_OFFSET, fs_image  # noqa: E402
 from vortex.hal.pixels import led_map  # noqa: E402
 
 LED_MAP = led_map(pins.LED_SERPENTINE)
@@ -63,13 +67,6 @@ DEVICE_DIR = _device_dir()
 FIRMWARE = os.environ.get("VORTEX_PICO_UF2", os.path.join(DEVICE_DIR, "RPI_PICO-v1.28.0.uf2"))
 BOOTROM = os.environ.get("VORTEX_PICO_BOOTROM", os.path.join(DEVICE_DIR, "rp2040-bootrom-b1.bin"))
 
-# MicroPython's rp2 port, board RPI_PICO: a 2 MB flash whose last 1408 KB
-# are a littlefs2 filesystem of 4 KB blocks (mpconfigboard.h), mounted by
-# VfsLfs2 with its default read, prog and lookahead sizes.
-FLASH_BYTES = 2 * 1024 * 1024
-FS_BYTES = 1408 * 1024
-FS_OFFSET = FLASH_BYTES - FS_BYTES
-BLOCK = 4096
 BOOT_SECONDS = 90  # wall time for the firmware to bring up USB (about 1 s of device time)
 
 
@@ -119,28 +116,6 @@ def deploy_files(tree):
     return {dest: local for local, dest in deploy.files(tree)}
 
 
-def fs_image(files):
-    """The flash filesystem's bytes holding files ({device path: local path or bytes})."""
-    import littlefs
-    fs = littlefs.LittleFS(block_size=BLOCK, block_count=FS_BYTES // BLOCK, read_size=32,
-                           prog_size=32, lookahead_size=32)
-    made = set()
-    for path in sorted(files):
-        parts = path.strip("/").split("/")
-        for i in range(1, len(parts)):
-            folder = "/".join(parts[:i])
-            if folder not in made:
-                fs.mkdir(folder)
-                made.add(folder)
-        data = files[path]
-        if isinstance(data, str):
-            with open(data, "rb") as f:
-                data = f.read()
-        with fs.open("/".join(parts), "wb") as f:
-            f.write(data)
-    return bytes(fs.context.buffer)
-
-
 def cell_frame(wire):
     """The chain's bytes (G, R, B per LED, chain order) as the app's frame:
     R, G, B per cell (vortex.hal.pixels)."""
@@ -156,16 +131,20 @@ class Pico:
 
     files: {device path: local path or bytes} on top of the deploy tree
     (deploy=False: only these). autorun: main.py at the root, run at boot.
+    firmware: the image to boot, a UF2 or a flat flash image (.bin), instead
+    of MicroPython's; with deploy=False and no files, no filesystem is
+    written over it (make uf2's file, a saved flash: they bring their own).
     reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .output (everything the USB port printed),
     .watchdog (ns of a watchdog reset, or None), .reeds_at (ns when the last
     set_reeds() took effect), .now (last device time seen)."""
 
-    def __init__(self, files=None, deploy=True, autorun=False, reeds=()):
+    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None):
         why = missing()
         if why:
             raise Unavailable(why)
+        self.firmware = firmware or FIRMWARE
         self.files = dict(files or {})
         self.deploy = deploy
         self.autorun = autorun
@@ -177,6 +156,7 @@ class Pico:
         self.reeds_at = None
         self.now = 0
         self.usb = False
+        self._saved = False
         self._events = queue.Queue()
         self._tmp = None
         self._proc = None
@@ -188,12 +168,14 @@ class Pico:
         if not self.autorun and "main.py" in files:
             files["lib/main.py"] = files.pop("main.py")
         files.update(self.files)
-        image = os.path.join(self._tmp, "fs.img")
-        with open(image, "wb") as f:
-            f.write(fs_image(files))
+        image = None
+        if self.deploy or files:
+            image = os.path.join(self._tmp, "fs.img")
+            with open(image, "wb") as f:
+                f.write(fs_image(files))
         config = os.path.join(self._tmp, "config.json")
         with open(config, "w") as f:
-            json.dump({"firmware": FIRMWARE, "bootrom": BOOTROM, "fsImage": image,
+            json.dump({"firmware": self.firmware, "bootrom": BOOTROM, "fsImage": image,
                        "fsOffset": FS_OFFSET, "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
                        "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS)}, f)
         self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
@@ -252,6 +234,8 @@ class Pico:
             self.usb = True
         elif kind == "watchdog":
             self.watchdog = ev["t"]
+        elif kind == "saved":
+            self._saved = True
         elif kind == "exit":
             self._stderr.seek(0)
             err = self._stderr.read()
@@ -280,12 +264,20 @@ class Pico:
         """Bytes (str, latin-1) to the USB serial port."""
         self._send(serial=data)
 
+    def save_flash(self, path, timeout=60):
+        """Write the Pico's flash, as it is now, to path (a flat image that
+        firmware=path boots: a power cut and the power back)."""
+        self._saved = False
+        self._send(save=os.path.abspath(path), bytes=FLASH_BYTES)
+        if not self.wait(lambda: self._saved, timeout):
+            raise Unavailable("the emulator did not save its flash in %d s" % timeout)
+
     # --- the raw REPL (as mpremote speaks it) -----------------------------------
     def repl(self, timeout=60):
         """Stop whatever runs and enter the raw REPL."""
         if not self.wait(lambda: self.usb, min(timeout, BOOT_SECONDS)):
             raise Unavailable("no USB port from the firmware in %d s: is %s a MicroPython "
-                              "rp2 image?" % (min(timeout, BOOT_SECONDS), FIRMWARE))
+                              "rp2 image?" % (min(timeout, BOOT_SECONDS), self.firmware))
         start = len(self.output)
         self.write("\r\x03\x03\x01")
         if not self.wait(lambda: self.output.endswith("raw REPL; CTRL-B to exit\r\n>")

@@ -8,6 +8,7 @@
 //          reedCols: [gpio]}
 // stdin, one JSON object a line:   {"serial": "latin-1 text"}  bytes to the USB CDC port
 //                                   {"reeds": [cell, ...]}      closed reed switches
+//                                   {"save": path, "bytes": n}  the flash's first n bytes, to a file
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
 //                                   {"ev": "serial", "data": s} bytes from the port
 //                                   {"ev": "frame", "t": ns, "grb": hex}  an LED frame sent,
@@ -15,8 +16,9 @@
 //                                   {"ev": "reeds", "t": ns}    the reeds above took effect
 //                                   {"ev": "scan", "t": ns}     the first reed row driven high
 //                                   {"ev": "watchdog", "t": ns} the chip's watchdog fired
+//                                   {"ev": "saved"}             the flash was written
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, GPIOPinState, BasePeripheral, StateMachine } from 'rp2040js';
 
@@ -304,6 +306,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     for (const c of msg.reeds) closed[c] = 1;
     updateColumns();
     send({ ev: 'reeds', t: mcu.clock.nanos });
+  }
+  if (msg.save !== undefined) {
+    // Between two slices: no instruction is half done, a flash write may be.
+    writeFileSync(msg.save, mcu.flash.subarray(0, msg.bytes ?? mcu.flash.length));
+    send({ ev: 'saved' });
   }
 }).on('close', () => process.exit(0));
 

@@ -227,8 +227,10 @@ class Link:
             raise LinkError("no arguments expected, got %s" % args[0][:20])
 
     def _do_hello(self, args):
+        # The protocol's name and version, then the firmware's (written by the build).
+        from vortex.version import VERSION as FIRMWARE
         self._no_args(args)
-        self._answer("hello", "vortex-link %d" % VERSION)
+        self._answer("hello", "vortex-link %d firmware %s" % (VERSION, FIRMWARE))
 
     def _do_ping(self, args):
         # A host finds where its answers begin, after whatever was queued before it.

@@ -542,6 +542,13 @@ function onKeyUp(ev) {
   if (ev.key === "." && buttons.b) setButton("b", false);
 }
 
+async function showVersion() {
+  try {
+    $("version").textContent = (await (await fetch("/api/version")).json()).version;
+  } catch (e) { /* the page works without it */ }
+}
+
 build();
 wire();
 connect();
+showVersion();
