@@ -241,7 +241,7 @@ def test_at_a_terminal_the_simulator_edits_lines_and_ctrl_c_ends_quietly():
     assert until(b"? lay: the terrain is W, F, E or A")
     os.write(fd, b"\x03")  # Ctrl-C, as the terminal sends it
     until(b"never", timeout=10)  # returns once the child has gone
-    for _ in range(100):  # a child that did not end is killed, not waited for for ever
+    for _ in range(600):  # a child that did not end is killed, not waited for for ever
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
