@@ -132,6 +132,14 @@ def test_a_remote_opponents_actions_are_requested_and_carried_out(procs):
     link.p.stdin.write("e2e9\n")  # not an action, not a command: one error line
     link.p.stdin.flush()
     assert link.until("error").startswith("error unknown command e2e9")
+    # The hands put the board back as the game now has it, then carry out
+    # the next request as before.
+    pos.pop()
+    a = action_text(buf[3 % pos.legal_into(buf)])
+    link.p.stdin.write(a + "\n")
+    link.p.stdin.flush()
+    assert link.until("ok request") == "ok request " + a
+    assert link.until("action ") == "action %d %s" % (len(pos.stack) + 1, a)
     link.p.stdin.close()
 
 
