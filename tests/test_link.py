@@ -353,7 +353,7 @@ def test_two_long_records_then_a_ping_come_whole_and_in_order():
 
 
 def test_a_host_that_goes_takes_its_record_and_subscriptions_with_it():
-    h, actions = finished_game()
+    h, _ = finished_game()
     h.pipe.send("subscribe\nrecord\n")
     h.rig.tick()
     assert h.link.events and ("ok", "subscribe action lift verdict asks clock result") in h.read()
