@@ -1,7 +1,9 @@
 """The browser simulator's server without a browser: real HTTP on localhost,
 bad requests answered cleanly, the game kept, every page told of changes."""
 import json
+import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -9,7 +11,7 @@ import pytest
 
 import host_sim  # noqa: F401
 from host_sim.web.game import Game, MemoryStore
-from host_sim.web.server import Server
+from host_sim.web.server import Server, MAX_BODY
 from host_sim.__main__ import main as host_sim_main
 from vortex.app import session
 from vortex.app.session import Settings, NO_AI
@@ -18,6 +20,15 @@ from vortex.engine import DARK
 
 @pytest.fixture()
 def server():
+    s = Server(Game(Settings()))
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def shared():
+    """One server for the tables of bad requests, which change nothing."""
     s = Server(Game(Settings()))
     s.start()
     yield s
@@ -54,7 +65,7 @@ def test_bad_requests_get_a_reason_and_change_nothing(server):
     assert post(server, "lift", b"{bad") [0] == 400
     assert post(server, "lift", b"[1]") == (400, {"error": "the arguments must be a JSON object"})
     assert post(server, "fly", {}) == (400, {"error": "no such request: fly"})
-    assert post(server, "lift", {"cell": "z9"}) == (400, {"error": "no cell 'z9' on the board"})
+    assert post(server, "lift", {"cell": "z9"}) == (400, {"error": "cell: no cell 'z9' on the board"})
     assert post(server, "lift", {"cell": 64})[0] == 400
     assert post(server, "lift", {}) [0] == 400
     assert post(server, "put", {"cell": "e4"}) == (200, {"error": "the hand is empty"})
@@ -69,6 +80,107 @@ def test_bad_requests_get_a_reason_and_change_nothing(server):
     assert post(server, "view", {"ply": 3})[0] == 400
     state = json.loads(get(server, "/api/state")[1])
     assert state["position"] == before and state["hand"] == []
+
+
+def raw(s, head, body=b"", wait=3.0):
+    """Send a request as bytes; (status, JSON answer, seconds taken), the
+    connection closed by the server (or the wait run out: status None)."""
+    host, port = s.server_address[:2]
+    t0 = time.monotonic()
+    with socket.create_connection((host, port), timeout=wait) as c:
+        c.sendall(head.replace(b"\n", b"\r\n") + b"\r\n" + body)
+        got = b""
+        try:
+            while True:  # the server answers and closes; a client that stays gets nothing more
+                chunk = c.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+                if b"\r\n\r\n" in got:
+                    top, _, rest = got.partition(b"\r\n\r\n")
+                    n = int(top.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+                    if len(rest) >= n:
+                        break
+        except socket.timeout:
+            return None, None, time.monotonic() - t0
+    top, _, rest = got.partition(b"\r\n\r\n")
+    return int(top.split()[1]), json.loads(rest), time.monotonic() - t0
+
+
+def post_head(op, length):
+    return b"POST /api/%s HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: %s\n" % (
+        op.encode(), length.encode())
+
+
+@pytest.mark.parametrize("length, body, codes", (
+    ("-1", b"", (400,)),                        # once: no answer, a thread waiting for ever
+    ("-5", b'{"cell": "e2"}', (400,)),
+    ("abc", b"{}", (400,)),
+    ("1e3", b"{}", (400,)),
+    (str(MAX_BODY + 1), b'{"cell": ', (400, 413)),  # the body not waited for, nor read
+    ("99999999999999999999", b"", (400, 413)),
+))
+def test_a_bad_content_length_is_answered_at_once_in_one_line(shared, capfd, length, body, codes):
+    server = shared
+    status, answer, took = raw(server, post_head("lift", length), body)
+    assert status in codes and took < 2.0, (status, took)
+    assert set(answer) == {"error"} and "\n" not in answer["error"] and answer["error"]
+    # The server goes on serving, and said nothing to its terminal.
+    assert post(server, "lift", {"cell": "e2"}) == (200, {})
+    assert post(server, "put", {"cell": "e2"}) == (200, {})
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_deep_json_is_a_400_in_one_line(server, capfd):
+    for deep in (b"[" * 100000, b'{"cell": ' * 50000, b"[" * 100000 + b"]" * 100000):
+        status, answer = post(server, "lift", deep)
+        assert status == 400 and "\n" not in answer["error"], (status, answer)
+    assert "Traceback" not in capfd.readouterr().err
+    assert json.loads(get(server, "/api/state")[1])["hand"] == []
+
+
+# Every request with each of its arguments wrong in kind: a 400 naming the
+# argument, in one line; nothing done (game.py checks them all one way).
+BAD_ARGUMENTS = [
+    ("button", {"a": "yes"}), ("button", {"b": 2}), ("button", {"a": None}),
+    ("button", {"a": True, "c": True}),
+    ("lift", {"cell": "e2", "tile": "yes"}), ("lift", {"cell": ["e2"]}), ("lift", {"cel": "e2"}),
+    ("lift", {"cell": True}), ("lift", {"cell": 2.5}),
+    ("put", {"cell": "e4", "item": "0"}), ("put", {"cell": "e4", "item": 1.5}), ("put", {}),
+    ("move", {"from": "e2"}), ("move", {"from": "e2", "to": 28.0}),
+    ("move", {"from": "e2", "to": "e4", "tile": "no"}),
+    ("lay", {"terrain": 1, "cell": "d4"}), ("lay", {"terrain": "X", "cell": "d4"}),
+    ("lay", {"terrain": "", "cell": "d4"}), ("lay", {"terrain": "WF", "cell": "d4"}),
+    ("from-tray", {"piece": 1, "cell": "a3"}), ("from-tray", {"piece": "T"}),
+    ("aside", {"item": "last"}),
+    ("act", {"action": 12}), ("act", {"action": ["e2e4"]}),
+    ("tidy", {"all": True}), ("takeback", {"n": 2}), ("hint", {"side": "light"}),
+    ("new", {"position": 5}), ("new", {"mode": "two"}),
+    ("set", {"name": "ai"}), ("set", {"name": 1, "value": "off"}),
+    ("set", {"name": "ai", "value": ["off"]}), ("set", {"name": "ai", "value": None}),
+    ("set", {"name": "level", "value": True}),
+    ("record", {"text": 3}), ("record", {}),
+    ("sensors", {"misread": "lots"}), ("sensors", {"bounce_ms": -1}), ("sensors", {"misread": 501}),
+    ("sensors", {"bounce_ms": 1.5}), ("sensors", {"noise": 3}),
+    ("view", {"ply": "1"}), ("view", {"ply": -1}), ("view", {}),
+]
+
+
+@pytest.mark.parametrize("op, args", BAD_ARGUMENTS)
+def test_every_request_checks_its_arguments(shared, op, args):
+    server = shared
+    before = json.loads(get(server, "/api/state")[1])
+    status, answer = post(server, op, args)
+    assert status == 400 and set(answer) == {"error"}, (status, answer)
+    assert "\n" not in answer["error"] and len(answer["error"]) < 200
+    after = json.loads(get(server, "/api/state")[1])
+    for key in ("position", "hand", "tiles", "pieces", "settings", "sensors", "tray"):
+        assert after[key] == before[key], key
+
+
+def test_every_request_is_in_the_bad_arguments_table():
+    from host_sim.web.game import REQUESTS
+    assert {op for op, _ in BAD_ARGUMENTS} == set(REQUESTS)
 
 
 def test_the_opponent_changes_now_and_is_saved_with_the_game():

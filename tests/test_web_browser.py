@@ -456,7 +456,7 @@ def test_bad_input_gets_a_message_and_loses_nothing(page, server):
     assert len(server.game.rig.board.pos.stack) == 1
     answer = page.evaluate("""() => fetch('/api/lift', {method: 'POST', body: '{"cell": "z9"}'})
         .then(r => r.json().then(j => [r.status, j.error]))""")
-    assert answer == [400, "no cell 'z9' on the board"]
+    assert answer == [400, "cell: no cell 'z9' on the board"]
     page.set_input_files("#load-rec", files=[{"name": "bad.txt", "mimeType": "text/plain",
                                                "buffer": b"[Light \"x\"\n\n1. Q@z9 *"}])
     page.wait_for_function("document.querySelector('#banner').textContent.includes('record')")
