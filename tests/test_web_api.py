@@ -15,7 +15,8 @@ from host_sim.web.server import Server, MAX_BODY
 from host_sim.__main__ import main as host_sim_main
 from vortex.app import session
 from vortex.app.session import Settings, NO_AI
-from vortex.engine import DARK
+from vortex.engine import DARK, Position
+from vortex.app.recognise import AGREE
 
 
 @pytest.fixture()
@@ -231,6 +232,26 @@ def test_hands_move_things_and_the_firmware_answers(server):
     assert post(server, "lay", {"terrain": "E", "cell": "e2"}) == (200, {})
     state = json.loads(get(server, "/api/state")[1])
     assert state["tiles"][12] == 3 and state["pieces"][12] == 1 and state["hand"] == []
+
+
+def test_the_next_hand_counts_at_once_after_a_new_game_or_a_tidy(server):
+    # "New game" lays the board out at once; the firmware must have seen it
+    # before the next hand, or that hand's action is taken for a board still
+    # being put back (it once stayed at "put the board back" for good).
+    g = server.game
+    full = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+            "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+    for first, then in ((full, None), (None, full)):
+        assert post(server, "new", {"position": first} if first else {}) == (200, {})
+        if then:
+            with g.lock:  # the board, not the game, now shows another position
+                g.rig.virtual.arrange(Position(then), g.rig.now)
+            assert post(server, "tidy", {}) == (200, {})
+        with g.lock:
+            assert g.rig.board.verdict == AGREE and g.rig.board.judged
+            before = len(g.rig.board.pos.stack)
+            g.rig.play(g.rig.board.pos.parse_action("e2e3" if first else "W@d4"), settle=False)
+            assert len(g.rig.board.pos.stack) == before + 1
 
 
 def test_every_page_hears_of_a_change(server):

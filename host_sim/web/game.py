@@ -16,7 +16,7 @@ from vortex.engine import Position, NotationError, IllegalAction
 from vortex.engine.defs import TERRAIN_LETTERS, SIDE_NAMES
 from vortex.engine.notation import parse_cell, action_text
 from vortex.app.session import Settings
-from vortex.app.recognise import VERDICT_NAMES
+from vortex.app.recognise import VERDICT_NAMES, NOT_ASKED
 from vortex.app import leds, session, commands
 from vortex.app.commands import CommandError
 from host_sim.scenario import Rig, TICK_MS, HAND_MS
@@ -304,7 +304,14 @@ class Game:
 
     def op_tidy(self, a):
         """Put the board back as the game says: every piece and tile in its place, hands empty."""
+        self._arrange()
+
+    def _arrange(self):
+        # The board laid out as the game says, at once; and the firmware
+        # given the board time to see it (a sweep of tile reads), so that
+        # the next hand counts: until then the board waits to be put back.
         self.rig.arrange()
+        self.rig.until(self._still, 10000)
 
     # The game: vortex.app.commands, as the link and the menu use them.
     def op_takeback(self, a):
@@ -321,7 +328,7 @@ class Game:
             commands.new_game(self.rig.board, text or None)
         except NotationError as e:
             return {"error": "position not loaded: %s" % e}
-        self.rig.arrange()
+        self._arrange()
 
     def op_set(self, a):
         """One setting by name and value (vortex.app.commands: ai off/light/dark,
@@ -398,7 +405,10 @@ class Game:
             "result": None if result is None else {
                 "winner": None if result.winner is None else SIDE_NAMES[result.winner],
                 "reason": result.reason},
-            "verdict": VERDICT_NAMES[b.verdict].decode(), "menu": b.menu is not None,
+            "verdict": VERDICT_NAMES[b.verdict].decode(),
+            # the action the board saw that is not the one it asks for
+            "seen": action_text(b.sense.action) if b.verdict == NOT_ASKED else None,
+            "menu": b.menu is not None,
             "menu_item": b.menu.item if b.menu is not None else None,
             "settings": {n: commands.value(s, n) for n in commands.NAMES},
             "messages": self.log[-12:], "note": self.note,
