@@ -1,6 +1,7 @@
 """The browser simulator's server without a browser: real HTTP on localhost,
 bad requests answered cleanly, the game kept, every page told of changes."""
 import json
+import os
 import socket
 import threading
 import time
@@ -182,6 +183,16 @@ def test_every_request_checks_its_arguments(shared, op, args):
 def test_every_request_is_in_the_bad_arguments_table():
     from host_sim.web.game import REQUESTS
     assert {op for op, _ in BAD_ARGUMENTS} == set(REQUESTS)
+
+
+def test_the_docs_name_every_request_with_its_arguments():
+    from host_sim.web.game import REQUESTS
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "docs", "simulator.md")) as f:
+        text = " ".join(f.read().split())
+    for op, params in REQUESTS.items():
+        want = "`%s {%s}`" % (op, ", ".join(params)) if params else "`%s`" % op
+        assert want in text, want
 
 
 def test_the_opponent_changes_now_and_is_saved_with_the_game():

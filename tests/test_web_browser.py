@@ -6,6 +6,7 @@ firmware's own frame and game. Screenshots and figures go to build/screenshots/.
 Skips (with the reason) where Playwright or chromium cannot be had; `make
 test` installs both where it can (chromium with apt-get when root).
 """
+import io
 import json
 import os
 import shutil
@@ -22,6 +23,7 @@ from vortex.app.ai import Rng
 from vortex.app import leds
 from vortex.app.recognise import AGREE
 from vortex.app.session import Settings, NO_AI
+from host_sim.scenario import scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed "
                                "(make test installs it from requirements-dev.txt)")
@@ -305,18 +307,17 @@ def test_illegal_move_flashes_red_then_is_restored(page, server):
     bad = next(t for t in range(24, 40) if not pos.pieces[t] and (frm << 6 | t) not in acts)
     drag(page, cell_name(frm), cell_name(bad))
     # The firmware flashes the action's cells red; the page shows exactly that frame.
-    page.wait_for_function("""c => { const e = document.querySelector(`[data-cell="${c}"]`);
-        const [r, g, b] = e.dataset.rgb.split(',').map(Number); return r > 0 && g === 0 && b === 0; }""",
-                           arg=cell_name(bad), timeout=3000)
+    red = "%d,%d,%d" % scaled(leds.ERROR)
+    page.wait_for_function("""([c, red]) => document.querySelector(`[data-cell="${c}"]`).dataset.rgb === red""",
+                           arg=[cell_name(bad), red], timeout=3000)
     shot(page, "07-illegal-red")
     with server.game.lock:
         assert server.game.rig.board.flashing
     drag(page, cell_name(bad), cell_name(frm))
     settled(server, 0)
     # The flash runs its course (ERROR_MS), then no cell is red.
-    page.wait_for_function("""() => ![...document.querySelectorAll('.cell')].some(e => {
-        const [r, g, b] = e.dataset.rgb.split(',').map(Number); return r > 0 && g === 0 && b === 0; })""",
-                           timeout=4000)
+    page.wait_for_function("""red => ![...document.querySelectorAll('.cell')].some(e => e.dataset.rgb === red)""",
+                           arg=red, timeout=4000)
     in_step(page, server)
     shot(page, "08-illegal-restored")
 
@@ -654,3 +655,74 @@ def test_the_banner_shifts_nothing(request, server, device):
     pg.locator("#banner").click()  # a click puts it away
     pg.wait_for_selector("#banner", state="hidden")
     assert boxes(pg) == before
+
+
+def cell_pixels(pg, name):
+    """A cell as the page draws it: a function of a region (a test on (dx,
+    dy), the offset from the cell's centre in cells) to its mean colour."""
+    from PIL import Image
+    img = Image.open(io.BytesIO(cell(pg, name).screenshot())).convert("RGB")
+    w, h = img.size
+    px = img.load()
+
+    def mean(inside):
+        got = [px[x, y] for y in range(h) for x in range(w)
+               if inside((x + 0.5) / w - 0.5, (y + 0.5) / h - 0.5)]
+        assert got, "no pixel in the region"
+        return tuple(sum(c[i] for c in got) / len(got) for i in range(3))
+    return mean
+
+
+def window(dx, dy):  # the tile's window over the LED (its middle)
+    return dx * dx + dy * dy < 0.07 ** 2
+
+
+def face(dx, dy):  # the tile's own colour: its lower right, clear of letter and symbol
+    return 0.25 < dx < 0.36 and 0.25 < dy < 0.36
+
+
+def ring(dx, dy):  # the cell round a piece standing on it
+    return 0.38 ** 2 < dx * dx + dy * dy < 0.46 ** 2
+
+
+def test_the_leds_read_on_every_tile_and_round_a_piece(page, phone, server):
+    from colour import APART, de2000, srgb
+    from vortex.app import commands
+    # What to put back: a Fire tile laid where an Air tile was (red), Light's
+    # Travellers off an Air tile and an Earth tile (Light's colour).
+    start(server, BATTLE)
+    settled(server, 0)
+    for op, args in (("lift", {"cell": "e4"}), ("aside", {}), ("lay", {"terrain": "F", "cell": "e4"}),
+                     ("lift", {"cell": "d2"}), ("aside", {}), ("lift", {"cell": "g2"}), ("aside", {})):
+        assert server.game.command(op, args) == {}
+    for _ in range(100):
+        with server.game.lock:
+            rig = server.game.rig
+            if rig.shows("e4", leds.EXTRA) and rig.shows("d2", leds.SIDE[0]):
+                break
+        time.sleep(0.02)
+    for pg in (page, phone):
+        in_step(pg, server, agree=False)
+        pg.locator("#board").screenshot(path=os.path.join(
+            SHOTS, "21-what-to-put-back-%d.png" % pg.viewport_size["width"]))
+        dark = srgb(cell_pixels(pg, "e5")(window))  # a window with its LED off
+        for name in ("e4", "d2"):  # red on Fire, Light's colour on Air
+            mean = cell_pixels(pg, name)
+            lit, tile = srgb(mean(window)), srgb(mean(face))
+            assert de2000(lit, tile) >= APART, (pg.viewport_size, name, de2000(lit, tile))
+            assert de2000(lit, dark) >= APART, (pg.viewport_size, name)
+    # A tile asked for under a piece: the LED's ring round the piece, blinking.
+    start(server, START)
+    settled(server, 0)
+    with server.game.lock:
+        commands.request(server.game.rig.board, "E@c2")  # a remote opponent's placement
+    for pg in (page, phone):
+        rings = []
+        for _ in range(8):  # over two blinks: lit and dark
+            rings.append(srgb(cell_pixels(pg, "c2")(ring)))
+            time.sleep(0.12)
+        spread = max(de2000(a, b) for a in rings for b in rings)
+        assert spread >= APART, (pg.viewport_size, spread)
+        pg.locator("#board").screenshot(path=os.path.join(
+            SHOTS, "22-tile-asked-under-a-piece-%d.png" % pg.viewport_size["width"]))
+    server.game.command("new", {})

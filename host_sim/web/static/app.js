@@ -110,8 +110,9 @@ function build() {
       el.className = "cell";
       el.dataset.cell = cellName(c);
       el.setAttribute("role", "gridcell");
-      el.innerHTML = '<div class="led"></div><div class="tile" hidden><span class="let"></span><span class="sym"></span></div><div class="shine"></div><div class="piece" hidden><span></span></div>';
-      cells[c] = { el, led: el.children[0], tile: el.children[1], shine: el.children[2], piece: el.children[3], key: "" };
+      el.innerHTML = '<div class="led"></div><div class="tile" hidden><span class="let"></span><span class="sym"></span><span class="win"></span></div><div class="piece" hidden><span></span></div>';
+      const tile = el.children[1];
+      cells[c] = { el, led: el.children[0], tile, win: tile.children[2], piece: el.children[2], key: "" };
       board.appendChild(el);
     }
   }
@@ -122,18 +123,33 @@ function build() {
   }
 }
 
-// An LED's light: the hue at full scale, its strength as the eye sees the
-// driven value. It fills the gap around the tile and shines through it.
+// An LED's light as the eye gets it. Its drive values are linear in light
+// (a WS2812 is pulse-width modulated): the hue is theirs at full scale,
+// sRGB-encoded; its strength the driven level as the eye sees it,
+// (value/255)^(1/2.2). The colours are those tests/colour.py measures.
+const encode = (x) => Math.round(255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * Math.pow(x, 1 / 2.4) - 0.055));
 function glow(r, g, b) {
   const m = Math.max(r, g, b);
   if (!m) return null;
-  const k = 255 / m;
-  const a = Math.pow(m / 255, 1 / 2.2);
-  const col = `${Math.round(r * k)},${Math.round(g * k)},${Math.round(b * k)}`;
-  return {
-    under: `rgba(${col},${a.toFixed(3)})`,
-    through: `radial-gradient(circle closest-side, rgba(${col},${(a * 0.8).toFixed(3)}) 0%, rgba(${col},${(a * 0.5).toFixed(3)}) 45%, transparent 100%)`,
-  };
+  const col = `${encode(r / m)},${encode(g / m)},${encode(b / m)}`;
+  const a = Math.pow(m / 255, 1 / 2.2).toFixed(3);
+  return { col, a };
+}
+
+// Where the LED shows, as on the board (hardware/README.md): through the
+// tile's window over it, and in the opal panel around the tile; with no
+// tile, all over the panel, so a ring of it shows round a piece.
+function light(x, rgb, terrain) {
+  const l = glow(...rgb);
+  if (!l) {
+    x.led.style.background = x.win.style.background = x.win.style.boxShadow = "";
+    return;
+  }
+  const c = `rgba(${l.col},${l.a})`;
+  x.led.style.background = terrain ? c
+    : `radial-gradient(circle closest-side, ${c} 50%, rgba(${l.col},${(l.a * 0.75).toFixed(3)}) 80%, rgba(${l.col},${(l.a * 0.35).toFixed(3)}) 95%, transparent 100%)`;
+  x.win.style.background = `rgb(${l.col})`; // the LED itself; its strength shows in its glow
+  x.win.style.boxShadow = `0 0 0 1px ${c}, 0 0 calc(var(--cell) * .12) ${c}`;
 }
 
 function drawCell(c, terrain, piece, rgb) {
@@ -145,9 +161,7 @@ function drawCell(c, terrain, piece, rgb) {
   x.el.dataset.rgb = rgb.join(",");
   x.el.dataset.tile = TERRAINS[terrain] || (terrain ? "?" : "");
   x.el.dataset.piece = piece ? PIECE_LETTERS[piece] : "";
-  const light = glow(r, g, b);
-  x.led.style.background = light && terrain ? light.under : ""; // no tile: a bare LED's round glow
-  x.shine.style.background = light ? light.through : "";
+  light(x, rgb, terrain);
   if (terrain) {
     x.tile.hidden = false;
     x.tile.className = "tile t" + terrain;
