@@ -13,7 +13,7 @@ from mpy import check_compiled
 # takes there is measured on the emulated Pico (make bench-device).
 MODULES = ["test_app_scenarios", "test_app_order", "test_app_tiles", "test_app_games",
            "test_app_idle", "test_app_advice", "test_app_buttons", "test_app_powercut",
-           "test_app_ai", "test_app_clock", "test_app_thinking"]
+           "test_app_ai", "test_app_clock", "test_app_thinking", "test_app_noise"]
 # The thinking tests hold the board's level-5 search and a host link at once,
 # three rigs in a row: more room, on this port, than a game of one.
 HEAPS = {"test_app_thinking": "256K"}

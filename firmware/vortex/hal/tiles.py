@@ -15,8 +15,14 @@ tiles.cells[c] is a reading code of vortex.tag: NOT_READ until the cell has
 been read, then NO_TILE, WATER..AIR or UNKNOWN; tiles.ids[c] the low byte of
 the tile's serial (0 when none is known), so the app can tell which tile
 moved where even when two tiles share a terrain. A reading replaces the
-previous one only when two reads in a row agree (an NFC misread is
-momentary); a read that disagrees is repeated at once.
+previous one only when reads in a row agree, an NFC misread being
+momentary: CONFIRM of them for a tile of ours (its tag answered, its CRC
+checked), DOUBT for no tile or a tag that is not ours, which is also what a
+failed read gives (no answer, a garbled frame); failed reads that come
+between two reads of a tile do not count against it. A read that disagrees
+with the reading is repeated at once (up to RETRIES times), so a tile
+lifted is still seen within a few ms, and a tag that fails now and then
+does not vanish (issue 14: the board's verdict flickered under misreads).
 
 The reader is any object with read_tile(buf) -> OK / NOTAG / ERR / NOREADER
 (see mfrc522.py); the mux any object with select(cell) and off(). When the
@@ -31,13 +37,17 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
-from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, NOREADER, decode
+from ..tag import NO_TILE, WATER, AIR, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, NOREADER, decode
 from ..ticks import ticks_add, ticks_diff
 
 SETTLE_MS = const(5)  # field time a tag may need before a command (14443-3)
 HOLD_MS = const(3000)  # how long an expected cell keeps being re-read
 BURST = const(3)      # expected-cell reads between two sweep reads
-RETRIES = const(2)    # immediate re-reads of a cell whose reads disagree
+CONFIRM = const(2)     # reads in a row that agree on a tile of ours to change a reading
+# ... on no tile or a tag not ours. With half the reads failing (the
+# simulator's worst), a false run of them starts once in 4**8 = 65536 reads.
+DOUBT = const(8)
+RETRIES = const(7)    # immediate re-reads of a cell whose reads disagree: DOUBT - 1
 RETRY_MS = const(1000)  # how often a missing reader is asked again
 _NONE = const(255)
 
@@ -144,6 +154,7 @@ class TileScanner:
         self.ids = bytearray(64)     # serial (low byte) of each cell's tile, 0 unknown
         self._prev = bytearray(64)   # each cell's previous read
         self._prev_id = bytearray(64)
+        self._same = bytearray(64)   # how many reads in a row gave _prev (capped)
         for i in range(64):
             self.cells[i] = NOT_READ
             self._prev[i] = NOT_READ
@@ -238,16 +249,21 @@ class TileScanner:
             r = NO_TILE
         else:
             r = UNKNOWN
-        cells = self.cells
         prev = self._prev[c]
-        prev_id = self._prev_id[c]
+        if self._again == c and WATER <= prev <= AIR and not WATER <= r <= AIR:
+            return False  # a failed read among a tile's re-reads proves little: they go on
+        cells = self.cells
+        same = self._same[c] + 1 if r == prev and i == self._prev_id[c] else 1
         self._prev[c] = r
         self._prev_id[c] = i
+        self._same[c] = same if same < DOUBT else DOUBT
         if r == cells[c] and i == self.ids[c]:
             self._again = _NONE
             return False
-        if r == prev and i == prev_id:
-            # Two reads in a row agree: the reading changes.
+        # Not read yet: the first reading needs no more (a wrong one is a
+        # difference, which the app has read again at once).
+        if same >= (CONFIRM if WATER <= r <= AIR or cells[c] == NOT_READ else DOUBT):
+            # Enough reads in a row agree: the reading changes.
             if cells[c] == NOT_READ:
                 self.unread -= 1
             cells[c] = r
