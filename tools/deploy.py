@@ -32,6 +32,9 @@ from host_sim import cli  # noqa: E402
 HASHES = ".deploy-hashes"  # on the board, beside main.py: "sha256 path" a line
 MIN_VERSION = (1, 28)
 PINS = os.path.join(ROOT, "hardware", "pins.py")
+# CircuitPython's libraries (requirements-circuitpython.txt, pinned), which
+# the set-up fetches from PyPI into this folder: copied to the board's /lib.
+CP_LIBS = os.path.join(ROOT, ".venv", "circuitpython-lib")
 
 # Run on the board by session 1 (in / there): first a timer feeds the
 # watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
@@ -87,18 +90,36 @@ for p in %s:
 """
 
 
-def files(tree):
+def files(tree, runtime="micropython"):
     """(local file, path on the board) of everything the board gets from a
-    build tree: the compiled firmware and main.py, then the pin map."""
+    build tree (tools/build_mpy.py's, for that runtime): the firmware and
+    main.py, then the pin map. CircuitPython runs code.py at boot (its own
+    first boot writes a code.py that would win over main.py), so main.py
+    goes there under that name, and its libraries go to /lib."""
     out = []
     base = os.path.join(tree, "firmware")
     for folder, _, names in sorted(os.walk(base)):
         rel = os.path.relpath(folder, base)
         for name in sorted(names):
             dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
+            if runtime == "circuitpython" and dest == "main.py":
+                dest = "code.py"
             out.append((os.path.join(folder, name), dest))
     out.append((PINS, "pins.py"))
+    if runtime == "circuitpython":
+        out += [(path, "lib/" + name) for path, name in circuitpython_libraries()]
     return out
+
+
+def circuitpython_libraries():
+    """(local path, name) of each library module CP_LIBS holds (the pip
+    install of requirements-circuitpython.txt: its .py/.mpy modules)."""
+    try:
+        names = sorted(os.listdir(CP_LIBS))
+    except OSError:
+        raise cli.Failure("no CircuitPython libraries in %s: run `make flash` (or `make test`), "
+                          "which fetches them" % os.path.relpath(CP_LIBS, ROOT))
+    return [(os.path.join(CP_LIBS, n), n) for n in names if n.endswith((".py", ".mpy"))]
 
 
 def digest(path):
