@@ -29,7 +29,11 @@ process.on('uncaughtException', (e) => {
 });
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+// ASCII only: a device byte over 0x7f (a latin-1 character here) goes as a
+// \u escape, not as the UTF-8 that stdout would make of it.
+const send = (obj) => process.stdout.write(
+  JSON.stringify(obj).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  + '\n');
 const mcu = new RP2040();
 mcu.logger = { debug() {}, info() {}, warn() {}, error(tag, msg) { process.stderr.write(`${tag}: ${msg}\n`); } };
 
