@@ -10,13 +10,13 @@ write CIRCUITPY, the board's flash drive.
 
 Either way, code.py (main.py) runs next, and the REPL is on the USB serial.
 """
+import board
 import digitalio
-import microcontroller
 import storage
 
 import pins
 
-button = digitalio.DigitalInOut(getattr(microcontroller.pin, "GPIO%d" % pins.BUTTON_A))
+button = digitalio.DigitalInOut(getattr(board, "GP%d" % pins.BUTTON_A))
 button.switch_to_input(pull=digitalio.Pull.UP)  # to ground: pressed reads False
 held = not button.value
 button.deinit()

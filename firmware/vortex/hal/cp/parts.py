@@ -7,7 +7,7 @@ Also turns autoreload off while the game has CIRCUITPY (boot.py): a file
 written by the game must not restart it. When the drive is the computer's
 (A held at boot), autoreload stays on, as a maker editing code.py expects.
 """
-import microcontroller
+import board
 import supervisor
 
 import pins
@@ -23,9 +23,9 @@ from vortex.hal.cp.watchdog import Watchdog
 
 
 def gpio(n):
-    """The microcontroller.Pin of GPIO n (pins.py numbers GPIOs, as both
-    runtimes' pin maps can)."""
-    return getattr(microcontroller.pin, "GPIO%d" % n)
+    """The pin of GPIO n, board.GPn (pins.py numbers GPIOs, which both
+    runtimes' pin names follow on the Pico)."""
+    return getattr(board, "GP%d" % n)
 
 
 def output(n):
