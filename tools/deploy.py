@@ -15,6 +15,7 @@ from a timer once stopped, and a soft reset would end that timer):
    left over from an older deploy removed, the new hash file, a reset.
 
 Needs MicroPython v1.28 or later on the Pico (README: For makers).
+--runtime circuitpython deploys onto CircuitPython instead: tools/deploy_cp.py.
 """
 import hashlib
 import os
@@ -237,7 +238,19 @@ def main(argv):
     ap.add_argument("--dry-run", action="store_true",
                     help="print the mpremote commands (as onto a blank board), run nothing")
     ap.add_argument("--all", action="store_true", help="copy every file, changed or not")
+    ap.add_argument("--runtime", default="micropython", choices=build_mpy.RUNTIMES,
+                    help="what the Pico runs (default micropython; circuitpython: see "
+                         "tools/deploy_cp.py)")
+    ap.add_argument("--drive", type=cli.text("drive"),
+                    help="CircuitPython: the mounted CIRCUITPY folder (default: found among "
+                         "the mounts; else the serial REPL)")
     opts = ap.parse_args(argv)
+    if opts.runtime == "circuitpython":
+        import deploy_cp
+        deploy_cp.run(opts.port, opts.drive, dry_run=opts.dry_run, copy_all=opts.all)
+        return 0
+    if opts.drive:
+        ap.error("--drive is for --runtime circuitpython")
     if opts.dry_run:
         deploy("mpremote", opts.port, dry_run=True)
     else:
