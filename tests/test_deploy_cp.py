@@ -40,8 +40,11 @@ def test_a_copy_onto_the_drive_lays_out_circuitpy_then_copies_only_what_differs(
     drive = tmp_path / "CIRCUITPY"
     drive.mkdir()
     (drive / "code.py").write_text('print("Hello World!")\n')  # CircuitPython's first boot
-    (drive / "settings.toml").write_text("")
+    (drive / "settings.toml").write_text('CIRCUITPY_BLE_NAME = "vortex"')  # the maker's
     first = deploy_cp.copy_to_drive(tree, str(drive))
+    # The keys the board needs are added to the maker's settings.
+    assert (drive / "settings.toml").read_text() == \
+        'CIRCUITPY_BLE_NAME = "vortex"\n' + build_mpy.CIRCUITPYTHON_SETTINGS
     assert {"code.py", "boot.py", "pins.py", "lib/neopixel.py", "vortex/hal/cp/keys.py",
             "vortex/engine/movegen.py"} <= set(first)
     code = (drive / "code.py").read_text()
@@ -57,7 +60,10 @@ def test_a_copy_onto_the_drive_lays_out_circuitpy_then_copies_only_what_differs(
     assert deploy_cp.copy_to_drive(tree, str(drive)) == ["vortex/tag.py"]
     assert not (drive / "vortex" / "old.py").exists()
     assert (drive / "game.bin").read_bytes() == b"the game"
-    assert (drive / "settings.toml").exists()
+    # A key the maker set stays as set.
+    (drive / "settings.toml").write_text("CIRCUITPY_PYSTACK_SIZE = 16384\n")
+    assert deploy_cp.copy_to_drive(tree, str(drive)) == []
+    assert (drive / "settings.toml").read_text() == "CIRCUITPY_PYSTACK_SIZE = 16384\n"
 
 
 class Board:
@@ -78,7 +84,13 @@ class Board:
         if code == deploy_cp.LOOK:
             self.calls.append("look")
             name, version, readonly = self.answer
-            out = "implementation %s\nversion %s\nreadonly %d\nhashes\n" % (name, version, readonly)
+            out = "implementation %s\nversion %s\nreadonly %d\n" % (name, version, readonly)
+            try:
+                with open(os.path.join(self.folder, "settings.toml")) as f:
+                    out += "".join("settings " + line for line in f)
+            except OSError:
+                pass
+            out += "hashes\n"
             try:
                 with open(os.path.join(self.folder, deploy.HASHES)) as f:
                     out += f.read()
@@ -105,6 +117,7 @@ def test_over_the_repl_what_changed_then_a_reset(tree, tmp_path):
     board = Board(str(tmp_path))
     first = deploy_cp.copy_over_repl(board, tree)
     assert (tmp_path / "code.py").exists() and (tmp_path / "lib" / "neopixel.py").exists()
+    assert (tmp_path / "settings.toml").read_text() == build_mpy.CIRCUITPYTHON_SETTINGS
     assert board.calls[:3] == ["raw", "look", "exec"] and board.calls[-2:] == ["exec", "reset"]
     assert board.calls[-3] == "write " + deploy.HASHES
     assert len([c for c in board.calls if c.startswith("write ")]) == len(first) + 1
@@ -115,7 +128,7 @@ def test_over_the_repl_what_changed_then_a_reset(tree, tmp_path):
         f.write("%s vortex/old.py\n" % ("0" * 64))
     assert deploy_cp.copy_over_repl(board, tree) == []
     assert not (tmp_path / "vortex" / "old.py").exists()
-    assert len(deploy_cp.copy_over_repl(board, tree, copy_all=True)) == len(first)
+    assert len(deploy_cp.copy_over_repl(board, tree, copy_all=True)) == len(first) - 1  # settings kept
 
 
 @pytest.mark.parametrize("answer, why", [

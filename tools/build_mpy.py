@@ -36,6 +36,11 @@ TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py"
 RUNTIMES = ("micropython", "circuitpython")
 # What only CircuitPython gets: its boot.py and its hal backends.
 CIRCUITPYTHON_ONLY = ("firmware/boot.py", "firmware/vortex/hal/cp/")
+# CircuitPython's settings.toml keys the board needs (read at each start of
+# code.py): the AI's search, as plain Python, recurses deeper than the 2 KB
+# Python stack CircuitPython gives by default ("pystack exhausted" in the
+# quiescence search); 8 KB of the heap is the stack's.
+CIRCUITPYTHON_SETTINGS = "CIRCUITPY_PYSTACK_SIZE = 8192\n"
 # An emitter decorator line: machine code on MicroPython, nothing on CPython.
 EMITTER = re.compile(r"^([ \t]*)(@micropython\.(?:native|viper)\b)", re.M)
 
@@ -110,6 +115,8 @@ def build_plain(out, with_tests=False):
             raise cli.Failure("%s does not compile without machine code: %s" % (
                 rel, (p.stderr or p.stdout).strip().splitlines()[-1:]))
         n += 1
+    with open(os.path.join(out, "firmware", "settings.toml"), "w") as f:
+        f.write(CIRCUITPYTHON_SETTINGS)
     return n
 
 

@@ -18,8 +18,10 @@ libraries in lib/. Two ways onto the board:
   the drive instead.
 
 Either way, files from an older deploy that this one lacks are removed,
-and nothing else on the drive (game.bin, settings.toml, a maker's files)
-is touched.
+and nothing else on the drive (game.bin, a maker's files) is touched.
+settings.toml is merged: the keys the board needs (build_mpy.py's
+CIRCUITPYTHON_SETTINGS) are added to the drive's own when it lacks them;
+a key the maker set stays as set.
 """
 import glob
 import os
@@ -42,6 +44,12 @@ import sys, os, storage
 print("implementation", sys.implementation.name)
 print("version", ".".join(str(n) for n in sys.implementation.version[:3]))
 print("readonly", int(storage.getmount("/").readonly))
+try:
+    with open("settings.toml") as f:
+        for line in f:
+            print("settings", line.rstrip())
+except OSError:
+    pass
 print("hashes")
 try:
     with open("%s") as f:
@@ -76,6 +84,19 @@ def writable(folder):
     return os.access(folder, os.W_OK)
 
 
+SETTINGS = "settings.toml"
+
+
+def merge_settings(theirs, ours):
+    """settings.toml's text: theirs, plus each key of ours it does not set."""
+    keys = set(line.split("=", 1)[0].strip() for line in theirs.splitlines() if "=" in line)
+    add = [line for line in ours.splitlines()
+           if "=" in line and line.split("=", 1)[0].strip() not in keys]
+    if not add:
+        return theirs
+    return theirs + ("" if not theirs or theirs.endswith("\n") else "\n") + "\n".join(add) + "\n"
+
+
 def _same(local, there):
     try:
         with open(local, "rb") as a, open(there, "rb") as b:
@@ -88,7 +109,8 @@ def plan(tree, old, copy_all=False, on_board=None):
     """({board path: local file}, changed paths, stale paths, {path: sha256}).
     old: the last deploy's hashes; on_board(path, local) -> True if the
     board holds that file as it is (the drive's bytes); else the hashes say."""
-    local = {dest: path for path, dest in deploy.files(tree, "circuitpython")}
+    local = {dest: path for path, dest in deploy.files(tree, "circuitpython")
+             if dest != SETTINGS}  # merged, not copied
     new = {dest: deploy.digest(path) for dest, path in local.items()}
     if on_board is None:
         changed = [p for p in local if copy_all or old.get(p) != new[p]]
@@ -116,6 +138,16 @@ def copy_to_drive(tree, drive, copy_all=False):
         dest = os.path.join(drive, p)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.copyfile(local[p], dest)
+    try:
+        with open(os.path.join(drive, SETTINGS)) as f:
+            theirs = f.read()
+    except OSError:
+        theirs = ""
+    merged = merge_settings(theirs, ours(tree))
+    if merged != theirs:
+        with open(os.path.join(drive, SETTINGS), "w") as f:
+            f.write(merged)
+        changed.append(SETTINGS)
     with open(os.path.join(drive, deploy.HASHES), "w") as f:
         f.write(deploy.hash_lines(new))
     if hasattr(os, "sync"):
@@ -123,16 +155,25 @@ def copy_to_drive(tree, drive, copy_all=False):
     return changed
 
 
+def ours(tree):
+    """The settings.toml keys of the build."""
+    with open(os.path.join(tree, "firmware", SETTINGS)) as f:
+        return f.read()
+
+
 def check_board(look):
-    """{board path: sha256 of the last deploy}, or a Failure saying why the
-    board cannot take this deploy over its REPL."""
+    """({board path: sha256 of the last deploy}, its settings.toml's text),
+    or a Failure saying why the board cannot take this deploy over its REPL."""
     info = {}
+    settings = []
     lines = look.splitlines()
     for i, line in enumerate(lines):
         if line == "hashes":
             old = deploy.parse_hashes(lines[i + 1:])
             break
         key, _, value = line.partition(" ")
+        if key == "settings":
+            settings.append(value)
         info[key] = value
     else:
         raise cli.Failure("the board did not answer as CircuitPython does: %s"
@@ -148,7 +189,7 @@ def check_board(look):
     if info.get("readonly") != "0":
         raise cli.Failure("CIRCUITPY is the computer's (button A was held at boot): mount the "
                           "drive and run again, or reset the board without holding A")
-    return old
+    return old, "".join(line + "\n" for line in settings)
 
 
 def serial_port(port):
@@ -178,7 +219,7 @@ def copy_over_repl(transport, tree, copy_all=False):
     """Look, copy what changed since the last deploy, reset; return the
     paths copied. transport: mpremote's SerialTransport (or a stand-in)."""
     transport.enter_raw_repl(soft_reset=False)
-    old = check_board(transport.exec(LOOK).decode("utf-8", "replace"))
+    old, theirs = check_board(transport.exec(LOOK).decode("utf-8", "replace"))
     if copy_all:
         old = {p: "" for p in old}
     local, changed, stale, new = plan(tree, old, copy_all)
@@ -186,6 +227,10 @@ def copy_over_repl(transport, tree, copy_all=False):
     for p in changed:
         with open(local[p], "rb") as f:
             transport.fs_writefile(p, f.read(), chunk_size=1024)
+    merged = merge_settings(theirs, ours(tree))
+    if merged != theirs:
+        transport.fs_writefile(SETTINGS, merged.encode(), chunk_size=1024)
+        changed.append(SETTINGS)
     transport.fs_writefile(deploy.HASHES, deploy.hash_lines(new).encode(), chunk_size=1024)
     transport.exec("import os\nos.sync()")
     # A reset, not a reload: a new boot.py runs only at boot.
