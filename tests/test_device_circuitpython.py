@@ -6,8 +6,10 @@ the neopixel library; a lifted piece lights its destinations; the move put
 down is saved in the flash (read back from a dump of it, as a computer
 reads the drive); after a reload (Ctrl-C, Ctrl-D) the game resumes with
 it; the host link answers on the USB serial; the NFC bus adapter drives
-the real busio.SPI. Skipped, with the reason, where the emulator, the
-image or a set-up part is missing."""
+the real busio.SPI. The board's AI plays Dark, so its search (plain
+Python there, deeper in the Python stack than CircuitPython gives by
+default: settings.toml) runs under the loop. Skipped, with the reason,
+where the emulator, the image or a set-up part is missing."""
 import os
 import re
 import sys
@@ -23,13 +25,14 @@ import pico  # noqa: E402
 from vortex.app import session  # noqa: E402
 from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.codes import move_to  # noqa: E402
+from vortex.engine.defs import DARK  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
 from vortex.hal.store import FileStore, pack  # noqa: E402
 
 WHY = pico.missing("circuitpython")
 pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated CircuitPython Pico: %s" % WHY)
 
-STATUS = re.compile(r"\d+ ok status side (\w+) actions (\d+)")
+STATUS = re.compile(r"\d+ ok status side (\w+) actions (\d+) verdict \w+ asks (\S+)")
 # Through the adapter: a reed row driven high shows a closed reed on its
 # column (the harness's matrix); a pin pulled up reads 1; the SPI transfers
 # of the MFRC522 driver (MISO low: no chip on the bus).
@@ -61,12 +64,24 @@ spi.deinit()
 
 
 def status(dev, timeout=120):
-    """Ask the board's link for its status: (side, actions)."""
+    """Ask the board's link for its status: (side, actions, the action it asks for)."""
     start = len(dev.output)
     dev.write("\r\nstatus\r\n")
     assert dev.wait(lambda: STATUS.search(dev.output, start), timeout), dev.output[-500:]
-    side, actions = STATUS.search(dev.output, start).groups()
-    return side, int(actions)
+    side, actions, asks = STATUS.search(dev.output, start).groups()
+    return side, int(actions), asks
+
+
+def answered(dev, timeout=240):
+    """The board's status once its AI has chosen (asks for) an action."""
+    end = dev.now + 60_000_000_000
+    while dev.now < end:
+        got = status(dev, timeout)
+        if got[2] != "-":
+            return got
+        t = dev.now
+        assert dev.wait(lambda: dev.now > t + 500_000_000, timeout), dev.output[-500:]
+    raise AssertionError("the AI did not answer in a minute: %r" % dev.output[-500:])
 
 
 def test_the_board_on_circuitpython():
@@ -78,14 +93,14 @@ def test_the_board_on_circuitpython():
     dest = [move_to(m) for m in moves]
     quiet = next(m for m in moves if not pos.pieces[move_to(m)])
     to = move_to(quiet)
-    game = pack(session.dump(session.Settings(), BATTLE, [], (0, 0)))
+    game = pack(session.dump(session.Settings(ai_side=DARK), BATTLE, [], (0, 0)))
     with pico.Pico({"game.bin": game}, autorun=True, reeds=occupied,
                    runtime="circuitpython") as dev:
         # The saved game resumes, the loop scans (keypad, in the background)
         # and draws, and says the NFC reader (busio, no chip) is missing.
         assert dev.wait(lambda: dev.frames and len(dev.scans) >= 100
                         and "NFC reader not answering" in dev.output, 240), dev.output[-500:]
-        assert status(dev) == ("light", 0)
+        assert status(dev) == ("light", 0, "-")
         # A piece lifted: its destinations on the LEDs, through the library.
         shown = len(dev.frames)
         dev.set_reeds([c for c in occupied if c != e2])
@@ -96,9 +111,11 @@ def test_the_board_on_circuitpython():
         # Put down: the move is played and saved on CIRCUITPY.
         dev.set_reeds([c for c in occupied if c != e2] + [to])
         assert dev.wait(lambda: dev.reeds_at is not None, 60)
-        t = dev.reeds_at
-        assert dev.wait(lambda: dev.now > t + 300_000_000, 120)
-        assert status(dev) == ("dark", 1)
+        side, actions, asks = answered(dev)  # the AI thought and chose Dark's answer
+        after = Position(BATTLE)
+        after.push(quiet)
+        assert (side, actions) == ("dark", 1)
+        assert asks in [action_text(a) for a in after.legal_actions()], asks
         saved = MemFS()
         saved.files = pico.fat_files(dev.flash())
         store = FileStore("/game.bin", fs=saved)
@@ -111,7 +128,7 @@ def test_the_board_on_circuitpython():
         dev.write("\x04")
         assert dev.wait(lambda: dev.output.count("NFC reader not answering") == 2, 240), \
             dev.output[-500:]
-        assert status(dev) == ("dark", 1)
+        assert status(dev)[:2] == ("dark", 1)
         # The NFC bus adapter on the real busio.SPI and digitalio pin.
         dev.repl()
         closed = occupied[0]
