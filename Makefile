@@ -6,6 +6,7 @@ VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= auto
 MICROPYTHON_UF2 ?=
+RUNTIME ?= micropython
 
 .PHONY: help play play-terminal test browser bench bench-device tables hardware uf2 flash clean
 
@@ -43,13 +44,17 @@ hardware: $(STAMP)  ## regenerate hardware/generated/* and hardware/power.py (SK
 uf2: $(STAMP)  ## build/vortex-pico-VERSION.uf2: MicroPython and the game, one file to drop on a Pico
 	$(VPY) tools/build_uf2.py $(if $(MICROPYTHON_UF2),--micropython "$(MICROPYTHON_UF2)")
 
-flash: $(STAMP)  ## update a Pico's firmware, keeping its saved game (PORT=/dev/ttyACM0)
-	$(VPY) tools/deploy.py --port "$(PORT)"
+flash: $(STAMP)  ## update a Pico, keeping its saved game (PORT=/dev/ttyACM0; RUNTIME=circuitpython: CIRCUITPY or PORT)
+	$(VPY) tools/deploy.py --port "$(PORT)" --runtime "$(RUNTIME)"
 
 # Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico.
-$(STAMP): requirements-dev.txt tools/pico/package-lock.json
+# The board's CircuitPython libraries (pinned) go to $(VENV)/circuitpython-lib
+# without their PyPI dependencies (Blinka's, for Linux computers).
+$(STAMP): requirements-dev.txt requirements-circuitpython.txt tools/pico/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q -r requirements-dev.txt
+	$(VPY) -m pip install -q --no-deps --no-compile --upgrade --target $(VENV)/circuitpython-lib \
+	  -r requirements-circuitpython.txt
 	if command -v npm >/dev/null; then (cd tools/pico && npm ci --silent --no-audit --no-fund) \
 	|| echo "npm ci failed: the emulated Pico tests will be skipped"; \
 	else echo "node/npm not found: the emulated Pico tests will be skipped"; fi

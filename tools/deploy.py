@@ -20,6 +20,7 @@ version comes from git: host_sim/version.py). A board flashed with `make
 uf2`'s file has the hash file too, so only what changed since is copied.
 
 Needs MicroPython v1.28 or later on the Pico (README: For makers).
+--runtime circuitpython deploys onto CircuitPython instead: tools/deploy_cp.py.
 """
 import hashlib
 import os
@@ -37,6 +38,9 @@ from host_sim import cli, version  # noqa: E402
 HASHES = ".deploy-hashes"  # on the board, beside main.py: "sha256 path" a line
 MIN_VERSION = (1, 28)
 PINS = os.path.join(ROOT, "hardware", "pins.py")
+# CircuitPython's libraries (requirements-circuitpython.txt, pinned), which
+# the set-up fetches from PyPI into this folder: copied to the board's /lib.
+CP_LIBS = os.path.join(ROOT, ".venv", "circuitpython-lib")
 
 # Run on the board by session 1 (in / there): first a timer feeds the
 # watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
@@ -101,18 +105,36 @@ for p in %s:
 """
 
 
-def files(tree):
+def files(tree, runtime="micropython"):
     """(local file, path on the board) of everything the board gets from a
-    build tree: the compiled firmware and main.py, then the pin map."""
+    build tree (tools/build_mpy.py's, for that runtime): the firmware and
+    main.py, then the pin map. CircuitPython runs code.py at boot (its own
+    first boot writes a code.py that would win over main.py), so main.py
+    goes there under that name, and its libraries go to /lib."""
     out = []
     base = os.path.join(tree, "firmware")
     for folder, _, names in sorted(os.walk(base)):
         rel = os.path.relpath(folder, base)
         for name in sorted(names):
             dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
+            if runtime == "circuitpython" and dest == "main.py":
+                dest = "code.py"
             out.append((os.path.join(folder, name), dest))
     out.append((PINS, "pins.py"))
+    if runtime == "circuitpython":
+        out += [(path, "lib/" + name) for path, name in circuitpython_libraries()]
     return out
+
+
+def circuitpython_libraries():
+    """(local path, name) of each library module CP_LIBS holds (the pip
+    install of requirements-circuitpython.txt: its .py/.mpy modules)."""
+    try:
+        names = sorted(os.listdir(CP_LIBS))
+    except OSError:
+        raise cli.Failure("no CircuitPython libraries in %s: run `make flash` (or `make test`), "
+                          "which fetches them" % os.path.relpath(CP_LIBS, ROOT))
+    return [(os.path.join(CP_LIBS, n), n) for n in names if n.endswith((".py", ".mpy"))]
 
 
 def digest(path):
@@ -249,7 +271,19 @@ def main(argv):
     ap.add_argument("--dry-run", action="store_true",
                     help="print the mpremote commands (as onto a blank board), run nothing")
     ap.add_argument("--all", action="store_true", help="copy every file, changed or not")
+    ap.add_argument("--runtime", default="micropython", choices=build_mpy.RUNTIMES,
+                    help="what the Pico runs (default micropython; circuitpython: see "
+                         "tools/deploy_cp.py)")
+    ap.add_argument("--drive", type=cli.text("drive"),
+                    help="CircuitPython: the mounted CIRCUITPY folder (default: found among "
+                         "the mounts; else the serial REPL)")
     opts = ap.parse_args(argv)
+    if opts.runtime == "circuitpython":
+        import deploy_cp
+        deploy_cp.run(opts.port, opts.drive, dry_run=opts.dry_run, copy_all=opts.all)
+        return 0
+    if opts.drive:
+        ap.error("--drive is for --runtime circuitpython")
     if opts.dry_run:
         deploy("mpremote", opts.port, dry_run=True)
     else:

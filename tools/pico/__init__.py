@@ -1,5 +1,5 @@
-"""The emulated Pico: the real MicroPython rp2 firmware in rp2040js, with the
-deploy tree in its flash filesystem, driven from Python.
+"""The emulated Pico: the real MicroPython rp2 firmware (or CircuitPython's)
+in rp2040js, with the deploy tree in its flash filesystem, driven from Python.
 
     import pico                                  # with tools/ on sys.path
     r = pico.run("import vortex.engine; print(1)", timeout=120)
@@ -23,6 +23,12 @@ limit, enforced by killing the Node process however busy it is.
 main.py runs at boot, as on a board, only with autorun=True; otherwise it
 goes to /lib/main.py, where `import main` still finds it, so scripts get the
 REPL first.
+
+runtime="circuitpython" (Pico(...), run(...), --runtime) boots CircuitPython
+10.2.1 instead, with tools/deploy.py's CircuitPython tree (plain sources,
+boot.py, main.py as code.py, the pinned libraries in /lib) on a FAT image of
+CIRCUITPY, built with fatfs-ng (ChaN's FatFs, the code CircuitPython's own
+filesystem is made of).
 """
 import json
 import os
@@ -66,7 +72,17 @@ def _device_dir():
 DEVICE_DIR = _device_dir()
 FIRMWARE = os.environ.get("VORTEX_PICO_UF2", os.path.join(DEVICE_DIR, "RPI_PICO-v1.28.0.uf2"))
 BOOTROM = os.environ.get("VORTEX_PICO_BOOTROM", os.path.join(DEVICE_DIR, "rp2040-bootrom-b1.bin"))
+CP_FIRMWARE = os.environ.get("VORTEX_PICO_CP_UF2", os.path.join(
+    DEVICE_DIR, "circuitpython-raspberry_pi_pico-10.2.1.uf2"))
+RUNTIMES = ("micropython", "circuitpython")
 
+# CircuitPython's raspberrypi port: CIRCUITPY is a FAT volume of 512-byte
+# sectors from flash offset CIRCUITPY_FIRMWARE_SIZE (1020 KB) + the 4 KB of
+# nvm (mpconfigport.h) to the end of the flash its JEDEC ID gives (2 MB:
+# supervisor/internal_flash.c), with no partition table.
+CP_FS_OFFSET = 1024 * 1024
+CP_FS_BYTES = FLASH_BYTES - CP_FS_OFFSET
+SECTOR = 512
 BOOT_SECONDS = 90  # wall time for the firmware to bring up USB (about 1 s of device time)
 
 
@@ -93,27 +109,70 @@ class Result:
 OK, FAILED, TIMEOUT, WATCHDOG = 0, 1, 2, 3
 
 
-def missing():
+def missing(runtime="micropython"):
     """Why the emulated Pico cannot run here (one line), or None if it can."""
     if not shutil.which("node"):
         return "node is not installed (the emulated Pico runs in Node.js)"
     if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
         return "rp2040js is not installed: run `npm ci` in tools/pico (make test does it)"
-    for what, path, var in (("firmware image", FIRMWARE, "VORTEX_PICO_UF2"),
-                            ("RP2040 boot ROM", BOOTROM, "VORTEX_PICO_BOOTROM")):
+    image = (("firmware image", FIRMWARE, "VORTEX_PICO_UF2") if runtime == "micropython" else
+             ("CircuitPython image", CP_FIRMWARE, "VORTEX_PICO_CP_UF2"))
+    for what, path, var in (image, ("RP2040 boot ROM", BOOTROM, "VORTEX_PICO_BOOTROM")):
         if not os.path.isfile(path):
             return "no %s at %s (set %s)" % (what, path, var)
+    module, package = ("littlefs", "littlefs-python") if runtime == "micropython" else \
+        ("fatfs", "fatfs-ng")
     try:
-        import littlefs  # noqa: F401
+        __import__(module)
     except ImportError:
-        return "littlefs-python is not installed (it is in requirements-dev.txt)"
+        return "%s is not installed (it is in requirements-dev.txt)" % package
+    if runtime == "circuitpython" and not os.path.isdir(deploy.CP_LIBS):
+        return "the CircuitPython libraries are not in %s (make test fetches them)" % deploy.CP_LIBS
     return None
 
 
-def deploy_files(tree):
+def deploy_files(tree, runtime="micropython"):
     """{device path: local file}: what tools/deploy.py sends, built into tree."""
-    build_mpy.build(tree)
-    return {dest: local for local, dest in deploy.files(tree)}
+    build_mpy.build(tree, runtime=runtime)
+    return {dest: local for local, dest in deploy.files(tree, runtime)}
+
+
+def fat_image(files, size=CP_FS_BYTES):
+    """CIRCUITPY's bytes holding files ({device path: local path or bytes}):
+    FAT as FatFs's f_mkfs makes it for that size (FAT12, as CircuitPython's
+    own first boot formats it)."""
+    from fatfs import RamDisk, create_extended_partition
+    storage = bytearray(size)
+    fs = create_extended_partition(RamDisk(storage, sector_size=SECTOR))
+    fs.mkfs()
+    fs.mount()
+    for path in sorted(files):
+        folder = "/" + path.strip("/").rpartition("/")[0]
+        if folder != "/":
+            fs.makedirs(folder, exist_ok=True)
+        data = files[path]
+        if isinstance(data, str):
+            with open(data, "rb") as f:
+                data = f.read()
+        fs.write_file("/" + path.strip("/"), data)
+    fs.unmount()
+    return bytes(storage)
+
+
+def fat_files(flash):
+    """{path: bytes} of every file on CIRCUITPY in a dump of the flash
+    (Pico.flash()), read by FatFs as a computer would read the drive."""
+    from fatfs import RamDisk, create_extended_partition
+    storage = bytearray(flash[CP_FS_OFFSET:CP_FS_OFFSET + CP_FS_BYTES])
+    fs = create_extended_partition(RamDisk(storage, sector_size=SECTOR))
+    fs.mount()
+    out = {}
+    for folder, _, names in fs.walk("/"):
+        for name in names:
+            path = folder.rstrip("/") + "/" + name
+            out[path] = fs.read_file(path)
+    fs.unmount()
+    return out
 
 
 def cell_frame(wire):
@@ -138,13 +197,16 @@ class Pico:
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .output (everything the USB port printed),
     .watchdog (ns of a watchdog reset, or None), .reeds_at (ns when the last
-    set_reeds() took effect), .now (last device time seen)."""
+    set_reeds() took effect), .now (last device time seen).
+    runtime: "micropython" (the default) or "circuitpython"."""
 
-    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None):
-        why = missing()
+    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None,
+                 runtime="micropython"):
+        why = missing(runtime)
         if why:
             raise Unavailable(why)
-        self.firmware = firmware or FIRMWARE
+        self.runtime = runtime
+        self.firmware = firmware or (CP_FIRMWARE if runtime == "circuitpython" else FIRMWARE)
         self.files = dict(files or {})
         self.deploy = deploy
         self.autorun = autorun
@@ -156,7 +218,7 @@ class Pico:
         self.reeds_at = None
         self.now = 0
         self.usb = False
-        self._saved = False
+        self._dumped = False
         self._events = queue.Queue()
         self._tmp = None
         self._proc = None
@@ -164,19 +226,22 @@ class Pico:
     # --- life -------------------------------------------------------------
     def __enter__(self):
         self._tmp = tempfile.mkdtemp(prefix="vortex-pico-")
-        files = deploy_files(os.path.join(self._tmp, "tree")) if self.deploy else {}
-        if not self.autorun and "main.py" in files:
-            files["lib/main.py"] = files.pop("main.py")
+        cp = self.runtime == "circuitpython"
+        files = deploy_files(os.path.join(self._tmp, "tree"), self.runtime) if self.deploy else {}
+        script = "code.py" if cp else "main.py"
+        if not self.autorun and script in files:
+            files["lib/main.py"] = files.pop(script)
         files.update(self.files)
         image = None
         if self.deploy or files:
             image = os.path.join(self._tmp, "fs.img")
             with open(image, "wb") as f:
-                f.write(fs_image(files))
+                f.write(fat_image(files) if cp else fs_image(files))
         config = os.path.join(self._tmp, "config.json")
         with open(config, "w") as f:
             json.dump({"firmware": self.firmware, "bootrom": BOOTROM, "fsImage": image,
-                       "fsOffset": FS_OFFSET, "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
+                       "fsOffset": CP_FS_OFFSET if cp else FS_OFFSET,
+                       "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
                        "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS)}, f)
         self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
         self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],
@@ -234,8 +299,8 @@ class Pico:
             self.usb = True
         elif kind == "watchdog":
             self.watchdog = ev["t"]
-        elif kind == "saved":
-            self._saved = True
+        elif kind == "dumped":
+            self._dumped = True
         elif kind == "exit":
             self._stderr.seek(0)
             err = self._stderr.read()
@@ -267,19 +332,40 @@ class Pico:
     def save_flash(self, path, timeout=60):
         """Write the Pico's flash, as it is now, to path (a flat image that
         firmware=path boots: a power cut and the power back)."""
-        self._saved = False
-        self._send(save=os.path.abspath(path), bytes=FLASH_BYTES)
-        if not self.wait(lambda: self._saved, timeout):
+        self._dumped = False
+        self._send(dump=os.path.abspath(path), bytes=FLASH_BYTES)
+        if not self.wait(lambda: self._dumped, timeout):
             raise Unavailable("the emulator did not save its flash in %d s" % timeout)
 
-    # --- the raw REPL (as mpremote speaks it) -----------------------------------
+    def flash(self, timeout=60):
+        """The flash's bytes now (2 MB): the firmware, then the filesystem
+        at FS_OFFSET (CP_FS_OFFSET for CircuitPython), as written so far."""
+        path = os.path.join(self._tmp, "flash.bin")
+        self.save_flash(path, timeout)
+        with open(path, "rb") as f:
+            return f.read()
+
     def repl(self, timeout=60):
         """Stop whatever runs and enter the raw REPL."""
         if not self.wait(lambda: self.usb, min(timeout, BOOT_SECONDS)):
-            raise Unavailable("no USB port from the firmware in %d s: is %s a MicroPython "
-                              "rp2 image?" % (min(timeout, BOOT_SECONDS), self.firmware))
+            raise Unavailable("no USB port from the firmware in %d s: is %s a %s image?" % (
+                min(timeout, BOOT_SECONDS), self.firmware,
+                "CircuitPython" if self.runtime == "circuitpython" else "MicroPython rp2"))
         start = len(self.output)
-        self.write("\r\x03\x03\x01")
+        if self.runtime == "circuitpython":
+            # Stopped (or done), code.py waits for a key before the REPL.
+            self.write("\r\x03\x03")
+            if not self.wait(lambda: self.output.endswith((">>> ", "Use CTRL-D to reload.\r\n"))
+                             and len(self.output) > start, timeout):
+                raise Unavailable("no REPL from the emulated Pico: %r" % self.output[-200:])
+            if not self.output.endswith(">>> "):
+                self.write("\r")
+                if not self.wait(lambda: self.output.endswith(">>> "), timeout):
+                    raise Unavailable("no REPL from the emulated Pico: %r" % self.output[-200:])
+            start = len(self.output)
+            self.write("\x01")
+        else:
+            self.write("\r\x03\x03\x01")
         if not self.wait(lambda: self.output.endswith("raw REPL; CTRL-B to exit\r\n>")
                          and len(self.output) > start, timeout):
             raise Unavailable("no raw REPL from the emulated Pico: %r" % self.output[-200:])
@@ -308,12 +394,12 @@ class Pico:
         return int(a), int(f)
 
 
-def run(script, files=None, timeout=300, deploy=True):
+def run(script, files=None, timeout=300, deploy=True, runtime="micropython"):
     """Boot a Pico with the deploy tree (and files), run script in its raw
     REPL, return Result(output, status, heap). timeout: wall seconds for the
     whole run, boot included."""
     end = time.monotonic() + timeout
-    with Pico(files, deploy=deploy) as dev:
+    with Pico(files, deploy=deploy, runtime=runtime) as dev:
         dev.repl(timeout)
         r = dev.exec(script, end - time.monotonic())
         if r.status in (OK, FAILED):
@@ -322,17 +408,19 @@ def run(script, files=None, timeout=300, deploy=True):
 
 
 def main(argv):
-    """python3 tools/pico [--timeout S] SCRIPT.py | -c CODE"""
+    """python3 tools/pico [--timeout S] [--runtime R] SCRIPT.py | -c CODE"""
     from host_sim import cli  # on sys.path through build_mpy
     ap = cli.parser("python3 tools/pico", (
-        "Run a script on the emulated Pico (MicroPython rp2 firmware in rp2040js), with the\n"
-        "firmware deployed as tools/deploy.py sends it. Prints its output; the exit status is\n"
-        "the script's (0 ok, 1 exception, 2 out of time, 3 watchdog reset)."))
+        "Run a script on the emulated Pico (MicroPython rp2 firmware, or CircuitPython, in\n"
+        "rp2040js), with the firmware deployed as tools/deploy.py sends it. Prints its output;\n"
+        "the exit status is the script's (0 ok, 1 exception, 2 out of time, 3 watchdog reset)."))
     ap.add_argument("script", nargs="?", type=cli.text("script"),
                     help="a Python file to run on the device")
     ap.add_argument("-c", dest="code", help="code to run instead of a file")
     ap.add_argument("--timeout", type=cli.float_in(1, 86400, "timeout"), default=300,
                     help="wall seconds (default 300)")
+    ap.add_argument("--runtime", default="micropython", choices=RUNTIMES,
+                    help="the firmware to boot (default micropython)")
     args = ap.parse_args(argv)
     if not args.script and args.code is None:
         ap.error("give a script or -c CODE")
@@ -345,7 +433,7 @@ def main(argv):
             print("cannot read %s: %s" % (args.script, e.strerror), file=sys.stderr)
             return 2
     try:
-        r = run(code, timeout=args.timeout)
+        r = run(code, timeout=args.timeout, runtime=args.runtime)
     except (Unavailable, RuntimeError) as e:  # missing parts, or the emulator died
         print("emulated Pico: %s" % e, file=sys.stderr)
         return 2

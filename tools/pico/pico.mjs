@@ -8,7 +8,7 @@
 //          reedCols: [gpio]}
 // stdin, one JSON object a line:   {"serial": "latin-1 text"}  bytes to the USB CDC port
 //                                   {"reeds": [cell, ...]}      closed reed switches
-//                                   {"save": path, "bytes": n}  the flash's first n bytes, to a file
+//                                   {"dump": path, "bytes": n}  the flash's first n bytes (all: no n) now, to a file
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
 //                                   {"ev": "serial", "data": s} bytes from the port
 //                                   {"ev": "frame", "t": ns, "grb": hex}  an LED frame sent,
@@ -16,7 +16,7 @@
 //                                   {"ev": "reeds", "t": ns}    the reeds above took effect
 //                                   {"ev": "scan", "t": ns}     the first reed row driven high
 //                                   {"ev": "watchdog", "t": ns} the chip's watchdog fired
-//                                   {"ev": "saved"}             the flash was written
+//                                   {"ev": "dumped", "t": ns}   the flash is in the file
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -29,7 +29,11 @@ process.on('uncaughtException', (e) => {
 });
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+// ASCII only: a device byte over 0x7f (a latin-1 character here) goes as a
+// \u escape, not as the UTF-8 that stdout would make of it.
+const send = (obj) => process.stdout.write(
+  JSON.stringify(obj).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  + '\n');
 const mcu = new RP2040();
 mcu.logger = { debug() {}, info() {}, warn() {}, error(tag, msg) { process.stderr.write(`${tag}: ${msg}\n`); } };
 
@@ -56,6 +60,13 @@ const firmware = new Uint8Array(readFileSync(config.firmware));
 if (config.firmware.endsWith('.bin')) mcu.flash.set(firmware, 0);
 else loadUF2(firmware);
 if (config.fsImage) mcu.flash.set(new Uint8Array(readFileSync(config.fsImage)), config.fsOffset);
+
+// BOOTSEL released, as on a real Pico: the flash chip select's pad has its
+// input enabled and the 10K pull-up holds it high (rp2040js leaves the
+// input disabled, so it reads low). CircuitPython reads BOOTSEL there at
+// boot and waits while it is "held"; MicroPython does not read it at boot.
+mcu.qspi[1].padValue = 0x5a;
+mcu.qspi[1].setInputValue(true);
 
 // --- the flash chip behind the SSI ------------------------------------------
 // rp2040js reads XIP flash straight from mcu.flash; writes come from the boot
@@ -265,6 +276,35 @@ if (ledPin) {
   };
 }
 
+// --- PIO on the device clock ------------------------------------------------------
+// rp2040js steps PIO state machines from the host's event loop (a thousand
+// instructions a turn, between the CPU's slices), so a CPU waiting on a PIO
+// FIFO waits for the host: CircuitPython's neopixel_write (a PIO program at
+// 12.8 MHz) took over 100 ms of device time a frame. Here they step with
+// the CPU instead: each enabled state machine runs an instruction every
+// clock-divider system cycles, and an instruction's delay [n] takes n more.
+for (const pio of mcu.pio) pio.run = () => {};
+const pioBudget = new Float64Array(8);
+function stepPIO(cycles) {
+  for (let p = 0; p < mcu.pio.length; p++) {
+    const pio = mcu.pio[p];
+    if (pio.stopped) continue;
+    for (let i = 0; i < 4; i++) {
+      const sm = pio.machines[i];
+      if (!sm.enabled) continue;
+      const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
+      let budget = pioBudget[p * 4 + i] + cycles / div;
+      while (budget >= 1) {
+        const before = sm.cycles;
+        sm.step();
+        budget -= Math.max(1, sm.cycles - before);
+      }
+      pioBudget[p * 4 + i] = budget;
+    }
+    pio.checkChangedPins();
+  }
+}
+
 // --- watchdog -------------------------------------------------------------------
 const watchdog = mcu.peripherals[0x40058];
 watchdog.onWatchdogTrigger = () => {
@@ -284,9 +324,13 @@ function slice() {
     for (let i = 0; i < 20000 && running; i++) {
       if (core.waiting) {
         const next = clock.nanosToNextAlarm;
-        clock.tick(next > 0 ? next : cycleNanos);
+        const nanos = next > 0 ? next : cycleNanos;
+        clock.tick(nanos);
+        stepPIO(nanos / cycleNanos);
       } else {
-        clock.tick(core.executeInstruction() * cycleNanos);
+        const cycles = core.executeInstruction();
+        clock.tick(cycles * cycleNanos);
+        stepPIO(cycles);
       }
     }
   }
@@ -307,10 +351,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     updateColumns();
     send({ ev: 'reeds', t: mcu.clock.nanos });
   }
-  if (msg.save !== undefined) {
+  if (msg.dump !== undefined) {
     // Between two slices: no instruction is half done, a flash write may be.
-    writeFileSync(msg.save, mcu.flash.subarray(0, msg.bytes ?? mcu.flash.length));
-    send({ ev: 'saved' });
+    writeFileSync(msg.dump, mcu.flash.subarray(0, msg.bytes ?? mcu.flash.length));
+    send({ ev: 'dumped', t: mcu.clock.nanos });
   }
 }).on('close', () => process.exit(0));
 
