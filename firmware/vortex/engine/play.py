@@ -6,8 +6,19 @@ Undo record, one small int per action: taken piece (bits 0-2), awakened
 (bit 3), the previous ban (bits 4-11), the previous quiet count (bits 12-).
 """
 from ..native import micropython, ptr8
-from .defs import NO_TILE, TRAVELLER, HEART, PLACE, SWAP, VORTEX
-from .tables import OFF
+from .defs import const
+
+# defs' and tables' numbers again, as this module's own const(): MicroPython
+# writes a module's const() names into its code as literals, but looks an
+# imported name up in a dict at every use (several a push on the RP2040).
+# tests/test_engine_native.py checks that they equal defs' and tables'.
+_NO_TILE = const(0)
+_TRAVELLER = const(1)
+_HEART = const(3)
+_PLACE = const(4096)
+_SWAP = const(4352)
+_VORTEX = const(4480)
+_OFF = const(255)
 
 
 # push and pop as machine code (native: Python semantics, no bytecode
@@ -26,42 +37,42 @@ def push(pos, a):
     tiles = pos.tiles
     side = pos.side
     undo = pos.ban << 4 | pos.quiet << 12
-    if a < PLACE:
+    if a < _PLACE:
         pieces = pos.pieces
         f = a >> 6
         t = a & 63
         p = pieces[f]
         taken = pieces[t]
-        if (p & 3) == TRAVELLER and (t >> 3) == (0 if side else 7):
-            p += 1  # TRAVELLER -> AWAKENED on the enemy back rank
+        if (p & 3) == _TRAVELLER and (t >> 3) == (0 if side else 7):
+            p += 1  # Traveller -> Awakened on the enemy back rank
             undo |= 8
-        elif (p & 3) == HEART:
+        elif (p & 3) == _HEART:
             pos.hearts[side] = t
         pieces[f] = 0
         pieces[t] = p
         if taken:
             undo |= taken
             pos.quiet = 0
-            if (taken & 3) == HEART:
-                pos.hearts[side ^ 1] = OFF
+            if (taken & 3) == _HEART:
+                pos.hearts[side ^ 1] = _OFF
         else:
             pos.quiet += 1
-        pos.ban = OFF
-    elif a < SWAP:
+        pos.ban = _OFF
+    elif a < _SWAP:
         c = a & 63
-        t = ((a - PLACE) >> 6) + 1
+        t = ((a - _PLACE) >> 6) + 1
         tiles[c] = t
         pos.pool[t] -= 1
         pos.filled += 1
-        pos.ban = OFF
-    elif a < VORTEX:
-        _swap(tiles, a - SWAP)
-        pos.ban = a - SWAP
+        pos.ban = _OFF
+    elif a < _VORTEX:
+        _swap(tiles, a - _SWAP)
+        pos.ban = a - _SWAP
         pos.quiet += 1
     else:
-        _turn(tiles, a - VORTEX)
+        _turn(tiles, a - _VORTEX)
         pos.vortexes[side] -= 1
-        pos.ban = OFF
+        pos.ban = _OFF
         pos.quiet += 1
     pos.side = side ^ 1
     pos.ply += 1
@@ -86,29 +97,29 @@ def pop(pos):
     pos.ban = (undo >> 4) & 255
     pos.quiet = undo >> 12
     tiles = pos.tiles
-    if a < PLACE:
+    if a < _PLACE:
         pieces = pos.pieces
         f = a >> 6
         t = a & 63
         p = pieces[t]
         if undo & 8:
             p -= 1
-        elif (p & 3) == HEART:
+        elif (p & 3) == _HEART:
             pos.hearts[side] = f
         pieces[f] = p
         taken = undo & 7
         pieces[t] = taken
-        if (taken & 3) == HEART:
+        if (taken & 3) == _HEART:
             pos.hearts[side ^ 1] = t
-    elif a < SWAP:
+    elif a < _SWAP:
         c = a & 63
         pos.pool[tiles[c]] += 1
-        tiles[c] = NO_TILE
+        tiles[c] = _NO_TILE
         pos.filled -= 1
-    elif a < VORTEX:
-        _swap(tiles, a - SWAP)  # its own inverse
+    elif a < _VORTEX:
+        _swap(tiles, a - _SWAP)  # its own inverse
     else:
-        _turn(tiles, (a - VORTEX) ^ 1)  # the opposite turn
+        _turn(tiles, (a - _VORTEX) ^ 1)  # the opposite turn
         pos.vortexes[side] += 1
     return a
 
