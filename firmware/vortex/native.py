@@ -30,7 +30,10 @@ the module's own, or turned into ints first).
 """
 try:
     import micropython
+    COMPILED = True   # the decorators compile: viper and native code exist
 except ImportError:  # CPython
+    COMPILED = False
+
     class micropython:  # type: ignore[no-redef]
         """The decorators, as no-ops."""
 

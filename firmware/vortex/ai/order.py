@@ -77,7 +77,8 @@ def order(buf, n: int, tt: int, pieces, far: int, k1: int, k2: int) -> int:
                 out[k] = a
                 k += 1
         i += 1
-    _sort(buf, first, k, pieces)
+    if k - first > 1:  # a call costs more than the sort of a few
+        _sort(buf, first, k, pieces)
     kl = k1
     m = 0
     while m < 2:
@@ -109,7 +110,8 @@ def captures(buf, n: int, pieces) -> int:
             out[m] = a
             m += 1
         i += 1
-    _sort(buf, 0, m, pieces)
+    if m > 1:
+        _sort(buf, 0, m, pieces)
     return m
 
 

@@ -3,11 +3,11 @@ Heart threats, and a transposition table in one bytearray.
 
 Nothing is allocated per node: action buffers are made per ply at
 construction, keys are 30-bit small ints, every table is a bytearray or an
-array. While searching, the position's action stack and undo records are
-lists of the search's own, pre-grown, so push() and pop() never resize them.
+array. Actions are played with the engine's make() and unmake(), which
+leave the position's action stack alone (each loop keeps its undo record).
 
 Per node: the cells' key and each side's weight sum follow the action
-(vortex.ai.track, before and after the engine's push), the evaluation asks
+(vortex.ai.track, before and after the engine's make), the evaluation asks
 the engine which pieces reach each Heart (movegen.watch_hearts), ordering
 and capture lists are machine code (vortex.ai.order); the full key is made
 only where the table is read.
@@ -27,7 +27,7 @@ from vortex.native import micropython
 from vortex.engine.defs import PLACE, QUIET_LIMIT, back_rank, const
 from vortex.engine.tables import OFF
 from vortex.engine.movegen import new_buffer, piece_moves, watch_hearts, MAX_ACTIONS
-from vortex.engine.play import push, pop
+from vortex.engine.play import make, unmake
 from vortex.ticks import ticks_diff
 from vortex.ai.evaluate import Evaluator, WIN, static
 from vortex.ai import zobrist
@@ -41,7 +41,6 @@ LOWER = const(2)
 UPPER = const(3)
 EVERY = const(7)           # poll(), the clock and the budget every 8 nodes (mask)
 QPLIES = const(2)          # capture plies past max_ply (one buffer each)
-STACK_SPARE = const(32)    # plies the pre-grown stacks hold before resizing
 GOES_ON = const(32001)     # _over(): the game is not over
 BIAS = const(32768)        # root scores as unsigned 16 bits (order.sort_by)
 
@@ -63,6 +62,7 @@ class Search:
     def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None, clock=ticks_ms):
         self.max_ply = max_ply
         self.bufs = [new_buffer() for _ in range(max_ply + QPLIES)]
+        self.qlimit = max_ply + QPLIES  # plies with a buffer: quiescence stands pat past them
         self.st = new_state(max_ply + QPLIES)  # weights, then key and sums per ply (track.py)
         self.root_scores = array("H", range(MAX_ACTIONS))  # score + BIAS: the next depth's order
         self.killers = array("H", bytes(4 * (max_ply + QPLIES)))
@@ -70,16 +70,11 @@ class Search:
         self.tt = bytearray(8 << tt_bits)
         self.tt_mask = (1 << tt_bits) - 1
         self.keys = zobrist.shared()
+        self.z = self.keys.z
         self.ev = Evaluator()
         self.threats = self.ev.threats  # filled by movegen.watch_hearts at every node
         self.poll = poll
         self.clock = clock
-        self.stack = [0] * STACK_SPARE
-        self.undo = [0] * STACK_SPARE
-        self.stack.append(0)  # grow once now: appends stay within capacity
-        self.stack.pop()
-        self.undo.append(0)
-        self.undo.pop()
         self.nodes = 0
         self.depth = 0      # depth of the last completed iteration
         self.score = 0      # its score, for the side to act
@@ -113,16 +108,7 @@ class Search:
         if hist is not None:
             for i in range(4096):
                 hist[i] >>= 2
-        # The search pushes on lists of its own (see the module docstring).
-        game_stack = pos.stack
-        game_undo = pos._undo
-        pos.stack = self.stack
-        pos._undo = self.undo
-        try:
-            return self._root(max_depth)
-        finally:
-            pos.stack = game_stack
-            pos._undo = game_undo
+        return self._root(max_depth)
 
     def _root(self, max_depth):
         pos = self.pos
@@ -145,19 +131,19 @@ class Search:
         self._order(buf, n, 0, self._tt_move(key))
         pieces = pos.pieces
         tiles = pos.tiles
-        z = self.keys.z
+        z = self.z
         for depth in range(1, max_depth + 1):
             alpha = -INF
             found = -1
             for i in range(n):
                 a = buf[i]
                 touch(a, STATE, 0, pieces, tiles, z, st)
-                push(pos, a)
+                undo = make(pos, a)
                 touch(a, STATE, 1, pieces, tiles, z, st)
                 self._count()
                 # Gentle levels add noise to exact root scores: a full window.
                 score = -self._search(depth - 1, 1, -INF, INF if self.noise else -alpha)
-                pop(pos)
+                unmake(pos, a, undo)
                 if self.stop:
                     break
                 if self.noise:
@@ -219,9 +205,9 @@ class Search:
     # --- the tree -------------------------------------------------------
     # The make/unmake of every loop below, written out (a call per node
     # costs as much as a sixth of a node on the RP2040):
-    #     touch(a, i, 0, ...); push(pos, a); touch(a, i, 1, ...); count
+    #     touch(a, i, 0, ...); undo = make(pos, a); touch(a, i, 1, ...); count
     #     ... the child at ply + 1 ...
-    #     pop(pos)
+    #     unmake(pos, a, undo)
     @micropython.native
     def _search(self, depth, ply, alpha, beta):
         if self.stop:
@@ -230,7 +216,7 @@ class Search:
         if over != GOES_ON:
             return over
         if depth <= 0 or ply >= self.max_ply:
-            return self._quiesce(ply, alpha, beta, 0)
+            return self._quiesce(ply, alpha, beta, 0, self._static(ply))
         pos = self.pos
         st = self.st
         i = STATE + 3 * ply
@@ -252,7 +238,10 @@ class Search:
         self._order(buf, n, ply, tt_move)
         pieces = pos.pieces
         tiles = pos.tiles
-        z = self.keys.z
+        hearts = pos.hearts
+        vortexes = pos.vortexes
+        z = self.z
+        t = self.threats
         a0 = alpha
         best = -INF
         best_a = buf[0]
@@ -260,7 +249,7 @@ class Search:
         for j in range(n):
             a = buf[j]
             touch(a, i, 0, pieces, tiles, z, st)
-            push(pos, a)
+            undo = make(pos, a)
             touch(a, i, 1, pieces, tiles, z, st)
             nodes = self.nodes + 1
             self.nodes = nodes
@@ -273,8 +262,17 @@ class Search:
                 if score != GOES_ON:
                     score = -score
                 else:
-                    score = -self._quiesce(ply + 1, -beta, -alpha, 0)
-            pop(pos)
+                    # The child's evaluation, then its first lines (see
+                    # _quiesce): most children stand pat here, without a call.
+                    watch_hearts(hearts, pieces, tiles, t)
+                    side = pos.side
+                    stand = static(side, st[i + 4], st[i + 5], t, vortexes, pos.quiet)
+                    if (stand < WIN - 1 and stand >= -alpha
+                            and not (t[side] and ply + 1 < self.max_ply)):
+                        score = -stand
+                    else:
+                        score = -self._quiesce(ply + 1, -beta, -alpha, 0, stand)
+            unmake(pos, a, undo)
             if self.stop:
                 return 0
             if score > best:
@@ -291,39 +289,48 @@ class Search:
         return best
 
     @micropython.native
-    def _quiesce(self, ply, alpha, beta, qd):
-        """Captures only, after standing pat; but a side whose Heart is
-        threatened looks at every action once (an evasion may not capture)."""
-        if self.stop:
-            return 0
+    def _static(self, ply):
+        # The evaluation at ply: the Heart counts into threats, then the score.
         pos = self.pos
         st = self.st
         i = STATE + 3 * ply
-        # Evaluator.score(pos, st[i + 1], st[i + 2]), without its call.
         t = self.threats
-        pieces = pos.pieces
-        tiles = pos.tiles
-        watch_hearts(pos.hearts, pieces, tiles, t)
-        side = pos.side
-        stand = static(side, st[i + 1], st[i + 2], t, pos.vortexes, pos.quiet)
+        watch_hearts(pos.hearts, pos.pieces, pos.tiles, t)
+        return static(pos.side, st[i + 1], st[i + 2], t, pos.vortexes, pos.quiet)
+
+    @micropython.native
+    def _quiesce(self, ply, alpha, beta, qd, stand):
+        """Captures only, after standing pat on `stand` (_static(ply), the
+        Heart counts still in threats); but a side whose Heart is threatened
+        looks at every action once (an evasion may not capture)."""
+        if self.stop:
+            return 0
         if stand >= WIN - 1:
             return WIN - ply - 1
+        pos = self.pos
+        side = pos.side
+        t = self.threats
         if t[side] and qd == 0 and ply < self.max_ply:
             return self._evade(ply, alpha, beta)
         if stand >= beta:
             return stand
         if stand > alpha:
             alpha = stand
-        bufs = self.bufs
-        if ply >= len(bufs):
+        if ply >= self.qlimit:
             return stand
-        buf = bufs[ply]
+        buf = self.bufs[ply]
+        st = self.st
+        i = STATE + 3 * ply
+        pieces = pos.pieces
+        tiles = pos.tiles
+        hearts = pos.hearts
+        vortexes = pos.vortexes
         n = captures(buf, piece_moves(0, side, 0, 64, pieces, tiles, buf), pieces)
-        z = self.keys.z
+        z = self.z
         for j in range(n):
             a = buf[j]
             touch(a, i, 0, pieces, tiles, z, st)
-            push(pos, a)
+            undo = make(pos, a)
             touch(a, i, 1, pieces, tiles, z, st)
             nodes = self.nodes + 1
             self.nodes = nodes
@@ -332,9 +339,14 @@ class Search:
             over = self._over(ply + 1)
             if over != GOES_ON:
                 score = -over
-            else:
-                score = -self._quiesce(ply + 1, -beta, -alpha, qd + 1)
-            pop(pos)
+            else:  # as in _search's loop: the child's evaluation and first lines
+                watch_hearts(hearts, pieces, tiles, t)
+                stand = static(side ^ 1, st[i + 4], st[i + 5], t, vortexes, pos.quiet)
+                if stand < WIN - 1 and stand >= -alpha:
+                    score = -stand
+                else:
+                    score = -self._quiesce(ply + 1, -beta, -alpha, qd + 1, stand)
+            unmake(pos, a, undo)
             if self.stop:
                 return 0
             if score > alpha:
@@ -356,12 +368,12 @@ class Search:
         i = STATE + 3 * ply
         pieces = pos.pieces
         tiles = pos.tiles
-        z = self.keys.z
+        z = self.z
         best = -INF
         for j in range(n):
             a = buf[j]
             touch(a, i, 0, pieces, tiles, z, st)
-            push(pos, a)
+            undo = make(pos, a)
             touch(a, i, 1, pieces, tiles, z, st)
             nodes = self.nodes + 1
             self.nodes = nodes
@@ -371,8 +383,8 @@ class Search:
             if over != GOES_ON:
                 score = -over
             else:
-                score = -self._quiesce(ply + 1, -beta, -alpha, 1)
-            pop(pos)
+                score = -self._quiesce(ply + 1, -beta, -alpha, 1, self._static(ply + 1))
+            unmake(pos, a, undo)
             if self.stop:
                 return 0
             if score > best:

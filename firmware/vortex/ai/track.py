@@ -6,11 +6,11 @@ weights (vortex.ai.evaluate.WEIGHTS).
 They live in one array('I'), `st`: the weights at [0:WEIGHTS_SIZE], then a
 triple per ply at i = STATE + 3 * ply: [i] the cells' key, [i + 1] Light's
 sum, [i + 2] Dark's. A child's triple is its parent's with the cells an
-action touches taken out before push() and put back after it, so the
-engine's own push() decides what the action did (a capture, an awakening):
+action touches taken out before the engine plays it and put back after,
+so the engine alone decides what the action did (a capture, an awakening):
 
     touch(a, i, 0, pos.pieces, pos.tiles, z, st)   # triple i + 3 = i less a's cells
-    push(pos, a)
+    undo = make(pos, a)                            # vortex.engine.play
     touch(a, i, 1, pos.pieces, pos.tiles, z, st)   # ... plus a's cells as they are now
 
 One call each way: machine code on the board (a call costs about as much
