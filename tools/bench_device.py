@@ -174,11 +174,24 @@ def save(b):
 
 def ai(b):
     """AI"""
-    u, d = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=900)
-    for key in sorted(d):
-        level = key.split("_")[1]
-        b.row("ai", "time per action, level %s" % level,
-              u.get(key, 0) / 1000, d[key] / 1000, "ms")
+    # The board just built (every piece home) and a middle game, each side
+    # acting in turn: 6 actions a level, then level 5's nodes a second.
+    u, d = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=1800)
+    for level in range(1, 6):
+        key = "ai_%d_us" % level
+        if key in d:
+            b.row("ai", "time per action, level %d (mean of 6)" % level,
+                  u.get(key, 0) / 1000, d[key] / 1000, "ms")
+    b.row("ai", "  level 5, worst of the 6", u.get("ai_5_worst_us", 0) / 1000,
+          d.get("ai_5_worst_us", 0) / 1000, "ms")
+    b.row("ai", "  level 5, nodes an action", u.get("ai_5_nodes"), d.get("ai_5_nodes"), "")
+    b.row("ai", "level 5 search, the built board", u.get("ai_5_nps"), d.get("ai_5_nps"),
+          "nodes/s")
+    u, d = b.both("ai_mode(%r, 4, [5])" % bench.BULK[0], timeout=1800)
+    b.row("ai", "level 5 search, a middle game", u.get("ai_5_nps"), d.get("ai_5_nps"),
+          "nodes/s")
+    b.row("ai", "  its time per action (mean of 4)", u.get("ai_5_us", 0) / 1000,
+          d.get("ai_5_us", 0) / 1000, "ms")
 
 
 def game(b):

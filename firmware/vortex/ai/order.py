@@ -160,3 +160,14 @@ def sort_by(buf, keys, n: int):
         out[j + 1] = a
         kv[j + 1] = s
         i += 1
+
+
+@micropython.viper
+def decay(table):
+    """Quarter every entry of a history table (4096 bytes): old cut-offs
+    count less in the next search."""
+    h = ptr8(table)
+    i = 0
+    while i < 4096:
+        h[i] = h[i] >> 2
+        i += 1

@@ -29,10 +29,10 @@ from vortex.engine.tables import OFF
 from vortex.engine.movegen import new_buffer, piece_moves, watch_hearts, MAX_ACTIONS
 from vortex.engine.play import make, unmake
 from vortex.ticks import ticks_diff
-from vortex.ai.evaluate import Evaluator, WIN, static
+from vortex.ai.evaluate import WIN, static
 from vortex.ai import zobrist
 from vortex.ai.track import new_state, start, touch, STATE
-from vortex.ai.order import order, captures, history, sort_by, NONE
+from vortex.ai.order import order, captures, history, decay, sort_by, NONE
 
 INF = const(30000)
 MATE_BOUND = const(19000)  # scores beyond this are won or lost games
@@ -43,6 +43,7 @@ EVERY = const(7)           # poll(), the clock and the budget every 8 nodes (mas
 QPLIES = const(2)          # capture plies past max_ply (one buffer each)
 GOES_ON = const(32001)     # _over(): the game is not over
 BIAS = const(32768)        # root scores as unsigned 16 bits (order.sort_by)
+HISTORY_FROM = const(3)    # searches at least this deep use the history table
 
 
 def _ms():  # CPython has no ticks_ms (nor do the rp2 stubs know monotonic)
@@ -71,10 +72,10 @@ class Search:
         self.tt_mask = (1 << tt_bits) - 1
         self.keys = zobrist.shared()
         self.z = self.keys.z
-        self.ev = Evaluator()
-        self.threats = self.ev.threats  # filled by movegen.watch_hearts at every node
+        self.threats = bytearray(4)  # movegen.watch_hearts' counts, at every node
         self.poll = poll
         self.clock = clock
+        self.hist = None  # the history table while a deep search runs
         self.nodes = 0
         self.depth = 0      # depth of the last completed iteration
         self.score = 0      # its score, for the side to act
@@ -101,13 +102,14 @@ class Search:
         self.rng = rng
         self.noise = noise
         self.depth = 0
+        # History orders the deep searches only (levels 5 and 6): a shared
+        # search plays the gentle levels as if it had none.
+        self.hist = self.history if max_depth >= HISTORY_FROM else None
         killers = self.killers
         for i in range(len(killers)):
             killers[i] = 0
-        hist = self.history
-        if hist is not None:
-            for i in range(4096):
-                hist[i] >>= 2
+        if self.hist is not None:
+            decay(self.hist)
         return self._root(max_depth)
 
     def _root(self, max_depth):
@@ -403,8 +405,8 @@ class Search:
         killers = self.killers
         k = order(buf, n, tt_move, pos.pieces, back_rank(pos.side ^ 1), killers[2 * ply],
                   killers[2 * ply + 1])
-        if self.history is not None:
-            history(buf, k, n, self.history)
+        if self.hist is not None:
+            history(buf, k, n, self.hist)
 
     def _quiet_cutoff(self, a, ply, depth):
         killers = self.killers
@@ -412,7 +414,7 @@ class Search:
         if killers[j] != a:
             killers[j + 1] = killers[j]
             killers[j] = a
-        hist = self.history
+        hist = self.hist
         if hist is not None:
             hist[a] = min(255, hist[a] + depth * depth)
 
