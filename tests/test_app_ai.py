@@ -1,7 +1,8 @@
 """The AI on the board, on the virtual board: it thinks at the level set in
-the menu while the LEDs show it thinking and the caller's on_think() runs at
-every node; a hold of A shows a hint. Plain asserts (dual-run)."""
+the menu while the LEDs show it thinking and the caller's on_think() runs
+every 8 nodes; a hold of A shows a hint. Plain asserts (dual-run)."""
 from host_sim.scenario import Rig
+from vortex.ai.search import EVERY
 from vortex.app import leds, session
 from vortex.app.board import HINT_LEVEL
 from vortex.app.render import CENTRE
@@ -22,7 +23,8 @@ def test_ai_thinks_with_the_board_alive_and_its_action_is_checked():
     rig.run("play e2e4")
     board = rig.board
     assert board.pending >= 0 and board.pos.is_legal(board.pending)
-    assert board.ai.level == 2 and seen[0] == board.ai.search.nodes and seen[1] > 0
+    # The search polls every EVERY + 1 nodes (vortex.ai.search).
+    assert board.ai.level == 2 and seen[0] == board.ai.search.nodes // (EVERY + 1) and seen[1] > 0
     assert not board.thinking
     rig.run("carry")
     assert board.pos.side == LIGHT and board.pending == -1
