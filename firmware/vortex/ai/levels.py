@@ -4,10 +4,12 @@ and a time cap in milliseconds that only a slow device reaches.
     (max depth, nodes, ms, root noise, building noise, table bits, plies)
 
 Level 1 is gentle (a child can win): it looks at 40 actions, noisily.
-Level 5 is the strongest that fits the RP2040's budget: 8,000 nodes, about
-2.5 s an action on the emulated Pico (3,000-3,300 nodes a second), under
-its 3 s cap, with 16 KB of tables. Level 6 is for the simulator and
-analysis on CPython (no cap): 20,000 nodes, about a second there.
+Level 5 is the strongest that fits the RP2040's budget: 10,000 nodes, 2.6 s
+an action on the emulated Pico on average (about 3,600-3,800 nodes a
+second; its slowest actions meet the 3 s cap), with 26 KB of tables
+(1,024 entries and history). Level 6 is for the simulator and analysis on
+CPython (no cap): 20,000 nodes, about a second there. Levels 1-4 are as
+they were before the search got fast.
 """
 LEVELS = (
     (0, 0, 0, 0, 0, 0, 0),  # level 0: the quick mover of vortex.app.ai, no search

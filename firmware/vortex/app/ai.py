@@ -25,7 +25,7 @@ def searcher(level, poll=None):
 class Ai:
     """Ai(level=3, seed=1, poll=None, search=None): poll() is called at
     every node while it thinks (the board keeps scanning there). Opponents
-    that never think at once may share one `search` (its tables are ~10 KB),
+    that never think at once may share one `search` (its tables: up to 26 KB),
     if it was made for a level at least as deep."""
 
     def __init__(self, level=3, seed=1, poll=None, search=None):
