@@ -7,9 +7,8 @@ module within a small heap.
 from array import array
 
 from ..native import micropython, ptr8, ptr16
-from .defs import (WATER, FIRE, EARTH, AIR, AWAKENED, HEART, PLACE, SWAP, VORTEX,
-                   ACTION_END, const)
-from .tables import OFF, STEP, JUMP, SWAPS, BLOCKS
+from .defs import PLACE, SWAP, VORTEX, ACTION_END, const
+from .tables import STEP, JUMP, SWAPS, BLOCKS
 
 # defs' and tables' numbers as this module's own const(), for the machine
 # code: MicroPython writes a module's const() names into its code as
