@@ -69,6 +69,7 @@ def run(ticks=-1):
     print("Vortex firmware", VERSION)
     reeds, tiles, pixels, buttons, clock, store, port, Watchdog = build()
     board = Board(store)
+    gc.collect()  # the imports' and the parts' garbage gone: room for the search's tables
     board.make_search()  # at boot, not as a stall at the AI's first action
     service = Service(board, reeds, tiles, pixels, buttons, clock, link=Link(board), port=port,
                       watchdog=Watchdog(pins.WATCHDOG_MS), say=print)

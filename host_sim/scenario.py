@@ -53,6 +53,7 @@ class Rig:
         self.on_frame = on_frame  # called with each new frame (e.g. a budget check)
         self.node_us = node_us
         self._node_us = 0
+        self._nodes = 0  # the search's node count at the last look
         self.service = Service(self.board, self.virtual.reeds, self.virtual.scanner, self,
                                self._buttons, self._clock, link=link, port=port)
         self.settle()
@@ -68,8 +69,15 @@ class Rig:
         return self.buttons
 
     def _clock(self):
-        if self.node_us and self.board.thinking:  # the search asks at every node
-            self._node_us += self.node_us
+        # While the AI thinks, board time runs by the search's nodes (the
+        # search asks the time every few nodes, through the service).
+        b = self.board
+        if self.node_us and b.thinking and b.ai is not None and b.ai.search is not None:
+            nodes = b.ai.search.nodes
+            if nodes < self._nodes:
+                self._nodes = 0  # a new search
+            self._node_us += (nodes - self._nodes) * self.node_us
+            self._nodes = nodes
             self.now += self._node_us // 1000
             self._node_us %= 1000
         return self.now

@@ -12,7 +12,7 @@ from test_app_scenarios import BATTLE
 
 def test_ai_thinks_with_the_board_alive_and_its_action_is_checked():
     # Each node takes the device's time (about 0.3 ms), so passes run while it thinks.
-    rig = Rig(BATTLE, settings=Settings(ai_side=DARK, ai_level=2), node_us=300)
+    rig = Rig(BATTLE, settings=Settings(ai_side=DARK, ai_level=2), node_us=3000)
     seen = [0, 0]  # frames while it thinks, and of them frames showing the thinking light
 
     def frame(f):

@@ -99,6 +99,10 @@ BAD = [
     (PY + ["tools/match.py", "--games", "0"], 2, "games: 0 is out of range"),
     (PY + ["tools/match.py", "--seed", HUGE], 2, "seed:"),
     (PY + ["tools/match.py", "--pairs", "x:y"], 2, "unknown player 'x'"),
+    (PY + ["tools/match.py", "--engine", "pypy"], 2, "invalid choice: 'pypy'"),
+    ([micropython(), "tools/match_players.py", "L1"], 2, "usage: match_players.py"),
+    ([micropython(), "tools/match_players.py", "L1", "L2", "x", "1"], 2, "match_players.py: error"),
+    (PY + ["tools/match_players.py", "L1", "L9", "1", "1"], 2, "unknown player 'L9'"),
     (PY + ["tools/bench_device.py", "--only", "foo"], 2, "invalid choice: 'foo'"),
     (PY + ["tools/pico"], 2, "give a script or -c CODE"),
     (PY + ["tools/pico", "--runtime", "cpython", "-c", "1"], 2, "invalid choice: 'cpython'"),
@@ -138,7 +142,7 @@ HELP = [SIM + [c] for c in ("legal", "perft", "apply", "game", "board", "link", 
                              "write-tag")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "build_uf2.py", "gen_tables.py", "build_mpy.py",
                                         "bench.py", "bench_ai.py", "bench_device.py", "match.py",
-                                        "pico", "hardware.py")]
+                                        "match_players.py", "pico", "hardware.py")]
 
 
 @pytest.mark.parametrize("argv", HELP, ids=[" ".join(a[1:]) for a in HELP])

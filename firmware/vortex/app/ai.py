@@ -18,14 +18,15 @@ def searcher(level, poll=None):
     """A Search sized for `level` (and every level below it)."""
     from vortex.ai.search import Search
     _, _, _, _, _, tt_bits, plies = LEVELS[level]
-    # The history table (4 KB) only on the host level: the device has 16 KB.
-    return Search(max_ply=plies, tt_bits=tt_bits, history=level > DEVICE_LEVELS, poll=poll)
+    # The history table (4 KB) for the levels that search 3 plies deep or more:
+    # the search only uses it there (vortex.ai.search.HISTORY_FROM).
+    return Search(max_ply=plies, tt_bits=tt_bits, history=level >= DEVICE_LEVELS, poll=poll)
 
 
 class Ai:
     """Ai(level=3, seed=1, poll=None, search=None): poll() is called at
     every node while it thinks (the board keeps scanning there). Opponents
-    that never think at once may share one `search` (its tables are ~10 KB),
+    that never think at once may share one `search` (its tables: up to 26 KB),
     if it was made for a level at least as deep."""
 
     def __init__(self, level=3, seed=1, poll=None, search=None):
