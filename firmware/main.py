@@ -8,23 +8,30 @@ waits for the host, and Ctrl-C still reaches the REPL), the watchdog. The
 AI's search runs the same pass while it thinks. The loop allocates nothing
 while nothing happens. With no NFC reader answering, the loop goes on,
 says so on the console, and plays the pieces on the game's tiles.
-At boot it prints the firmware's version (vortex.version, written by the build).
+At boot it prints the firmware's version (vortex.version, written by the build),
+reads what the USB-C source offers and budgets the LEDs to it (power.py,
+deployed next to pins.py); the buzzer sounds what the board decides.
 """
 import gc
 import time
 
-from machine import Pin, SPI
+from machine import Pin, SPI, ADC, PWM
 
 import pins
+import power
 from vortex.hal.reed import ReedMatrix, sio_columns
 from vortex.hal.mfrc522 import MFRC522
 from vortex.hal.tiles import TileScanner, ShiftMux
 from vortex.hal.pixels import Pixels, led_map
 from vortex.hal.store import FileStore
 from vortex.hal.watchdog import Watchdog
+from vortex.hal.buzzer import Buzzer
+from vortex.hal.supply import CCSense
 from vortex.app.board import Board
 from vortex.app.service import Service
 from vortex.app import buttons as btn
+from vortex.app import sounds
+from vortex.app.leds import SUPPLY_NAMES
 from vortex.link.link import Link
 from vortex.link.port import StdioPort
 from vortex.version import VERSION
@@ -55,15 +62,25 @@ def build():
     return reeds, tiles, pixels, a, b
 
 
+def supply(board):
+    """What the USB-C source offers, read once at boot from the CC line:
+    the LEDs' budget from now on (hardware/power.py)."""
+    source = power.source(CCSense(ADC(Pin(pins.CC_SENSE))).read_u16())
+    board.set_supply(source, power.LED_BUDGET_MA[source])
+    print("power: USB source %s, LEDs up to %d mA" % (SUPPLY_NAMES[source], board.supply_ma))
+
+
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     print("Vortex firmware", VERSION)
     reeds, tiles, pixels, a, b = build()
+    buzzer = Buzzer(PWM(Pin(pins.BUZZER)), sounds.NOTES)
     board = Board(FileStore(SAVE))
+    supply(board)
     board.make_search()  # at boot, not as a stall at the AI's first action
     service = Service(board, reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms,
                       link=Link(board), port=StdioPort(), watchdog=Watchdog(pins.WATCHDOG_MS),
-                      say=print)
+                      say=print, buzzer=buzzer)
     gc.collect()
     try:
         while ticks:
@@ -72,7 +89,8 @@ def run(ticks=-1):
     except KeyboardInterrupt:
         # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the
         # REPL takes over, and the watchdog, which cannot be stopped, is fed
-        # from a timer until the next reset.
+        # from a timer until the next reset. A tone playing would go on.
+        buzzer.stop()
         service.watchdog.keep_fed()
         raise
     return board

@@ -51,6 +51,6 @@ def test_ai_level_chosen_in_the_menu_and_saved():
     assert s.ai_level == 4
     text = session.dump(s, BATTLE, [], (0, 0))
     assert session.load(text)[0].ai_level == 4
-    old = text.decode().replace(" 4\n" + BATTLE, "\n" + BATTLE)  # a save from before levels
+    old = text.decode().replace(" 4 1\n" + BATTLE, "\n" + BATTLE)  # from before levels (and volume)
     assert old != text.decode()
     assert session.load(old.encode())[0].ai_level == 3

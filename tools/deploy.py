@@ -37,6 +37,7 @@ from host_sim import cli, version  # noqa: E402
 HASHES = ".deploy-hashes"  # on the board, beside main.py: "sha256 path" a line
 MIN_VERSION = (1, 28)
 PINS = os.path.join(ROOT, "hardware", "pins.py")
+POWER = os.path.join(ROOT, "hardware", "power.py")  # the USB-C thresholds and LED budgets
 
 # Run on the board by session 1 (in / there): first a timer feeds the
 # watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
@@ -103,7 +104,8 @@ for p in %s:
 
 def files(tree):
     """(local file, path on the board) of everything the board gets from a
-    build tree: the compiled firmware and main.py, then the pin map."""
+    build tree: the compiled firmware and main.py, then the pin map and
+    the power budgets (hardware/, beside main.py)."""
     out = []
     base = os.path.join(tree, "firmware")
     for folder, _, names in sorted(os.walk(base)):
@@ -112,6 +114,7 @@ def files(tree):
             dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
             out.append((os.path.join(folder, name), dest))
     out.append((PINS, "pins.py"))
+    out.append((POWER, "power.py"))
     return out
 
 
