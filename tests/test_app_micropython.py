@@ -14,7 +14,7 @@ from mpy import check_compiled
 MODULES = ["test_app_scenarios", "test_app_order", "test_app_tiles", "test_app_games",
            "test_app_idle", "test_app_advice", "test_app_buttons", "test_app_powercut",
            "test_app_ai", "test_app_clock", "test_app_thinking", "test_app_noise",
-           "test_app_sounds"]
+           "test_app_sounds", "test_app_power"]
 # The thinking tests hold the board's level-5 search and a host link at once,
 # three rigs in a row: more room, on this port, than a game of one. The AI's
 # tests and the scenarios make the search (26 KB in blocks up to 4 KB) in the
