@@ -10,6 +10,12 @@ hardware/boardgen/physics.py's rd_seen and summed_cc). "none" is no CC at
 all: a legacy cable, or the Pico's own USB.
 """
 SOURCE_RP_OHM = {"none": 0, "usb": 56000, "1.5a": 22000, "3a": 10000}
+WORDS = {"none": "no USB-C source", "usb": "default USB", "1.5a": "USB-C 1.5 A", "3a": "USB-C 3 A"}
+# The sources the simulators offer ("none" budgets as "usb"). Their board
+# runs on a 3 A source unless told: the supply it is designed for, its LEDs
+# at full brightness.
+SUPPLIES = ("usb", "1.5a", "3a")
+SUPPLY = "3a"
 RD_OHM = 5100
 SUM_OHM = 100000
 ADC_NOISE = 24  # read_u16 counts either way: a few LSB of the RP2040 ADC's 12 bits
