@@ -9,6 +9,7 @@ host_sim/ on sys.path (tools/build_mpy.py --with-tests).
     save PATH ACTIONS_FILE N,N...    a commit (its journal record) and a whole snapshot at action N
     ai TEXT PLIES                    time per AI action, per level
     hal CALLS                        reed scan, NeoPixel frame (device only)
+    pass PASSES                      the board's pass: no buzzer, buzzer idle, playing
 """
 import gc
 import time
@@ -76,6 +77,11 @@ def step_mode(repeats):
 def game_mode(seed):
     import bench_app_mpy
     bench_app_mpy.game_mode(seed)
+
+
+def pass_mode(passes):
+    import bench_app_mpy
+    bench_app_mpy.pass_mode(passes)
 
 
 def save_mode(path, actions_file, counts):

@@ -10,7 +10,7 @@ The parts are small interfaces (vortex.hal has the RP2040's, host_sim the
 virtual board's): reeds.scan(now) and .cells; tiles.poll(now), .cells,
 .ids, .missing and expect(cell); pixels.show(frame); buttons() -> bits A,
 B; clock() -> ms; link.serve(port); watchdog.feed(); say(text);
-buzzer.play(sound, volume, now) and .tick(now) (vortex.hal.buzzer).
+buzzer.play(sound, volume, now), .tick(now) and .playing (vortex.hal.buzzer).
 
 A pass, in order; each point says whether it may change the game (KMK's
 module hooks state the same of theirs):
@@ -89,10 +89,10 @@ class Service:
         buzzer = self.buzzer
         if buzzer is not None:
             sound = self.cues.update(board)
-            volume = board.settings.volume
-            if sound and volume:
-                buzzer.play(sound, volume, now)
-            buzzer.tick(now)
+            if sound and board.settings.volume:
+                buzzer.play(sound, board.settings.volume, now)
+            if buzzer.playing:
+                buzzer.tick(now)
         if self.watchdog is not None:
             self.watchdog.feed()
 

@@ -51,49 +51,43 @@ NOTES = (
 class Cues:
     """Cues(board): update(board) -> the sound a change calls for, or NONE.
     What the board shows when it is made counts as seen: a game resumed
-    over, or with an action asked, sounds nothing at boot."""
+    over, or with an action asked, sounds nothing at boot. update() runs
+    every pass: when nothing changed it costs a few reads and compares (no
+    call into the board)."""
 
     def __init__(self, b):
-        self._verdict = b.verdict
+        self._verdict = b.sense.verdict
         self._pending = b.pending
-        self._over = b.result() is not None
-        self._warned = 0  # bit s: side s was warned of its low clock
-        clock = b.clock
-        if clock is not None:
-            for side in (0, 1):
-                if clock.left[side] < LOW_MS:
-                    self._warned |= 1 << side
+        self._over = (b.timed_out or b.outcome) is not None
+        self._low = _low(b.clock)
 
     def update(self, b):
-        sound = NONE
-        over = b.result() is not None
-        if over != self._over:
-            self._over = over
-            if over:
-                sound = OVER
-        v = b.verdict
-        if v != self._verdict:
-            self._verdict = v
-            if (v == _ILLEGAL_VERDICT or v == NOT_ASKED) and not sound:
-                sound = ILLEGAL
+        v = b.sense.verdict
         p = b.pending
-        if p != self._pending:
-            self._pending = p
-            if p >= 0 and not sound:
-                sound = ASKS
-        clock = b.clock
-        if clock is not None:
-            left = clock.left
-            warned = self._warned
-            if warned:  # time given back (an increment, a takeback, a new game)
-                if warned & 1 and left[0] >= LOW_MS:
-                    warned &= 2
-                if warned & 2 and left[1] >= LOW_MS:
-                    warned &= 1
-            side = b.pos.side
-            if not over and left[side] < LOW_MS and not warned & (1 << side):
-                warned |= 1 << side
-                if not sound:
-                    sound = CLOCK
-            self._warned = warned
+        over = (b.timed_out or b.outcome) is not None
+        low = _low(b.clock) if b.clock is not None else 0
+        if v == self._verdict and p == self._pending and over == self._over and low == self._low:
+            return NONE
+        # Something changed: the sound for the weightiest change, least first.
+        sound = NONE
+        if low & ~self._low and not over:  # a side's clock fell under LOW_MS (on its turn)
+            sound = CLOCK
+        if p != self._pending and p >= 0:
+            sound = ASKS
+        if v != self._verdict and (v == _ILLEGAL_VERDICT or v == NOT_ASKED):
+            sound = ILLEGAL
+        if over and not self._over:
+            sound = OVER
+        self._verdict = v
+        self._pending = p
+        self._over = over
+        self._low = low  # a side given time back (an increment, a new game) may be warned again
         return sound
+
+
+def _low(clock):
+    # Bit s: side s has under LOW_MS left.
+    if clock is None:
+        return 0
+    left = clock.left
+    return (1 if left[0] < LOW_MS else 0) | (2 if left[1] < LOW_MS else 0)
