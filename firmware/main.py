@@ -10,7 +10,8 @@ while nothing happens. With no NFC reader answering, the loop goes on,
 says so on the console, and plays the pieces on the game's tiles.
 At boot it prints the firmware's version (vortex.version, written by the build),
 reads what the USB-C source offers and budgets the LEDs to it (power.py,
-deployed next to pins.py); the buzzer sounds what the board decides.
+deployed next to pins.py; the host link's `power` says what it read); the
+buzzer sounds what the board decides.
 """
 import gc
 import time
@@ -31,7 +32,6 @@ from vortex.app.board import Board
 from vortex.app.service import Service
 from vortex.app import buttons as btn
 from vortex.app import sounds
-from vortex.app.leds import SUPPLY_NAMES
 from vortex.link.link import Link
 from vortex.link.port import StdioPort
 from vortex.version import VERSION
@@ -66,8 +66,7 @@ def supply(board):
     """What the USB-C source offers, read once at boot from the CC line:
     the LEDs' budget from now on (hardware/power.py)."""
     source = power.source(CCSense(ADC(Pin(pins.CC_SENSE))).read_u16())
-    board.set_supply(source, power.LED_BUDGET_MA[source])
-    print("power: USB source %s, LEDs up to %d mA" % (SUPPLY_NAMES[source], board.supply_ma))
+    board.set_supply(source, power.LED_BUDGET_MA[source])  # the link's `power` says it
 
 
 def run(ticks=-1):

@@ -11,6 +11,8 @@ try:
     _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     FIRMWARE = os.path.join(_ROOT, "firmware")
     HARDWARE = os.path.join(_ROOT, "hardware")
+    if not os.path.isdir(HARDWARE):  # installed (pip install .): setup.py put power.py here
+        HARDWARE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hardware")
 except ImportError:  # MicroPython: the test runner puts firmware/ on sys.path itself
     FIRMWARE = "firmware"
     HARDWARE = "hardware"

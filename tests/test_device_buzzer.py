@@ -43,9 +43,7 @@ def test_the_pico_budgets_its_leds_to_the_source_and_sounds_an_illegal_move(uf2_
     leds = power.LED_BUDGET_MA[power.SOURCE_1A5] + 64 * MA_IDLE
     cc = (power.CC_1A5_U16 + power.CC_3A0_U16) // 2  # a 1.5 A source's level, mid-band
     with pico.Pico(firmware=uf2_file[0], deploy=False, reeds=occupied, cc_u16=cc) as dev:
-        said = "power: USB source 1.5a, LEDs up to %d mA" % leds
-        assert dev.wait(lambda: said in dev.output, 120), dev.output[-500:]
-        assert ask(dev, "power") == "ok power source 1.5a leds %d budget %d" % (leds, leds)
+        assert ask(dev, "power", 120) == "ok power source 1.5a leds %d budget %d" % (leds, leds)
         assert ask(dev, "new " + BATTLE) == "ok new"
         scans = len(dev.scans)
         assert dev.wait(lambda: len(dev.scans) >= scans + 40, 60)  # the board put back, agreed
