@@ -90,7 +90,8 @@ class Service:
         if buzzer is not None:
             sound = self.cues.update(board)
             if sound and board.settings.volume:
-                buzzer.play(sound, board.settings.volume, now)
+                # Timed from now, late in the pass: the first tone lasts as written.
+                buzzer.play(sound, board.settings.volume, self.clock())
             if buzzer.playing:
                 buzzer.tick(now)
         if self.watchdog is not None:
