@@ -8,7 +8,10 @@ waits for the host, and Ctrl-C still reaches the REPL), the watchdog. The
 AI's search runs the same pass while it thinks. The loop allocates nothing
 while nothing happens. With no NFC reader answering, the loop goes on,
 says so on the console, and plays the pieces on the game's tiles.
-At boot it prints the firmware's version (vortex.version, written by the build).
+At boot it prints the firmware's version (vortex.version, written by the build),
+reads what the USB-C source offers and budgets the LEDs to it (power.py,
+deployed next to pins.py; the host link's `power` says what it read); the
+buzzer sounds what the board decides.
 
 The same file runs on CircuitPython (deployed as code.py): build() then
 makes the parts from CircuitPython's modules (vortex/hal/cp), and the
@@ -19,9 +22,13 @@ import sys
 import time
 
 import pins
+import power
+from vortex.hal.buzzer import Buzzer
+from vortex.hal.supply import CCSense
 from vortex.app.board import Board
 from vortex.app.service import Service
 from vortex.app import buttons as btn
+from vortex.app import sounds
 from vortex.link.link import Link
 from vortex.version import VERSION
 
@@ -37,12 +44,12 @@ def read_buttons(a, b):
 
 
 def build():
-    """The parts, from the pin map, for the runtime found: (reeds, tiles,
-    pixels, buttons, clock, store, port, Watchdog)."""
+    """The parts, from the pin map, for the runtime found (vortex.hal.parts)."""
     if sys.implementation.name == "circuitpython":
         from vortex.hal.cp import parts  # the same parts, the CircuitPython way
         return parts.build(SAVE)
-    from machine import Pin, SPI
+    from machine import Pin, SPI, ADC, PWM
+    from vortex.hal.parts import Parts
     from vortex.hal.reed import ReedMatrix, sio_columns
     from vortex.hal.mfrc522 import MFRC522
     from vortex.hal.tiles import TileScanner, ShiftMux
@@ -60,19 +67,29 @@ def build():
     pixels = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
     a = Pin(pins.BUTTON_A, Pin.IN, Pin.PULL_UP)
     b = Pin(pins.BUTTON_B, Pin.IN, Pin.PULL_UP)
-    return (reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms, FileStore(SAVE),
-            StdioPort(), Watchdog)
+    return Parts(reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms, FileStore(SAVE),
+                 StdioPort(), Watchdog, PWM(Pin(pins.BUZZER)), ADC(Pin(pins.CC_SENSE)))
+
+
+def supply(board, cc):
+    """What the USB-C source offers, read once at boot from the CC line:
+    the LEDs' budget from now on (hardware/power.py)."""
+    source = power.source(CCSense(cc).read_u16())
+    board.set_supply(source, power.LED_BUDGET_MA[source])  # the link's `power` says it
 
 
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     print("Vortex firmware", VERSION)
-    reeds, tiles, pixels, buttons, clock, store, port, Watchdog = build()
-    board = Board(store)
+    parts = build()
+    buzzer = Buzzer(parts.buzzer, sounds.NOTES)
+    board = Board(parts.store)
+    supply(board, parts.cc)
     gc.collect()  # the imports' and the parts' garbage gone: room for the search's tables
     board.make_search()  # at boot, not as a stall at the AI's first action
-    service = Service(board, reeds, tiles, pixels, buttons, clock, link=Link(board), port=port,
-                      watchdog=Watchdog(pins.WATCHDOG_MS), say=print)
+    service = Service(board, parts.reeds, parts.tiles, parts.pixels, parts.buttons, parts.clock,
+                      link=Link(board), port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
+                      say=print, buzzer=buzzer)
     gc.collect()
     try:
         while ticks:
@@ -81,7 +98,8 @@ def run(ticks=-1):
     except KeyboardInterrupt:
         # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the
         # REPL takes over, and the watchdog, which cannot be stopped, is fed
-        # from a timer until the next reset.
+        # from a timer until the next reset. A tone playing would go on.
+        buzzer.stop()
         service.watchdog.keep_fed()
         raise
     return board

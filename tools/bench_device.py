@@ -5,7 +5,9 @@ their ratio. Figures, never a pass/fail on a time.
     make bench-device     (or: .venv/bin/python tools/bench_device.py [--only SECTION ...])
 
 Sections: engine (legal actions, a lifted piece's destinations, perft 2,
-heap of the imports), board (lift to frame, idle step), save (after 10 and
+heap of the imports), board (lift to frame, idle step), sound (the board's
+whole pass with no buzzer, the buzzer idle and playing, on the real PWM
+pin on the device; a tone change), save (after 10 and
 300 actions), ai (time per action, per level), hal (the reed scan and a
 NeoPixel frame on the real pins), loop (main.py with its real
 pins: reed scans per second idle, with a piece lifted, while the AI thinks
@@ -184,6 +186,19 @@ def board(b):
     b.row("board", "idle step", u["idle_us"], d["idle_us"], "us", c.get("idle_us"))
 
 
+def sound(b):
+    """The board's pass and its buzzer (sensors and LEDs stubbed)"""
+    u, d = b.both("pass_mode(200)", unix_call="pass_mode(2000)", timeout=600)
+    for name, label in (("none", "pass, no buzzer"), ("idle", "pass, buzzer idle"),
+                        ("playing", "pass, buzzer playing")):
+        b.row("sound", label, u["pass_%s_us" % name], d["pass_%s_us" % name], "us")
+    for name in ("idle", "playing"):
+        b.row("sound", "heap allocated by the passes, buzzer %s" % name,
+              u["pass_%s_alloc" % name], d["pass_%s_alloc" % name], "bytes")
+    b.row("sound", "a tick that changes the tone (PWM freq + duty)", u["tone_change_us"],
+          d["tone_change_us"], "us")
+
+
 def save(b):
     """Saves"""
     counts = ",".join(str(n) for n in SAVES)
@@ -321,7 +336,7 @@ def lit(frame, cells):
     return all(any(frame[3 * c:3 * c + 3]) for c in cells)
 
 
-SECTIONS = [engine, board, save, ai, hal, loop, game]
+SECTIONS = [engine, board, sound, save, ai, hal, loop, game]
 
 
 def table(rows):

@@ -9,6 +9,7 @@ host_sim/ on sys.path (tools/build_mpy.py --with-tests).
     save PATH ACTIONS_FILE N,N...    a commit (its journal record) and a whole snapshot at action N
     ai TEXT PLIES [LEVELS]           time per AI action and nodes a second, per level
     hal CALLS                        reed scan, NeoPixel frame (device only)
+    pass PASSES                      the board's pass: no buzzer, buzzer idle, playing
 
 Also on CircuitPython (the emulated Pico's, from plain sources), whose time
 module has no ticks_us: there the microseconds come from monotonic_ns.
@@ -92,6 +93,11 @@ def step_mode(repeats):
 def game_mode(seed):
     import bench_app_mpy
     bench_app_mpy.game_mode(seed)
+
+
+def pass_mode(passes):
+    import bench_app_mpy
+    bench_app_mpy.pass_mode(passes)
 
 
 def save_mode(path, actions_file, counts):

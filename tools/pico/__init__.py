@@ -194,14 +194,17 @@ class Pico:
     of MicroPython's; with deploy=False and no files, no filesystem is
     written over it (make uf2's file, a saved flash: they bring their own).
     reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
+    cc_u16: what the ADC reads on pins.CC_SENSE (the USB-C source's CC
+    level; 0 by default: nothing on CC).
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
-    first reed row driven), .output (everything the USB port printed),
-    .watchdog (ns of a watchdog reset, or None), .reeds_at (ns when the last
-    set_reeds() took effect), .now (last device time seen).
-    runtime: "micropython" (the default) or "circuitpython"."""
+    first reed row driven), .tones [(ns, Hz, duty per mille)] (the square
+    wave on pins.BUZZER as it changes; 0 Hz: still), .output (everything the
+    USB port printed), .watchdog (ns of a watchdog reset, or None),
+    .reeds_at (ns when the last set_reeds() took effect), .now (last device
+    time seen). runtime: "micropython" (the default) or "circuitpython"."""
 
     def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None,
-                 runtime="micropython"):
+                 runtime="micropython", cc_u16=0):
         why = missing(runtime)
         if why:
             raise Unavailable(why)
@@ -211,6 +214,8 @@ class Pico:
         self.deploy = deploy
         self.autorun = autorun
         self.reeds = list(reeds)
+        self.cc_u16 = cc_u16
+        self.tones = []
         self.frames = []
         self.scans = []
         self.output = ""
@@ -242,7 +247,8 @@ class Pico:
             json.dump({"firmware": self.firmware, "bootrom": BOOTROM, "fsImage": image,
                        "fsOffset": CP_FS_OFFSET if cp else FS_OFFSET,
                        "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
-                       "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS)}, f)
+                       "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS),
+                       "buzzerPin": pins.BUZZER, "adc": {pins.CC_SENSE: self.cc_u16}}, f)
         self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
         self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -293,6 +299,8 @@ class Pico:
             self.frames.append((ev["t"], cell_frame(bytes.fromhex(ev["grb"]))))
         elif kind == "scan":
             self.scans.append(ev["t"])
+        elif kind == "tone":
+            self.tones.append((ev["t"], ev["hz"], ev["duty"]))
         elif kind == "reeds":
             self.reeds_at = ev["t"]
         elif kind == "usb":

@@ -61,15 +61,16 @@ class Search:
     `clock` returns ms."""
 
     def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None, clock=ticks_ms):
+        # The largest blocks first, while the heap is least broken up.
+        self.tt = bytearray(8 << tt_bits)
+        self.tt_mask = (1 << tt_bits) - 1
+        self.history = bytearray(4096) if history else None
         self.max_ply = max_ply
         self.bufs = [new_buffer() for _ in range(max_ply + QPLIES)]
         self.qlimit = max_ply + QPLIES  # plies with a buffer: quiescence stands pat past them
         self.st = new_state(max_ply + QPLIES)  # weights, then key and sums per ply (track.py)
         self.root_scores = array("H", range(MAX_ACTIONS))  # score + BIAS: the next depth's order
         self.killers = array("H", bytes(4 * (max_ply + QPLIES)))
-        self.history = bytearray(4096) if history else None
-        self.tt = bytearray(8 << tt_bits)
-        self.tt_mask = (1 << tt_bits) - 1
         self.keys = zobrist.shared()
         self.z = self.keys.z
         self.threats = bytearray(4)  # movegen.watch_hearts' counts, at every node
