@@ -3,8 +3,8 @@
 Deployed to the board's root next to main.py; main.py makes the machine.Pin
 and machine.SPI objects from these numbers and hands them to vortex.hal.
 Plain constants, so the host tools and tests can import it too.
-hardware/README.md has the wiring. All 26 GPIOs of the Pico's header are
-used; GP23-25 and GP29 are the Pico's own (SMPS, VBUS, LED, VSYS).
+hardware/README.md has the wiring. GP23-25 and GP29 are the Pico's own
+(SMPS, VBUS sense, LED, VSYS sense).
 """
 
 # Reed switch matrix: rows are ranks (REED_ROWS[0] = rank 1), columns are
@@ -15,19 +15,23 @@ REED_ROWS = (0, 1, 2, 3, 4, 5, 6, 7)
 REED_COLS = (8, 9, 10, 11, 12, 13, 14, 15)
 DEBOUNCE_MS = 5
 
-# MFRC522 on SPI0 (mode 0). 4 MHz leaves margin on long board traces.
+# NFC: one MFRC522 per rank on SPI0 (mode 0), shared with a chain of five
+# 74HC595; 4 MHz leaves margin on long board traces. vortex.hal.frontend
+# drives the chain and the decoder, vortex.hal.mfrc522 the readers.
 NFC_SPI = 0
 NFC_SCK = 18
 NFC_MOSI = 19
 NFC_MISO = 16
-NFC_CS = 17
-NFC_RST = 20
 NFC_BAUD = 4000000
-
-# Antenna multiplexer: a 74HC595 on the same SPI bus drives S0-S3 (Q0-Q3)
-# and /E0-/E3 (Q4-Q7) of four CD74HC4067; MUX_LATCH is its RCLK.
-# (vortex.hal.tiles.ShiftMux.) Eight direct GPIOs (AntennaMux) would not fit.
-MUX_LATCH = 21
+NFC_READERS = 8     # reader r serves rank r; coil f = file f
+NFC_STROBE = 17     # 74HC138 /E (G2A): low selects the reader addressed
+NFC_LATCH = 21      # RCLK of the 74HC595 chain
+NFC_CHAIN_BYTES = 5  # spi.write(image): image[0] ends in the 595 farthest
+                     # from the MCU, image[4] in the one whose SER is on MOSI
+NFC_CTRL = 0        # image[0]: bits 0-2 the decoder address (reader), bit 3
+                    # the readers' NRSTPD (1 = running), bits 4-7 unused (0)
+# image[1 + (r >> 1)], nibble at bit 4 * (r & 1): rank r's switch: bits 0-2
+# coil (file), bit 3 the switch enable (1 = the selected coil connected)
 
 # NeoPixels: the chain starts at a1, runs a1..h1, then h2..a2 (serpentine),
 # a3..h3, and so on; vortex.hal.pixels.led_map(LED_SERPENTINE).
@@ -37,8 +41,10 @@ LED_SERPENTINE = True
 
 # Buttons to ground (internal pull-ups), a piezo buzzer on a PWM pin.
 BUTTON_A = 26
-BUTTON_B = 27
-BUZZER = 28
+BUTTON_B = 20       # moved from 27: GP27 is an ADC input
+CC_SENSE = 27       # ADC1: the USB-C CC lines, each with its 5.1 k Rd, summed
+                    # through two equal resistors: reads (CC1 + CC2) / 2
+BUZZER = 28         # PWM slice 6 A
 
 # Watchdog: reboot if the main loop stalls this long (RP2040 max 8388).
 WATCHDOG_MS = 5000

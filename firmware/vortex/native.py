@@ -50,3 +50,13 @@ def ptr8(buf):
 def ptr16(buf):
     """An array('H'), indexed by 16-bit entry (viper: a uint16 pointer)."""
     return buf
+
+
+def ptr32(buf):
+    """An array('i') or array('I'), indexed by 32-bit entry (viper: a uint32
+    pointer). Viper code also points it at an address, the RP2040's
+    registers (vortex.hal's machine-code paths, run on the board only):
+    Python has no memory there."""
+    if isinstance(buf, int):
+        raise OSError("register access is for viper code on the RP2040")
+    return buf

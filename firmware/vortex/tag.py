@@ -26,6 +26,8 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
+from .native import micropython, ptr8
+
 # Reading codes. 0-4 equal the engine's NO_TILE, WATER, FIRE, EARTH, AIR.
 NO_TILE = const(0)
 WATER = const(1)
@@ -35,13 +37,15 @@ AIR = const(4)
 UNKNOWN = const(5)
 NOT_READ = const(6)
 
-# What a reader's read_tile() answers (hal/mfrc522.py, the virtual board):
-# a tag read, no tag in the field, a failed exchange, or no reader chip
-# answering on its bus at all (unplugged, unpowered, a broken wire).
+# What a reader's read answers (hal/mfrc522.py, the virtual board): a tag
+# read, no tag in the field, a failed exchange, or no reader chip answering
+# on its bus at all (unplugged, unpowered, a broken wire); BUSY while a
+# non-blocking read goes on (step()).
 OK = const(0)
 NOTAG = const(1)
 ERR = const(2)
 NOREADER = const(3)
+BUSY = const(4)
 
 SIZE = const(16)         # bytes we write and read: pages 4-7
 FIRST_PAGE = const(4)    # NTAG213 user memory is pages 4-39
@@ -73,12 +77,15 @@ CRC8_TABLE = (
 )
 
 
-def crc8(buf, n):
-    """CRC-8/SMBUS of buf[0:n], without slicing (so without allocating)."""
+@micropython.viper
+def crc8(buf, n: int) -> int:
+    """CRC-8/SMBUS of buf[0:n], without slicing (so without allocating);
+    machine code on MicroPython (every tile read checks one)."""
+    t = ptr8(CRC8_TABLE)
+    b = ptr8(buf)
     c = 0
-    t = CRC8_TABLE
     for i in range(n):
-        c = t[c ^ buf[i]]
+        c = t[c ^ b[i]]
     return c
 
 

@@ -5,9 +5,12 @@ deploy tree in its flash filesystem, driven from Python.
     r = pico.run("import vortex.engine; print(1)", timeout=120)
     r.output, r.status, r.heap                   # '1\\r\\n', 0, (alloc, free)
 
-    with pico.Pico(autorun=True, reeds=cells) as dev:   # main.py runs at boot
-        dev.wait(lambda: len(dev.scans) >= 100, 60)
+    with pico.Pico(autorun=True, reeds=cells, tiles={c: pico.tile(terrain, serial)}) as dev:
+        dev.wait(lambda: len(dev.scans) >= 100, 60)   # main.py runs at boot
         dev.set_reeds(other_cells)               # pieces lifted or put down
+        dev.set_tags(cell, pico.tile(AIR, 7))    # a tile laid (no argument: lifted)
+        dev.press(pins.BUTTON_A)                 # buttons held (none: released)
+        dev.fault(reader=3, dead=True)           # tools/pico/nfc.mjs FrontEnd.fault
         dev.frames[-1]                           # (device ns, 192 bytes R, G, B per LED)
 
 What runs: tools/pico/pico.mjs (Node, rp2040js from tools/pico/node_modules,
@@ -16,6 +19,10 @@ boot ROM; the filesystem image (littlefs2, the geometry MicroPython's rp2
 port mounts) holds the .mpy files and pins.py as tools/deploy.py sends them.
 Device time follows the emulated 125 MHz clock; every run has a wall-clock
 limit, enforced by killing the Node process however busy it is.
+
+The NFC front end is modelled at its registers (tools/pico/nfc.mjs: the
+595 chain, the decoder, eight MFRC522s, NTAG213s in the tiles) on the pins
+of hardware/pins.py; tiles carry the project's tag format (tile()).
 
 main.py runs at boot, as on a board, only with autorun=True; otherwise it
 goes to /lib/main.py, where `import main` still finds it, so scripts get the
@@ -40,6 +47,7 @@ import build_mpy  # noqa: E402
 import deploy  # noqa: E402
 import pins  # noqa: E402
 from vortex.hal.pixels import led_map  # noqa: E402
+from vortex import tag as tagformat  # noqa: E402
 
 LED_MAP = led_map(pins.LED_SERPENTINE)
 
@@ -71,6 +79,33 @@ FS_BYTES = 1408 * 1024
 FS_OFFSET = FLASH_BYTES - FS_BYTES
 BLOCK = 4096
 BOOT_SECONDS = 90  # wall time for the firmware to bring up USB (about 1 s of device time)
+
+
+def ntag213(uid, user=b""):
+    """The 180 bytes of an NTAG213 (pages 0-44, NTAG213/215/216 data sheet
+    8.5) with a 7-byte uid and `user` from page 4 on, factory values elsewhere."""
+    uid = bytes(uid)
+    if len(uid) != 7 or len(user) > 144:
+        raise ValueError("an NTAG213 has a 7-byte UID and 144 user bytes")
+    m = bytearray(180)
+    m[0:3] = uid[0:3]
+    m[3] = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]       # BCC0 (with the cascade tag)
+    m[4:8] = uid[3:7]
+    m[8] = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]     # BCC1
+    m[9] = 0x48                                  # internal
+    m[12:16] = b"\xe1\x10\x12\x00"               # capability container
+    m[16:16 + len(user)] = user
+    m[160:164] = b"\x00\x00\x00\xbd"               # dynamic lock bytes
+    m[164:168] = b"\x04\x00\x00\xff"               # CFG0: AUTH0 beyond the memory
+    return bytes(m)
+
+
+def tile(terrain, serial=1, uid=None):
+    """A tile's tag: the project's format (vortex.tag, hardware/tag-format.md)
+    in pages 4-7 of an NTAG213 whose UID (NXP's 0x04 first) follows the serial."""
+    if uid is None:
+        uid = bytes((0x04, 0x56, 0x58, serial >> 8, serial & 0xFF, terrain, 0x80))
+    return ntag213(uid, tagformat.encode(terrain, serial))
 
 
 class Unavailable(Exception):
@@ -157,12 +192,14 @@ class Pico:
     files: {device path: local path or bytes} on top of the deploy tree
     (deploy=False: only these). autorun: main.py at the root, run at boot.
     reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
+    tiles: {cell: tag memory (tile(), ntag213()) or a list of them} at power-on.
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .output (everything the USB port printed),
-    .watchdog (ns of a watchdog reset, or None), .reeds_at (ns when the last
-    set_reeds() took effect), .now (last device time seen)."""
+    .watchdog (ns of a watchdog reset, or None), .reeds_at / .tags_at /
+    .buttons_at / .fault_at (ns when the last set_reeds(), set_tags(),
+    press(), fault() took effect), .now (last device time seen)."""
 
-    def __init__(self, files=None, deploy=True, autorun=False, reeds=()):
+    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), tiles=None):
         why = missing()
         if why:
             raise Unavailable(why)
@@ -170,11 +207,15 @@ class Pico:
         self.deploy = deploy
         self.autorun = autorun
         self.reeds = list(reeds)
+        self.tiles = dict(tiles or {})
         self.frames = []
         self.scans = []
         self.output = ""
         self.watchdog = None
         self.reeds_at = None
+        self.tags_at = None
+        self.buttons_at = None
+        self.fault_at = None
         self.now = 0
         self.usb = False
         self._events = queue.Queue()
@@ -195,12 +236,18 @@ class Pico:
         with open(config, "w") as f:
             json.dump({"firmware": FIRMWARE, "bootrom": BOOTROM, "fsImage": image,
                        "fsOffset": FS_OFFSET, "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
-                       "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS)}, f)
+                       "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS),
+                       "nfc": {"spi": pins.NFC_SPI, "sck": pins.NFC_SCK, "mosi": pins.NFC_MOSI,
+                               "miso": pins.NFC_MISO, "strobe": pins.NFC_STROBE,
+                               "latch": pins.NFC_LATCH, "readers": pins.NFC_READERS,
+                               "chainBytes": pins.NFC_CHAIN_BYTES}}, f)
         self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
         self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._stderr, text=True, encoding="latin-1")
         threading.Thread(target=self._read, daemon=True).start()
+        for cell, mems in self.tiles.items():
+            self.set_tags(cell, *(mems if isinstance(mems, list) else [mems]))
         if self.reeds:
             self.set_reeds(self.reeds)
         return self
@@ -248,6 +295,12 @@ class Pico:
             self.scans.append(ev["t"])
         elif kind == "reeds":
             self.reeds_at = ev["t"]
+        elif kind == "tags":
+            self.tags_at = ev["t"]
+        elif kind == "buttons":
+            self.buttons_at = ev["t"]
+        elif kind == "fault":
+            self.fault_at = ev["t"]
         elif kind == "usb":
             self.usb = True
         elif kind == "watchdog":
@@ -275,6 +328,26 @@ class Pico:
         is None until they take effect)."""
         self.reeds_at = None
         self._send(reeds=sorted(cells))
+
+    def set_tags(self, cell, *mems):
+        """The NTAG213s lying on a cell from now on (tile(), ntag213(); none:
+        the tile lifted; two: they collide). .tags_at is None until then."""
+        self.tags_at = None
+        self._send(tags={"cell": cell, "mems": [bytes(m).hex() for m in mems]})
+
+    def press(self, *gpios):
+        """Hold these buttons down (their GPIOs read low) from now on; none:
+        all released. .buttons_at is None until then."""
+        self.buttons_at = None
+        self._send(buttons=sorted(gpios))
+
+    def fault(self, **fault):
+        """Inject an NFC fault (tools/pico/nfc.mjs FrontEnd.fault): reader=r,
+        dead=bool (a reader that does not answer); cell=c with badCrc=bool,
+        fail={"cmd": byte or None, "count": n} (its tags' next n frames get no
+        answer), crosstalk=[cells whose coils also reach its tags]."""
+        self.fault_at = None
+        self._send(fault=fault)
 
     def write(self, data):
         """Bytes (str, latin-1) to the USB serial port."""

@@ -1,0 +1,278 @@
+"""The NFC front end's shared wiring: one SPI bus, a chain of 74HC595 shift
+registers and a 74HC138 decoder between the RP2040 and eight MFRC522
+readers, one per rank, each switching its rank's eight coils.
+
+    front = FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT))
+    front.reset()                 # every reader through its NRSTPD (hard reset)
+    front.coil(3, 5)              # rank 3's switch to coil 5 (file f), staged...
+    front.flush()                 # ...and latched: the coils switch now
+    front.xfer(3, out, into)      # one register transaction with reader 3:
+                                  # addressed (the chain rewritten if need be),
+                                  # strobe low, the SPI transfer, strobe high
+    front.run(3, script)          # several write transactions in one call:
+                                  # segments of (length, bytes), a length with
+                                  # bit 7 set skipped, 0 the end
+
+The wiring contract (hardware/pins.py): the 595s see every byte on the bus
+but change their outputs only on a latch (RCLK), so the chain is rewritten
+whole (NFC_CHAIN_BYTES) while the strobe is high and no reader listens.
+image[0] (the 595 farthest from the MCU, shifted first) holds the decoder's
+address and the readers' shared NRSTPD; image[1 + (r >> 1)] holds rank r's
+switch in its nibble at bit 4 * (r & 1): the coil (file) and an enable bit.
+The decoder's /E is the strobe, so reader r's NSS is low only while the
+strobe is low and the chain's address is r.
+
+FrontEnd uses the bus through spi.write and spi.write_readinto and the pins
+through value(): thin enough for a CircuitPython twin (busio.SPI,
+digitalio). On the RP2040, Rp2FrontEnd does each of xfer(), run() and the
+chain's update in one viper function, straight on the SPI and SIO
+registers (machine.SPI sets the bus up first): the same bytes on the wires
+in a fraction of the Pin and SPI calls' time. Nothing here allocates after
+__init__.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython; the stub's signature cannot be matched
+    def const(x):  # type: ignore[misc]
+        return x
+
+import time
+from array import array
+
+from ..native import micropython, ptr8, ptr32
+
+CHAIN_BYTES = const(5)
+_DIRTY = const(5)       # image[5]: 1 while the image differs from the latched outputs
+_RUN = const(0x08)      # image[0] bit 3: NRSTPD high, the readers run
+_ADDR = const(0x07)     # image[0] bits 0-2: the decoder's address
+_ENABLE = const(0x08)   # a rank's nibble, bit 3: its selected coil connected
+OFF = const(-1)         # coil(rank, OFF): every coil of the rank disconnected
+_MAX_SEG = const(24)    # the longest transaction in a script
+
+
+def _sleep_ms(ms):
+    time.sleep(ms / 1000)
+
+
+sleep_ms = getattr(time, "sleep_ms", _sleep_ms)  # CPython has no sleep_ms
+
+
+class FrontEnd:
+    """FrontEnd(spi, strobe, latch, readers=8): the chain, the decoder and
+    the bus, shared by the readers (vortex.hal.mfrc522) and the scheduler
+    (vortex.hal.tiles). spi: configured, mode 0; strobe, latch: output pins.
+
+    .readers      how many readers (ranks) the board has
+    .addressed    the reader the decoder's address names
+    .coils        bytearray: each rank's connected coil, or 255 (none)
+    .image        the chain's bytes, and at [5] whether they wait for a latch
+    """
+
+    def __init__(self, spi, strobe, latch, readers=8):
+        self.spi = spi
+        self.strobe = strobe
+        self.latch = latch
+        self.readers = readers
+        strobe.value(1)       # no reader selected while the chain is written
+        latch.value(0)
+        self.image = bytearray(CHAIN_BYTES + 1)
+        self.image[0] = _RUN
+        self.image[_DIRTY] = 1
+        self._chain = memoryview(self.image)[:CHAIN_BYTES]
+        self.coils = bytearray(b"\xff" * readers)
+        self._seg = tuple(bytearray(k) for k in range(_MAX_SEG + 1))
+        self.flush()
+
+    @property
+    def addressed(self):
+        return self.image[0] & _ADDR
+
+    # -- the chain ---------------------------------------------------------
+    def flush(self):
+        """Latch the staged image if it changed: coils switch, the address
+        and NRSTPD take effect now."""
+        if self.image[_DIRTY]:
+            self._load()
+
+    def _load(self):
+        self.spi.write(self._chain)
+        self.latch.value(1)       # RCLK rising edge: shift register -> outputs
+        self.latch.value(0)
+        self.image[_DIRTY] = 0
+
+    def coil(self, rank, f):
+        """Stage rank's switch: coil f (0-7) connected, or OFF. Takes effect
+        at the next flush(), or the next transaction that rewrites the chain."""
+        if f == OFF:
+            nib = 0
+            self.coils[rank] = 255
+        else:
+            nib = _ENABLE | f
+            self.coils[rank] = f
+        img = self.image
+        i = 1 + (rank >> 1)
+        sh = 4 * (rank & 1)
+        v = img[i] & ~(0x0F << sh) | nib << sh
+        if v != img[i]:
+            img[i] = v
+            img[_DIRTY] = 1
+
+    def select(self, reader):
+        """Address `reader` on the decoder (and latch whatever was staged)."""
+        img = self.image
+        v = img[0] & ~_ADDR | reader
+        if v != img[0]:
+            img[0] = v
+            img[_DIRTY] = 1
+        self.flush()
+
+    def reset(self, hold_ms=1, start_ms=2):
+        """Hard reset of every reader: NRSTPD low for hold_ms (MFRC522
+        datasheet 8.8.1: over 100 ns), then high, then start_ms for the
+        oscillators to start (8.8.2)."""
+        self.image[0] &= ~_RUN
+        self._load()
+        sleep_ms(hold_ms)
+        self.image[0] |= _RUN
+        self._load()
+        sleep_ms(start_ms)
+
+    # -- register transactions -----------------------------------------------
+    def xfer(self, reader, out, into=None):
+        """One transaction with `reader`: out on MOSI, MISO into `into`
+        (None: dropped)."""
+        if self.image[0] & _ADDR != reader or self.image[_DIRTY]:
+            self.select(reader)
+        self.strobe.value(0)
+        if into is None:
+            self.spi.write(out)
+        else:
+            self.spi.write_readinto(out, into)
+        self.strobe.value(1)
+
+    def run(self, reader, script):
+        """The script's write transactions with `reader`, in order."""
+        i = 0
+        k = script[0]
+        while k:
+            if not k & 0x80:
+                seg = self._seg[k]
+                for j in range(k):
+                    seg[j] = script[i + 1 + j]
+                self.xfer(reader, seg)
+            i += 1 + (k & 0x7F)
+            k = script[i]
+
+
+_SIO = const(0xD0000000)   # RP2040 SIO: GPIO_OUT_SET at +0x14, GPIO_OUT_CLR at +0x18
+_SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C); SPI1 +0x4000
+
+
+# The viper functions below each begin by addressing the reader: the chain
+# rewritten and latched if the decoder's address is another or something is
+# staged (image[5]). Then their transactions: strobe low (GPIO_OUT_CLR),
+# bytes through the PL022's FIFOs (SSPSR.TNF: room to send; RNE: a byte
+# in; never more than 8 ahead, so the RX FIFO never overfills), strobe high
+# (GPIO_OUT_SET) once the last byte is in. cfg: the SPI's base address, the
+# strobe's and the latch's GPIO masks.
+
+
+@micropython.viper
+def _xfer(cfg: ptr32, image: ptr8, reader: int, out, into, n: int):
+    """One transaction with reader: n bytes out, n in."""
+    spi = ptr32(cfg[0])
+    sio = ptr32(_SIO)
+    if (image[0] & 7) != reader or image[5]:
+        image[0] = (image[0] & 0xF8) | reader
+        i = 0
+        j = 0
+        while j < 5:
+            if i < 5 and spi[3] & 2:
+                spi[2] = image[i]
+                i += 1
+            if spi[3] & 4:
+                x = spi[2]  # noqa: F841
+                j += 1
+        sio[5] = cfg[2]                       # RCLK up: the outputs change
+        sio[6] = cfg[2]
+        image[5] = 0
+    o = ptr8(out)
+    d = ptr8(into)
+    strobe = cfg[1]
+    sio[6] = strobe
+    i = 0
+    j = 0
+    while j < n:
+        if i < n and i - j < 8 and spi[3] & 2:
+            spi[2] = o[i]
+            i += 1
+        if spi[3] & 4:
+            d[j] = spi[2]
+            j += 1
+    sio[5] = strobe
+
+
+@micropython.viper
+def _run(cfg: ptr32, image: ptr8, reader: int, script):
+    """FrontEnd.run's script with reader, a transaction a segment (what comes
+    back dropped)."""
+    spi = ptr32(cfg[0])
+    sio = ptr32(_SIO)
+    if (image[0] & 7) != reader or image[5]:
+        image[0] = (image[0] & 0xF8) | reader
+        i = 0
+        j = 0
+        while j < 5:
+            if i < 5 and spi[3] & 2:
+                spi[2] = image[i]
+                i += 1
+            if spi[3] & 4:
+                x = spi[2]  # noqa: F841
+                j += 1
+        sio[5] = cfg[2]
+        sio[6] = cfg[2]
+        image[5] = 0
+    strobe = cfg[1]
+    p = ptr8(script)
+    i = 0
+    k = p[0]
+    while k:
+        if not k & 0x80:
+            sio[6] = strobe
+            o = i + 1
+            end = o + k
+            got = 0
+            while got < k:
+                if o < end and (o - i - 1) - got < 8 and spi[3] & 2:
+                    spi[2] = p[o]
+                    o += 1
+                if spi[3] & 4:
+                    x = spi[2]  # noqa: F841
+                    got += 1
+            sio[5] = strobe
+        i += 1 + (k & 0x7F)
+        k = p[i]
+
+
+class Rp2FrontEnd(FrontEnd):
+    """Rp2FrontEnd(spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
+    FrontEnd on the RP2040's registers. spi: the machine.SPI(spi_id) that set
+    up the bus (pins, rate, mode 0); strobe, latch: their machine.Pins
+    (outputs) and GPIO numbers."""
+
+    def __init__(self, spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
+        # The SPI's registers, the strobe's and the latch's GPIO masks: what
+        # the viper functions (and the MFRC522 driver's, mfrc522._service) use.
+        self.cfg = array("I", (_SPI0 + 0x4000 * spi_id, 1 << strobe_gpio, 1 << latch_gpio))
+        self._sink = bytearray(_MAX_SEG)      # what comes back while writing
+        FrontEnd.__init__(self, spi, strobe, latch, readers)
+
+    def _load(self):
+        self.image[_DIRTY] = 1
+        _xfer(self.cfg, self.image, self.image[0] & _ADDR, self._sink, self._sink, 0)
+
+    def xfer(self, reader, out, into=None):
+        _xfer(self.cfg, self.image, reader, out, self._sink if into is None else into, len(out))
+
+    def run(self, reader, script):
+        _run(self.cfg, self.image, reader, script)
