@@ -28,9 +28,9 @@ def run_main(tmp_path, reader=True):
     code = SCRIPT % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
                      "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
                      "save": save, "reader": reader}
-    # 416 KB: main's imports, the host link's included, compiled from source here (the
+    # 448 KB: main's imports, the host link's included, compiled from source here (the
     # board loads them as .mpy, which needs far less), and eight readers with their fakes.
-    p = subprocess.run([micropython(), "-X", "heapsize=416K", "-c", code], capture_output=True,
+    p = subprocess.run([micropython(), "-X", "heapsize=448K", "-c", code], capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     return p, save
@@ -87,7 +87,7 @@ def test_stopped_from_a_computer_the_watchdog_is_fed_by_a_timer(tmp_path):
     code = STOPPED % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
                       "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
                       "save": str(tmp_path / "game.bin")}
-    p = subprocess.run([micropython(), "-X", "heapsize=416K", "-c", code], capture_output=True,
+    p = subprocess.run([micropython(), "-X", "heapsize=448K", "-c", code], capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "interrupted" in p.stdout

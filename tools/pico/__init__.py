@@ -216,6 +216,7 @@ class Pico:
         self.tags_at = None
         self.buttons_at = None
         self.fault_at = None
+        self.nfc_stats = None
         self.now = 0
         self.usb = False
         self._events = queue.Queue()
@@ -301,6 +302,8 @@ class Pico:
             self.buttons_at = ev["t"]
         elif kind == "fault":
             self.fault_at = ev["t"]
+        elif kind == "nfcstats":
+            self.nfc_stats = ev
         elif kind == "usb":
             self.usb = True
         elif kind == "watchdog":
@@ -348,6 +351,15 @@ class Pico:
         answer), crosstalk=[cells whose coils also reach its tags]."""
         self.fault_at = None
         self._send(fault=fault)
+
+    def reader_stats(self, timeout=60):
+        """What the NFC readers did since the last call (or power-on): {"since":
+        ns, "t": ns, "wakes": [REQA/WUPA per cell], "gap": [the longest time
+        between two, ns, per cell]}, or None if the emulator did not say."""
+        self.nfc_stats = None
+        self._send(nfcstats=True)
+        self.wait(lambda: self.nfc_stats is not None, timeout)
+        return self.nfc_stats
 
     def write(self, data):
         """Bytes (str, latin-1) to the USB serial port."""

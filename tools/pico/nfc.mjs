@@ -449,6 +449,7 @@ export class Mfrc522 {
     if (this.keepLog) this.log.push({ t: now, dir: 'tx', bytes: [...bytes], lastBits });
     this.at(end, (te) => {
       this.irq(0x40);                             // TxIRq
+      if (lastBits === 7 && bytes.length === 1) this.env.woke?.(this, te);   // a REQA / WUPA
       const field = this.fieldOn;
       const replies = [];
       for (const tag of field ? this.env.tags(this) : []) {
@@ -530,7 +531,9 @@ export class FrontEnd {
     this.selected = -1;
     this.cells = new Map();                       // cell -> [Ntag213]
     this.crosstalk = new Map();                   // cell -> [other cells whose coil also reaches it]
-    const env = { now, tags: (rd) => this.tagsOf(rd), fieldChanged: () => this.updatePower() };
+    const env = { now, tags: (rd) => this.tagsOf(rd), fieldChanged: () => this.updatePower(),
+                  woke: (rd, t) => this.woke(rd, t) };
+    this.resetStats();
     this.readers = Array.from({ length: readers }, (_, i) => new Mfrc522(i, env));
   }
 
@@ -602,6 +605,23 @@ export class FrontEnd {
     if (this.selected >= 0) this.readers[this.selected].deselect();
     this.selected = want;
     if (want >= 0) this.readers[want].select();
+  }
+
+  // --- what the readers did: each cell's wake-ups (REQA / WUPA with its coil
+  // in), how many and the longest time between two, since resetStats().
+  resetStats() {
+    this.stats = { since: this.now(), wakes: new Array(64).fill(0), last: new Array(64).fill(-1),
+                   gap: new Array(64).fill(0) };
+  }
+
+  woke(rd, t) {
+    const f = this.coilOf(rd.index);
+    if (f < 0) return;
+    const c = rd.index * 8 + f;
+    const s = this.stats;
+    if (s.last[c] >= 0) s.gap[c] = Math.max(s.gap[c], t - s.last[c]);
+    s.last[c] = t;
+    s.wakes[c]++;
   }
 
   // --- the harness's hands and faults

@@ -13,6 +13,8 @@
 //                                        lying on a cell now (180 bytes each; [] none)
 //                                   {"fault": {...}}            nfc.mjs FrontEnd.fault()
 //                                   {"buttons": [gpio, ...]}    buttons held down (to ground)
+//                                   {"nfcstats": true}          the readers' wake-ups per cell
+//                                        since the last ask, then counted afresh
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
 //                                   {"ev": "serial", "data": s} bytes from the port
 //                                   {"ev": "frame", "t": ns, "grb": hex}  an LED frame sent,
@@ -23,6 +25,8 @@
 //                                   {"ev": "tags", "t": ns}     the tags above took effect
 //                                   {"ev": "fault", "t": ns}    the fault above took effect
 //                                   {"ev": "buttons", "t": ns}  the buttons above took effect
+//                                   {"ev": "nfcstats", "t": ns, "since": ns, "wakes": [64],
+//                                    "gap": [64 ns]}  REQA/WUPA per cell, longest time between two
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -352,6 +356,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (msg.fault !== undefined) {
     if (nfc) nfc.fault(msg.fault);
     send({ ev: 'fault', t: mcu.clock.nanos });
+  }
+  if (msg.nfcstats !== undefined && nfc) {
+    const s = nfc.stats;
+    send({ ev: 'nfcstats', t: mcu.clock.nanos, since: s.since, wakes: s.wakes, gap: s.gap });
+    nfc.resetStats();
   }
   if (msg.buttons !== undefined) {
     setButtons(msg.buttons);

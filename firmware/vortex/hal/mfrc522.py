@@ -50,6 +50,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
         return x
 
 import time
+from array import array
 
 from ..tag import OK, NOTAG, ERR, NOREADER, BUSY, FIRST_PAGE, SIZE  # noqa: F401 (re-exported)
 from ..ticks import ticks_diff
@@ -96,7 +97,7 @@ _RXCRC = const(2)
 _ANTENNA = const(0x83)   # TxControlReg with both drivers on (reset value 0x80)
 _MAXF = const(19)        # longest FIFO transfer: 18 (a READ reply and CRC) + 1
 _TICK_US = const(25)     # timer tick with prescaler 0xA9: 13.56 MHz / 339
-CACHE_HITS = const(15)   # reads from the cache between two full reads of a slot
+CACHE_HITS = const(15)   # reads from the cache between two full reads of a slot (at least 14)
 SLOTS = const(8)         # cache slots: one per coil of a rank
 
 # Air time of each exchange at 106 kbit/s (ISO/IEC 14443-2: a bit is 128 /
@@ -154,7 +155,12 @@ _CU = const(42)          # per slot: the cached UID, 7 bytes
 _CD = const(98)          # per slot: the cached 16 bytes
 _POLLS = const(226)      # looks left before an exchange that never ends is an error
 _HITS = const(227)       # 2 bytes: reads answered from the cache
-_STATE = const(229)
+_ADDR = const(229)       # the reader's decoder address
+_RAWN = const(230)       # _P_RAW: the frame's length,
+_RAWB = const(231)       # the bits of its last byte,
+_RAWC = const(232)       # its CRC enables,
+_RAWT = const(233)       # 1: sent with Transmit
+_STATE = const(234)
 
 # Phases of a read.
 _P_DONE = const(0)
@@ -166,6 +172,7 @@ _P_AC2 = const(5)
 _P_SEL2 = const(6)
 _P_READ = const(7)
 _P_START = const(8)
+_P_RAW = const(9)        # a blocking helper's frame (_exchange)
 
 # A read's statuses as vortex.tag has them, for the viper code (which needs
 # its constants here); what _advance() says besides.
@@ -179,63 +186,48 @@ _CONT = const(0xFF)      # the next exchange is in the script
 
 
 @micropython.viper
-def _frame(state, buffers, n: int, bits: int, crc: int, transmit: int):
-    """Complete the script for the frame at script[_TX + 1.._TX + n] (bits: of
-    its last byte, 0 = all 8), sent with the CRC enables `crc`: the enables
-    if they change, Transceive (re)started if need be (a command written
-    ends the one running: a receive that timed out, a finished Transmit),
-    the FIFO flushed first then, interrupts cleared, the FIFO filled,
-    StartSend; with transmit, the Transmit command instead, which sends at
-    once and ends by itself."""
-    st = ptr8(state)
-    io = ptr8(buffers)
-    d = crc ^ st[_CRC]
-    io[_IO_SC + _S_TXMODE] = 2 if d & _TXCRC else _SKIP
-    io[_IO_SC + _S_TXMODE + 2] = 0x80 if crc & _TXCRC else 0
-    io[_IO_SC + _S_RXMODE] = 2 if d & _RXCRC else _SKIP
-    io[_IO_SC + _S_RXMODE + 2] = 0x80 if crc & _RXCRC else 0
-    st[_CRC] = crc
-    restart = st[_RESTART]
-    io[_IO_SC + _S_FLUSH] = 2 if restart or st[_DIRTY] else _SKIP
-    io[_IO_SC + _S_CMD] = 2 if restart and not transmit else _SKIP
-    st[_RESTART] = transmit
-    st[_DIRTY] = 0
-    io[_IO_SC + _S_FIFO] = n + 1
-    i = _TX + 1 + n
-    io[_IO_SC + i] = 2
-    if transmit:
-        io[_IO_SC + i + 1] = _COMMAND << 1
-        io[_IO_SC + i + 2] = _TRANSMIT
-    else:
-        io[_IO_SC + i + 1] = _BIT_FRAMING << 1
-        io[_IO_SC + i + 2] = 0x80 | bits
-    io[_IO_SC + i + 3] = 0
-
-
-@micropython.viper
 def _advance(state, buffers, dest) -> int:
     """The protocol: from the phase in state and, after an exchange, the
     poll's registers (ComIrq, Error, FIFOLevel, Control, TxControl) and the
-    reply in the buffers (_IO_*), the next exchange's script there (_CONT), or
-    the read's end: OK, _HIT (OK from the cache), NOTAG or ERR; _WAIT if the
-    exchange is not through, _GONE if the chip is not as set up."""
+    reply in the buffers (_IO_*), the next exchange's script there (_CONT),
+    or the read's end: OK, _HIT (OK from the cache), NOTAG or ERR; _WAIT if
+    the exchange is not through, _GONE if the chip is not as set up. In
+    phase _P_RAW, only the script of the frame the caller put at _TX + 1
+    (state: _RAW* its length, bits, CRC enables, Transmit or not).
+
+    The script: the CRC enables if they change, Transceive (re)started if
+    need be (a command written ends the one running: a receive that timed
+    out, a finished Transmit), the FIFO flushed first then, interrupts
+    cleared, the FIFO filled, StartSend; or, for a Transmit, the command
+    last (it sends at once and ends by itself)."""
     st = ptr8(state)
     io = ptr8(buffers)
     buf = ptr8(dest)
     ph = st[_PH]
     slot = st[_SLOT]
-    if ph == _P_START:
+    sc = _IO_SC
+    fn = 0                                   # the next frame: its length...
+    fbits = 0                                # ...bits of its last byte (0: 8)
+    fcrc = 0                                 # ...CRC enables
+    ftx = 0                                  # ...1: the Transmit command
+    air = 0                                  # ...and its time on the air (us)
+    if ph == _P_RAW:
+        fn = st[_RAWN]
+        fbits = st[_RAWB]
+        fcrc = st[_RAWC]
+        ftx = st[_RAWT]
+        air = st[_AIR] << 8 | st[_AIR + 1]
+    elif ph == _P_START:
         live = st[_LIVE]
         st[_LIVE] = 0
         if live and (slot == 255 or slot == st[_LSLOT] or st[_LSLOT] == 255):
             st[_PH] = _P_HALT
-            io[_IO_SC + _TX + 1] = _HLTA
-            io[_IO_SC + _TX + 2] = 0
-            _frame(state, buffers, 2, 0, st[_CRC] | _TXCRC, 1)
-            st[_AIR] = _AIR_HLTA >> 8
-            st[_AIR + 1] = _AIR_HLTA & 0xFF
-            return _CONT
-        ph = _P_HALT                         # on as after a halt: the wake-up
+            io[sc + _TX + 1] = _HLTA
+            io[sc + _TX + 2] = 0
+            fn = 2
+            fcrc = st[_CRC] | _TXCRC
+            ftx = 1
+            air = _AIR_HLTA
     else:
         if io[_IO_GOT + 5] != _ANTENNA:
             return _GONE
@@ -254,6 +246,7 @@ def _advance(state, buffers, dest) -> int:
             res = _NOTAG
         else:
             return _WAIT
+        rx = _IO_RX
         if ph == _P_WUPA:
             if res == _NOTAG:
                 st[_PH] = _P_DONE
@@ -265,101 +258,124 @@ def _advance(state, buffers, dest) -> int:
                 st[_PH] = _P_DONE
                 st[_STATUS] = _ERR
                 return _ERR
-            st[_ATQA] = io[_IO_RX + 1]
-            st[_ATQA + 1] = io[_IO_RX + 2]
+            st[_ATQA] = io[rx + 1]
+            st[_ATQA + 1] = io[rx + 2]
             st[_PH] = _P_AC1
-            io[_IO_SC + _TX + 1] = _SEL_CL1
-            io[_IO_SC + _TX + 2] = 0x20               # NVB: no UID bits known
-            _frame(state, buffers, 2, 0, 0, 0)
-            st[_AIR] = _AIR_AC >> 8
-            st[_AIR + 1] = _AIR_AC & 0xFF
-            return _CONT
-        ok = 1 if res == _OK else 0
-        if ok and (ph == _P_AC1 or ph == _P_AC2):
-            ok = 1 if n == 5 and (io[_IO_RX + 1] ^ io[_IO_RX + 2] ^ io[_IO_RX + 3] ^ io[_IO_RX + 4]) == io[_IO_RX + 5] else 0   # BCC
-            if ok:
-                k = st[_ULEN]
-                first = 2 if ph == _P_AC1 and io[_IO_RX + 1] == _CT else 1   # the cascade tag: not the UID's
-                for i in range(first, 5):
-                    st[_UID + k] = io[_IO_RX + i]
-                    k += 1
-                st[_ULEN] = k
-                if first == 1 and slot != 255 and st[_PAGE] == 4 and st[_CN + slot] == k \
-                        and st[_CA + slot]:
-                    same = True
-                    for i in range(k):
-                        if st[_CU + 7 * slot + i] != st[_UID + i]:
-                            same = False
-                    if same:                 # the same tag: its bytes are known
-                        st[_CA + slot] -= 1
-                        for i in range(16):
-                            buf[i] = st[_CD + 16 * slot + i]
-                        h = (st[_HITS] | st[_HITS + 1] << 8) + 1
-                        st[_HITS] = h & 0xFF
-                        st[_HITS + 1] = (h >> 8) & 0xFF
-                        st[_PH] = _P_DONE
-                        st[_STATUS] = _OK
-                        return _HIT
-                # SELECT this level: its 5 bytes, after SEL and NVB = all 40 bits.
-                st[_PH] = _P_SEL1 if ph == _P_AC1 else _P_SEL2
-                io[_IO_SC + _TX + 1] = _SEL_CL1 if ph == _P_AC1 else _SEL_CL2
-                io[_IO_SC + _TX + 2] = 0x70
-                for i in range(5):
-                    io[_IO_SC + _TX + 3 + i] = io[_IO_RX + 1 + i]
-                _frame(state, buffers, 7, 0, _TXCRC | _RXCRC, 0)
-                st[_AIR] = _AIR_SEL >> 8
-                st[_AIR + 1] = _AIR_SEL & 0xFF
-                return _CONT
-        elif ok and (ph == _P_SEL1 or ph == _P_SEL2):
-            # One byte, and not a triple size UID's cascade at level 2: not an NTAG.
-            ok = 1 if n == 1 and not (ph == _P_SEL2 and io[_IO_RX + 1] & 0x04) else 0
-            if ok:
-                st[_SAK] = io[_IO_RX + 1]
-                if io[_IO_RX + 1] & 0x04:             # UID not complete: cascade level 2
-                    st[_PH] = _P_AC2
-                    io[_IO_SC + _TX + 1] = _SEL_CL2
-                    io[_IO_SC + _TX + 2] = 0x20
-                    _frame(state, buffers, 2, 0, 0, 0)
-                    st[_AIR] = _AIR_AC >> 8
-                    st[_AIR + 1] = _AIR_AC & 0xFF
-                    return _CONT
-                st[_PH] = _P_READ
-                io[_IO_SC + _TX + 1] = _READ
-                io[_IO_SC + _TX + 2] = st[_PAGE]
-                _frame(state, buffers, 2, 0, _TXCRC | _RXCRC, 0)
-                st[_AIR] = _AIR_READ >> 8
-                st[_AIR + 1] = _AIR_READ & 0xFF
-                return _CONT
-        elif ok and ph == _P_READ:
-            ok = 1 if n == 16 else 0         # not the 4-bit NAK
-            if ok:
-                for i in range(16):
-                    buf[i] = io[_IO_RX + 1 + i]
-                if slot != 255 and st[_PAGE] == 4:
+            io[sc + _TX + 1] = _SEL_CL1
+            io[sc + _TX + 2] = 0x20          # NVB: no UID bits known
+            fn = 2
+            air = _AIR_AC
+        else:
+            ok = 1 if res == _OK else 0
+            if ok and (ph == _P_AC1 or ph == _P_AC2):
+                ok = 1 if n == 5 and (io[rx + 1] ^ io[rx + 2] ^ io[rx + 3] ^ io[rx + 4]) == io[rx + 5] else 0
+                if ok:                       # the BCC checks
                     k = st[_ULEN]
-                    st[_CN + slot] = k
-                    st[_CA + slot] = CACHE_HITS
-                    for i in range(k):
-                        st[_CU + 7 * slot + i] = st[_UID + i]
+                    first = 2 if ph == _P_AC1 and io[rx + 1] == _CT else 1   # the cascade tag: not the UID's
+                    for i in range(first, 5):
+                        st[_UID + k] = io[rx + i]
+                        k += 1
+                    st[_ULEN] = k
+                    if first == 1 and slot != 255 and st[_PAGE] == 4 and st[_CN + slot] == k \
+                            and st[_CA + slot]:
+                        same = True
+                        for i in range(k):
+                            if st[_CU + 7 * slot + i] != st[_UID + i]:
+                                same = False
+                        if same:             # the same tag: its bytes are known
+                            st[_CA + slot] -= 1
+                            for i in range(16):
+                                buf[i] = st[_CD + 16 * slot + i]
+                            h = (st[_HITS] | st[_HITS + 1] << 8) + 1
+                            st[_HITS] = h & 0xFF
+                            st[_HITS + 1] = (h >> 8) & 0xFF
+                            st[_PH] = _P_DONE
+                            st[_STATUS] = _OK
+                            return _HIT
+                    # SELECT this level: its 5 bytes, after SEL and NVB = all 40 bits.
+                    st[_PH] = _P_SEL1 if ph == _P_AC1 else _P_SEL2
+                    io[sc + _TX + 1] = _SEL_CL1 if ph == _P_AC1 else _SEL_CL2
+                    io[sc + _TX + 2] = 0x70
+                    for i in range(5):
+                        io[sc + _TX + 3 + i] = io[rx + 1 + i]
+                    fn = 7
+                    fcrc = _TXCRC | _RXCRC
+                    air = _AIR_SEL
+            elif ok and (ph == _P_SEL1 or ph == _P_SEL2):
+                # One byte, and not a triple size UID's cascade at level 2: not an NTAG.
+                ok = 1 if n == 1 and not (ph == _P_SEL2 and io[rx + 1] & 0x04) else 0
+                if ok:
+                    st[_SAK] = io[rx + 1]
+                    if io[rx + 1] & 0x04:    # UID not complete: cascade level 2
+                        st[_PH] = _P_AC2
+                        io[sc + _TX + 1] = _SEL_CL2
+                        io[sc + _TX + 2] = 0x20
+                        fn = 2
+                        air = _AIR_AC
+                    else:
+                        st[_PH] = _P_READ
+                        io[sc + _TX + 1] = _READ
+                        io[sc + _TX + 2] = st[_PAGE]
+                        fn = 2
+                        fcrc = _TXCRC | _RXCRC
+                        air = _AIR_READ
+            elif ok and ph == _P_READ:
+                ok = 1 if n == 16 else 0     # not the 4-bit NAK
+                if ok:
                     for i in range(16):
-                        st[_CD + 16 * slot + i] = buf[i]
+                        buf[i] = io[rx + 1 + i]
+                    if slot != 255 and st[_PAGE] == 4:
+                        k = st[_ULEN]
+                        # Cached afresh: the slots' full reads staggered, not
+                        # all in one sweep of the rank.
+                        st[_CA + slot] = CACHE_HITS if st[_CN + slot] else CACHE_HITS - 2 * slot
+                        st[_CN + slot] = k
+                        for i in range(k):
+                            st[_CU + 7 * slot + i] = st[_UID + i]
+                        for i in range(16):
+                            st[_CD + 16 * slot + i] = buf[i]
+                    st[_PH] = _P_DONE
+                    st[_STATUS] = _OK
+                    return _OK
+            if not fn and ph != _P_HALT:
+                if slot != 255:
+                    st[_CN + slot] = 0       # read it in full next time
                 st[_PH] = _P_DONE
-                st[_STATUS] = _OK
-                return _OK
-        if ph != _P_HALT:
-            if slot != 255:
-                st[_CN + slot] = 0           # read it in full next time
-            st[_PH] = _P_DONE
-            st[_STATUS] = _ERR
-            return _ERR
-    # _P_HALT: the HLTA frame is out (the tag sleeps until a WUPA), or none
-    # was needed: the wake-up.
-    st[_PH] = _P_WUPA
-    st[_ULEN] = 0
-    io[_IO_SC + _TX + 1] = _WUPA
-    _frame(state, buffers, 1, 7, 0, 0)               # a short frame: 7 bits; ATQA back
-    st[_AIR] = _AIR_WUPA >> 8
-    st[_AIR + 1] = _AIR_WUPA & 0xFF
+                st[_STATUS] = _ERR
+                return _ERR
+    if not fn:
+        # The HLTA frame is out (the tag sleeps until a WUPA), or none was
+        # needed: the wake-up, a short frame of 7 bits; ATQA back.
+        st[_PH] = _P_WUPA
+        st[_ULEN] = 0
+        io[sc + _TX + 1] = _WUPA
+        fn = 1
+        fbits = 7
+        air = _AIR_WUPA
+    # The script (see above).
+    d = fcrc ^ st[_CRC]
+    io[sc + _S_TXMODE] = 2 if d & _TXCRC else _SKIP
+    io[sc + _S_TXMODE + 2] = 0x80 if fcrc & _TXCRC else 0
+    io[sc + _S_RXMODE] = 2 if d & _RXCRC else _SKIP
+    io[sc + _S_RXMODE + 2] = 0x80 if fcrc & _RXCRC else 0
+    st[_CRC] = fcrc
+    restart = st[_RESTART]
+    io[sc + _S_FLUSH] = 2 if restart or st[_DIRTY] else _SKIP
+    io[sc + _S_CMD] = 2 if restart and not ftx else _SKIP
+    st[_RESTART] = ftx
+    st[_DIRTY] = 0
+    io[sc + _S_FIFO] = fn + 1
+    i = sc + _TX + 1 + fn
+    io[i] = 2
+    if ftx:
+        io[i + 1] = _COMMAND << 1
+        io[i + 2] = _TRANSMIT
+    else:
+        io[i + 1] = _BIT_FRAMING << 1
+        io[i + 2] = 0x80 | fbits
+    io[i + 3] = 0
+    st[_AIR] = air >> 8
+    st[_AIR + 1] = air & 0xFF
     return _CONT
 
 
@@ -396,85 +412,6 @@ class _Buffers:
         self.rdv = tuple(v[_IO_RD + _MAXF - n:_IO_RD + _MAXF + 1] for n in range(_MAXF))
 
 
-@micropython.viper
-def _service(cfg, image, n: int, state, buffers, dest) -> int:
-    """Rp2FrontEnd's fast path (vortex.hal.frontend: cfg, image): the poll
-    and the reply (unless the read is only starting), _advance(), and the
-    script it made, in one call: reader n addressed (the 595 chain rewritten
-    and latched if need be), a transaction each (strobe low, the bytes
-    through the PL022's FIFOs, strobe high). Returns _advance()'s answer."""
-    c = ptr32(cfg)
-    img = ptr8(image)
-    st = ptr8(state)
-    io = ptr8(buffers)
-    spi = ptr32(c[0])
-    sio = ptr32(0xD0000000)                  # SIO: GPIO_OUT_SET +0x14, GPIO_OUT_CLR +0x18
-    strobe = c[1]
-    if (img[0] & 7) != n or img[5]:
-        img[0] = (img[0] & 0xF8) | n
-        i = 0
-        j = 0
-        while j < 5:
-            if i < 5 and spi[3] & 2:         # SSPSR.TNF: room to send
-                spi[2] = img[i]              # SSPDR
-                i += 1
-            if spi[3] & 4:                   # SSPSR.RNE: a byte in
-                x = spi[2]  # noqa: F841
-                j += 1
-        sio[5] = c[2]                        # the latch: the chain's outputs change
-        sio[6] = c[2]
-        img[5] = 0
-    if st[_PH] != _P_START:
-        sio[6] = strobe
-        i = 0
-        j = 0
-        while j < 6:
-            if i < 6 and spi[3] & 2:
-                spi[2] = io[_IO_POLL + i]
-                i += 1
-            if spi[3] & 4:
-                io[_IO_GOT + j] = spi[2]
-                j += 1
-        sio[5] = strobe
-        k = io[_IO_GOT + 3] & 0x7F
-        if io[_IO_GOT + 1] & 0x30 and not io[_IO_GOT + 2] & 0x1F and 0 < k < _MAXF \
-                and io[_IO_GOT + 5] == _ANTENNA:
-            k += 1
-            sio[6] = strobe
-            i = 0
-            j = 0
-            while j < k:
-                if i < k and i - j < 8 and spi[3] & 2:
-                    spi[2] = io[_IO_RD + _MAXF + 1 - k + i]
-                    i += 1
-                if spi[3] & 4:
-                    io[_IO_RX + j] = spi[2]
-                    j += 1
-            sio[5] = strobe
-    r = int(_advance(state, buffers, dest))
-    if r != _CONT:
-        return r
-    p = _IO_SC
-    k = io[p]
-    while k:
-        if not k & 0x80:
-            sio[6] = strobe
-            o = p + 1
-            end = o + k
-            got = 0
-            while got < k:
-                if o < end and (o - p - 1) - got < 8 and spi[3] & 2:
-                    spi[2] = io[o]
-                    o += 1
-                if spi[3] & 4:
-                    x = spi[2]  # noqa: F841
-                    got += 1
-            sio[5] = strobe
-        p += 1 + (k & 0x7F)
-        k = io[p]
-    return r
-
-
 class MFRC522:
     """MFRC522(front, n, timeout_us=1000, clock=ticks_us, max_polls=200).
 
@@ -504,12 +441,18 @@ class MFRC522:
         self._rx = bufs.rx
         self._rxv = bufs.rxv
         self._rdv = bufs.rdv
-        # Rp2FrontEnd: each exchange's transactions in one call (_service).
+        # Rp2FrontEnd: each exchange's transactions in one call (_serve).
         self._fast = hasattr(front, "cfg")
         self._cfg = front.cfg if self._fast else None
         self._image = front.image if self._fast else None
         self.state = bytearray(_STATE)
+        self.state[_ADDR] = n
         self._buf = bytearray(SIZE)  # the read's destination (begin()'s buf)
+        # For _serve() on this reader alone (step() on the RP2040).
+        self._one = (self.state,)
+        self._dest = [self._buf]
+        self._wake = array("i", [0])
+        self._out = bytearray(1)
         self.uid = memoryview(self.state)[_UID:_UID + 10]
         self.due = 0         # clock time when the exchange under way can be through
         self.present = False
@@ -611,7 +554,8 @@ class MFRC522:
     @micropython.native
     def _look(self):
         """The poll: its registers into _got[1:6], the reply (if one waits)
-        into _rx[1..] (what _service does in one call on the RP2040)."""
+        into _rx[1..] (what _serve does in the same call as the rest on the
+        RP2040)."""
         f = self.front
         got = self._got
         f.xfer(self.n, self._poll, got)
@@ -641,9 +585,11 @@ class MFRC522:
         return BUSY if st[_PH] != _P_DONE else st[_STATUS]
 
     # -- the non-blocking tile read ------------------------------------------
+    @micropython.native
     def begin(self, buf, slot=-1, page=FIRST_PAGE):
-        """Start reading 16 bytes from `page` into buf, for the coil `slot`
-        (0-7: its cache; -1: none). Then step() until it is not BUSY."""
+        """Read 16 bytes from `page` into buf, for the coil `slot` (0-7: its
+        cache; -1: none): step() until it is not BUSY (the first exchange
+        goes at the first step)."""
         st = self.state
         self._buf = buf
         if not self.present and not (self._answers() and self.init()):
@@ -653,36 +599,38 @@ class MFRC522:
         st[_SLOT] = 255 if slot < 0 else slot
         st[_PAGE] = page
         st[_PH] = _P_START
-        if self._fast:
-            _service(self._cfg, self._image, self.n, st, self._io, buf)
-        else:
-            _advance(st, self._io, buf)
-            self.front.run(self.n, self._sc)
-        self._sent()
 
     @micropython.native
     def step(self, now=None):
         """Move the read on if its exchange is through: BUSY, or its status.
         now: the clock's time, if the caller has it (else read here)."""
         st = self.state
-        if st[_PH] == _P_DONE:
+        ph = st[_PH]
+        if ph == _P_DONE:
             return st[_STATUS]
         clock = self._clock
-        if clock is not None:
+        if clock is not None and ph != _P_START:
             if now is None:
                 now = clock()
             if ticks_diff(now, self.due) < 0:
                 return BUSY                  # still on the air: no SPI spent
         if self._fast:
-            r = _service(self._cfg, self._image, self.n, st, self._io, self._buf)
+            self._dest[0] = self._buf
+            if not _serve(self._cfg, self._image, self._one, self._io, self._dest, self._wake, 1,
+                          self._out):
+                self.due = self._wake[0]
+                return BUSY
+            r = self._out[0]
+            if r != _GONE:
+                return r
         else:
-            self._look()
+            if ph != _P_START:
+                self._look()
             r = _advance(st, self._io, self._buf)
             if r == _CONT:
                 self.front.run(self.n, self._sc)
-        if r == _CONT:
-            self._sent()
-            return BUSY
+                self._sent()
+                return BUSY
         if r == _WAIT:
             st[_POLLS] -= 1
             if st[_POLLS]:
@@ -710,9 +658,15 @@ class MFRC522:
         """Send the frame at _tx[1..n]; OK (the reply: _rx[1..n], .rx_n),
         NOTAG, ERR or NOREADER."""
         st = self.state
-        _frame(st, self._io, n, bits, crc, transmit)
+        st[_PH] = _P_RAW
+        st[_RAWN] = n
+        st[_RAWB] = bits
+        st[_RAWC] = crc
+        st[_RAWT] = transmit
         st[_AIR] = air >> 8
         st[_AIR + 1] = air & 0xFF
+        _advance(st, self._io, self._buf)
+        st[_PH] = _P_DONE
         self.front.run(self.n, self._sc)
         self._sent()
         clock = self._clock
@@ -812,41 +766,117 @@ class MFRC522:
 
 
 @micropython.viper
-def _serve(cfg, image, states, buffers, dests, wake, mask: int, n: int) -> int:
-    """Readers.serve's fast path: for each reader r of n in mask (bit r)
-    with a read under way, _service() (its exchange looked at and moved
-    on) and its next wake time in wake[r], on the RP2040's microsecond
-    timer as ticks_us counts it; or one more look used up. Returns the mask
-    of those whose read has ended (the status in their state)."""
+def _serve(cfg, image, states, buffers, dests, wake, mask: int, status) -> int:
+    """The RP2040's fast path (Rp2FrontEnd's cfg and image): for each reader
+    i in mask (bit i) of states (their state buffers) with a read under way,
+    in one call: its address on the decoder (the 595 chain rewritten and
+    latched if need be); the poll and the reply, unless the read is only
+    starting; _advance(); the script it made. A transaction each: strobe
+    low, the bytes through the PL022's FIFOs (never more than 8 ahead),
+    strobe high. wake[i]: when its frames can be through, on the RP2040's
+    microsecond timer as ticks_us counts it. Returns the mask of those whose
+    read has ended, their statuses in status[i]."""
+    c = ptr32(cfg)
+    img = ptr8(image)
+    io = ptr8(buffers)
     w = ptr32(wake)
+    out = ptr8(status)
+    spi = ptr32(c[0])
+    sio = ptr32(0xD0000000)                  # SIO: GPIO_OUT_SET +0x14, GPIO_OUT_CLR +0x18
     timer = ptr32(0x40054000)                # TIMERAWL at +0x28
+    strobe = c[1]
+    n = int(len(states))
     done = 0
     r = 0
     while r < n:
-        if mask & (1 << r):
-            state = states[r]
-            st = ptr8(state)
-            if st[_PH] == _P_DONE:
+        if not mask & (1 << r):
+            r += 1
+            continue
+        state = states[r]
+        st = ptr8(state)
+        if st[_PH] == _P_DONE:
+            out[r] = st[_STATUS]
+            done |= 1 << r
+            r += 1
+            continue
+        a = st[_ADDR]
+        if (img[0] & 7) != a or img[5]:
+            img[0] = (img[0] & 0xF8) | a
+            i = 0
+            j = 0
+            while j < 5:
+                if i < 5 and spi[3] & 2:     # SSPSR.TNF: room to send
+                    spi[2] = img[i]          # SSPDR
+                    i += 1
+                if spi[3] & 4:               # SSPSR.RNE: a byte in
+                    x = spi[2]  # noqa: F841
+                    j += 1
+            sio[5] = c[2]                    # the latch: the chain's outputs change
+            sio[6] = c[2]
+            img[5] = 0
+        if st[_PH] != _P_START:
+            sio[6] = strobe
+            i = 0
+            j = 0
+            while j < 6:
+                if i < 6 and spi[3] & 2:
+                    spi[2] = io[_IO_POLL + i]
+                    i += 1
+                if spi[3] & 4:
+                    io[_IO_GOT + j] = spi[2]
+                    j += 1
+            sio[5] = strobe
+            k = io[_IO_GOT + 3] & 0x7F
+            if io[_IO_GOT + 1] & 0x30 and not io[_IO_GOT + 2] & 0x1F and 0 < k < _MAXF \
+                    and io[_IO_GOT + 5] == _ANTENNA:
+                k += 1
+                sio[6] = strobe
+                i = 0
+                j = 0
+                while j < k:
+                    if i < k and i - j < 8 and spi[3] & 2:
+                        spi[2] = io[_IO_RD + _MAXF + 1 - k + i]
+                        i += 1
+                    if spi[3] & 4:
+                        io[_IO_RX + j] = spi[2]
+                        j += 1
+                sio[5] = strobe
+        res = int(_advance(state, buffers, dests[r]))
+        if res == _CONT:
+            p = _IO_SC
+            k = io[p]
+            while k:
+                if not k & 0x80:
+                    sio[6] = strobe
+                    o = p + 1
+                    end = o + k
+                    got = 0
+                    while got < k:
+                        if o < end and (o - p - 1) - got < 8 and spi[3] & 2:
+                            spi[2] = io[o]
+                            o += 1
+                        if spi[3] & 4:
+                            x = spi[2]  # noqa: F841
+                            got += 1
+                    sio[5] = strobe
+                p += 1 + (k & 0x7F)
+                k = io[p]
+            st[_POLLS] = 200
+            w[r] = (timer[10] + (st[_AIR] << 8 | st[_AIR + 1])) & 0x3FFFFFFF
+        elif res == _WAIT:
+            st[_POLLS] = st[_POLLS] - 1
+            if st[_POLLS]:
+                w[r] = (timer[10] + 50) & 0x3FFFFFFF
+            else:                            # hung: start afresh
+                st[_RESTART] = 1
+                st[_DIRTY] = 1
+                st[_PH] = _P_DONE
+                st[_STATUS] = _ERR
+                out[r] = _ERR
                 done |= 1 << r
-            else:
-                res = int(_service(cfg, image, r, state, buffers, dests[r]))
-                if res == _CONT:
-                    st[_POLLS] = 200
-                    w[r] = (timer[10] + (st[_AIR] << 8 | st[_AIR + 1])) & 0x3FFFFFFF
-                elif res == _WAIT:
-                    st[_POLLS] = st[_POLLS] - 1
-                    if st[_POLLS]:
-                        w[r] = (timer[10] + 50) & 0x3FFFFFFF
-                    else:                    # hung: start afresh
-                        st[_RESTART] = 1
-                        st[_DIRTY] = 1
-                        st[_PH] = _P_DONE
-                        st[_STATUS] = _ERR
-                        done |= 1 << r
-                else:
-                    if res == _GONE:
-                        st[_STATUS] = _GONE
-                    done |= 1 << r
+        else:
+            out[r] = _GONE if res == _GONE else st[_STATUS]
+            done |= 1 << r
         r += 1
     return done
 
@@ -873,29 +903,30 @@ class Readers:
         return len(self._all)
 
     @micropython.native
-    def serve(self, mask, wake, bufs, now):
+    def serve(self, mask, wake, bufs, now, status):
         """Move on the reads of the readers in mask (bit r), bufs[r] their
         destinations; wake[r]: when to look at reader r next (clock ticks;
         without a clock, now). Returns the mask of those whose read has
-        ended (step() gives its status)."""
-        n = len(self._all)
+        ended, their statuses in status[r]."""
         if self._fast:
             done = _serve(self._front.cfg, self._front.image, self._states, self._io, bufs,
-                          wake, mask, n)
+                          wake, mask, status)
             gone = done
             r = 0
             while gone:
-                if gone & 1 and self._states[r][_STATUS] == _GONE:
-                    self._all[r]._gone()
+                if gone & 1 and status[r] == _GONE:
+                    status[r] = self._all[r]._gone()
                 gone >>= 1
                 r += 1
             return done
         done = 0
-        for r in range(n):
+        for r in range(len(self._all)):
             if mask >> r & 1:
                 rd = self._all[r]
-                if rd.step() == BUSY:
+                st = rd.step()
+                if st == BUSY:
                     wake[r] = now if rd._clock is None else rd.due
                 else:
+                    status[r] = st
                     done |= 1 << r
         return done

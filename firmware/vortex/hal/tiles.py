@@ -8,7 +8,7 @@ let the tag power up, read it exchange by exchange) and poll() moves every
 reader on that can move, without waiting for any: eight ranks are read at
 once, and the piece scan never waits for the tiles.
 
-    tiles = TileScanner([MFRC522(front, r) for r in range(8)], front, time.ticks_ms())
+    tiles = TileScanner(Readers(front), front, time.ticks_ms(), clock=time.ticks_us)
     tiles.expect(cell)                    # e.g. under a lifted piece
     if tiles.poll(time.ticks_ms()):       # in the main loop, every tick
         ...                               # tiles.cells or tiles.ids changed
@@ -24,15 +24,25 @@ Order of reads, per rank: a disagreeing read is repeated at once; then the
 rank's expected cells (BURST of them) alternate with one cell of its
 round-robin sweep.
 
-A reader is anything with begin(buf, slot) (start reading the tag of coil
-`slot` into buf), step(now) -> BUSY, OK, NOTAG, ERR or NOREADER, and .due
-(the clock time before which stepping it is no use, or None); the front end
-anything with coil(rank, f) and flush() (hal.mfrc522 and hal.frontend;
+Readers: a sequence (readers[r] reads rank r) of objects with begin(buf,
+slot) (read the tag of coil `slot` into buf, from the next step on),
+step(now) -> BUSY, OK, NOTAG, ERR or NOREADER, and .due (the clock time
+before which stepping it is no use, or None); a sequence with serve()
+(vortex.hal.mfrc522.Readers) moves all the due ones in one call. The front
+end: anything with coil(rank, f) and flush() (vortex.hal.frontend;
 host_sim.virtual has the simulator's). poll() keeps when each rank next has
-something to do and looks only at those whose time has come. A reader whose chip does not answer
-(NOREADER) has its bit set in .missing, its rank's readings stay as they are,
-and it is asked again only every RETRY_MS; view(fallback) gives the cells
-with a missing reader's rank taken from fallback (the game's tiles).
+something to do and looks only at those whose time has come; it stays while
+one will be due within budget_us, so that exchanges follow each other
+without waiting for the main loop's next turn.
+
+A reader whose chip does not answer (NOREADER) has its bit set in .missing,
+its rank's readings stay as they are, and it is asked again only every
+RETRY_MS; view(fallback) gives the cells with a missing reader's rank taken
+from fallback (the game's tiles).
+
+The scheduler's bookkeeping is bytes (one bytearray, _S_*), and what runs
+once a read, or once a poll, is viper: machine code on MicroPython, the same
+source run as Python elsewhere (vortex.native). Nothing allocates in poll().
 """
 try:
     from micropython import const
@@ -40,37 +50,53 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
-from ..tag import NO_TILE, UNKNOWN, NOT_READ, SIZE, OK, NOTAG, NOREADER, BUSY, decode
 from array import array
 
+from ..tag import SIZE, NOREADER, BUSY, decode
 from ..ticks import ticks_add, ticks_diff
 from ..native import micropython, ptr8, ptr32
 
-SETTLE_MS = const(5)   # a tag accepts a request within 5 ms of entering the field (ISO/IEC 14443-3)
-HOLD_MS = const(3000)  # how long an expected cell keeps being re-read
-BURST = const(3)       # expected-cell reads between two sweep reads, per rank
-RETRIES = const(2)     # immediate re-reads of a cell whose reads disagree
-RETRY_MS = const(1000)  # how often a missing reader is asked again
+SETTLE_MS = const(5)     # a tag accepts a request within 5 ms of entering the field (ISO/IEC 14443-3)
+HOLD_MS = const(3000)    # how long an expected cell keeps being re-read
+BURST = const(3)         # expected-cell reads between two sweep reads, per rank
+RETRIES = const(2)       # immediate re-reads of a cell whose reads disagree
+RETRY_MS = const(1000)   # how often a missing reader is asked again
+BUDGET_US = const(1500)  # a poll stays this long at most for readers to be due
+
+# vortex.tag's codes, for the viper code (which needs its constants here).
+_OK = const(0)
+_NOTAG = const(1)
+_NO_TILE = const(0)
+_UNKNOWN = const(5)
+_NOT_READ = const(6)
 _NONE = const(255)
-_NOT_READ = const(6)   # vortex.tag's NOT_READ, for the viper code
 
 # A rank's state.
-_IDLE = const(0)       # nothing under way: pick the next cell
-_SETTLE = const(1)     # its coil switched in: the tag powers up
-_READ = const(2)       # the reader is reading
+_IDLE = const(0)         # nothing under way (its reader missing, or not started)
+_SETTLE = const(1)       # its coil switched in: the tag powers up
+_READ = const(2)         # its reader is reading
 
+# The bookkeeping bytes (_sched).
+_S_PREV = const(0)       # 64: each cell's previous read
+_S_PID = const(64)       # 64: its serial's low byte
+_S_RANK = const(128)     # 8 a rank:
+_AGAIN = const(0)        # file to re-read at once, or 255
+_RETRIES = const(1)      # re-reads of it left
+_QH = const(2)           # its ring of expected files: head...
+_QN = const(3)           # ...and length
+_BURST = const(4)        # expected reads since the last sweep read
+_SWEEP = const(5)        # the sweep's next file
+_CUR = const(6)          # the file whose coil is in, or 255
+_STATE = const(7)        # _IDLE, _SETTLE, _READ
+_S_STAMP = const(192)    # 8: 1 when the rank's coil switches at the next flush
+_S_RING = const(200)     # 64: each rank's ring of expected files (8 at 8 * rank)
+_S_INQ = const(264)      # 64: 1 while the cell is in its rank's ring
+_S = const(328)
 
-# Each rank's bytes in _rs (8 a rank, at 8 * r).
-_AGAIN = const(0)      # file to re-read at once, or 255
-_RETRIES = const(1)    # re-reads of it left
-_QH = const(2)         # its ring of expected files: head...
-_QN = const(3)         # ...and length (the ring at _ring[8 * r], in-ring flags at _ring[64 + c])
-_BURST = const(4)      # expected reads since the last sweep read
-_SWEEP = const(5)      # the sweep's next file
-_CUR = const(6)        # the file whose coil is in, or 255
-_STATE = const(7)      # _IDLE, _SETTLE, _READ
-# _rs[64 + r]: 1 when rank r's coil switches at this poll's flush.
-
+# _conclude()'s answer, besides the next file.
+_CHANGED = const(0x100)  # a reading changed
+_FIRST = const(0x200)    # ...from NOT_READ
+_SWITCH = const(0x400)   # the next file's coil is to be switched in
 
 
 def _lowest():
@@ -88,91 +114,111 @@ _LOWEST = _lowest()
 
 
 @micropython.viper
-def _pick(ranks, rings, holds, r: int, now: int) -> int:
+def _pick(sched, holds, r: int, now: int) -> int:
     """The file rank r reads next: its pending re-read; else one of its
     expected cells (BURST between two sweep reads; one still held goes back
     to the ring's end); else its sweep's next."""
-    rs = ptr8(ranks)
-    ring = ptr8(rings)
+    s = ptr8(sched)
     until = ptr32(holds)
-    o = r << 3
-    f = int(rs[o + _AGAIN])
-    if f != 255 and rs[o + _RETRIES]:
-        rs[o + _RETRIES] = rs[o + _RETRIES] - 1
+    o = _S_RANK + (r << 3)
+    q = _S_RING + (r << 3)
+    f = int(s[o + _AGAIN])
+    if f != _NONE and s[o + _RETRIES]:
+        s[o + _RETRIES] = s[o + _RETRIES] - 1
         return f
-    rs[o + _AGAIN] = 255
-    qn = int(rs[o + _QN])
-    if qn and int(rs[o + _BURST]) < BURST:
-        rs[o + _BURST] = rs[o + _BURST] + 1
-        h = int(rs[o + _QH])
-        f = int(ring[o + h])
-        rs[o + _QH] = (h + 1) & 7
+    s[o + _AGAIN] = _NONE
+    qn = int(s[o + _QN])
+    if qn and int(s[o + _BURST]) < BURST:
+        s[o + _BURST] = s[o + _BURST] + 1
+        h = int(s[o + _QH])
+        f = int(s[q + h])
+        s[o + _QH] = (h + 1) & 7
         qn -= 1
-        c = o + f
-        ring[64 + c] = 0
+        c = (r << 3) + f
+        s[_S_INQ + c] = 0
         d = (int(until[c]) - now) & 0x3FFFFFFF
         if d != 0 and d < 0x20000000:        # still held: back at the ring's end
-            ring[o + ((h + 1 + qn) & 7)] = f
+            s[q + ((h + 1 + qn) & 7)] = f
             qn += 1
-            ring[64 + c] = 1
-        rs[o + _QN] = qn
+            s[_S_INQ + c] = 1
+        s[o + _QN] = qn
         return f
-    rs[o + _BURST] = 0
-    f = int(rs[o + _SWEEP])
-    rs[o + _SWEEP] = (f + 1) & 7
+    s[o + _BURST] = 0
+    f = int(s[o + _SWEEP])
+    s[o + _SWEEP] = (f + 1) & 7
     return f
 
 
 @micropython.viper
-def _agree(cells, ids, prevs, ranks, c: int, vi: int) -> int:
-    """Cell c read vi (the reading, and the serial's low byte << 8): 0 the
-    reading stays, 1 it changes (two reads in a row agree), 2 it changes
-    from NOT_READ, 3 the read disagrees (rank's re-read at once set up)."""
+def _conclude(cells, ids, sched, holds, buf, r: int, st: int, now: int) -> int:
+    """Rank r's read of its cell ended with st (the tag's bytes in buf):
+    the reading applied (it changes when two reads in a row agree; a read
+    that disagrees is repeated at once), then the rank's next file chosen
+    and its state set: reading it at once if its coil is in, else the coil
+    to switch. Returns the file, | _CHANGED, _FIRST, _SWITCH."""
     cl = ptr8(cells)
     id_ = ptr8(ids)
-    pv = ptr8(prevs)                         # [0:64] previous reads, [64:128] their ids
-    rs = ptr8(ranks)
-    v = vi & 0xFF
-    i = vi >> 8
-    same_prev = pv[c] == v and pv[64 + c] == i
-    pv[c] = v
-    pv[64 + c] = i
-    o = (c >> 3) << 3
+    s = ptr8(sched)
+    b = ptr8(buf)
+    o = _S_RANK + (r << 3)
+    cur = int(s[o + _CUR])
+    c = (r << 3) + cur
+    i = 0
+    if st == _OK:
+        v = int(decode(buf))
+        if v != _UNKNOWN:
+            i = int(b[6])                    # the serial's low byte (tag.py's layout)
+    elif st == _NOTAG:
+        v = _NO_TILE
+    else:
+        v = _UNKNOWN
+    res = 0
+    again = (s[_S_PREV + c] == v and s[_S_PID + c] == i)
+    s[_S_PREV + c] = v
+    s[_S_PID + c] = i
     if cl[c] == v and id_[c] == i:
-        rs[o + _AGAIN] = 255
-        return 0
-    if same_prev:
-        first = cl[c] == _NOT_READ
+        s[o + _AGAIN] = _NONE
+    elif again:                              # two reads in a row agree: the reading changes
+        res = _CHANGED | (_FIRST if cl[c] == _NOT_READ else 0)
         cl[c] = v
         id_[c] = i
-        rs[o + _AGAIN] = 255
-        return 2 if first else 1
-    f = c & 7
-    if int(rs[o + _AGAIN]) != f:
-        rs[o + _RETRIES] = RETRIES
-    rs[o + _AGAIN] = f
-    return 3
+        s[o + _AGAIN] = _NONE
+    else:                                    # disagrees: read it again at once
+        if int(s[o + _AGAIN]) != cur:
+            s[o + _RETRIES] = RETRIES
+        s[o + _AGAIN] = cur
+    f = int(_pick(sched, holds, r, now))
+    if f == cur:
+        s[o + _STATE] = _READ
+        return res | f
+    s[o + _CUR] = f
+    s[o + _STATE] = _SETTLE
+    s[_S_STAMP + r] = 1
+    return res | f | _SWITCH
 
 
 @micropython.viper
-def _stamped(ranks, n: int) -> bool:
-    """A coil switch was staged in this poll."""
-    rs = ptr8(ranks)
+def _stamp(sched, wake, n: int, t: int) -> bool:
+    """The ranks whose coil has just switched wake when their tag has
+    powered up (t); False if none had."""
+    s = ptr8(sched)
+    w = ptr32(wake)
+    any_ = False
     for r in range(n):
-        if rs[64 + r]:
+        if s[_S_STAMP + r]:
+            w[r] = t
+            s[_S_STAMP + r] = 0
+            any_ = True
+    return any_
+
+
+@micropython.viper
+def _staged(sched, n: int) -> bool:
+    s = ptr8(sched)
+    for r in range(n):
+        if s[_S_STAMP + r]:
             return True
     return False
-
-
-@micropython.viper
-def _stamp(ranks, wake, n: int, t: int):
-    """The ranks whose coil switched wake when their tag has powered up (t)."""
-    rs = ptr8(ranks)
-    w = ptr32(wake)
-    for r in range(n):
-        if rs[64 + r]:
-            w[r] = t
-            rs[64 + r] = 0
 
 
 @micropython.viper
@@ -188,7 +234,8 @@ def _due(t: int, wake, n: int) -> int:
 
 
 class TileScanner:
-    """TileScanner(readers, front, now_ms=0, settle_ms=5, hold_ms=3000, clock=None).
+    """TileScanner(readers, front, now_ms=0, settle_ms=5, hold_ms=3000,
+    clock=None, budget_us=2000).
 
     .cells    bytearray(64) of reading codes (NOT_READ at first)
     .ids      bytearray(64): low byte of each tile's serial, 0 if unknown
@@ -197,45 +244,45 @@ class TileScanner:
     .missing  bit r set while reader r does not answer (0: all answer)
     expect(cell, hold_ms=None)  read this cell first in its rank, and again
                                 and again for hold_ms
-    poll(now_ms) -> bool        move every reader on; True if .cells or
+    poll(now_ms) -> bool        move the readers on; True if .cells or
                                 .ids changed
     view(fallback)              .cells, with missing readers' ranks from fallback
 
     clock: a microsecond tick source (time.ticks_us) to time the tags'
-    power-up exactly; None: poll()'s milliseconds.
+    power-up and the readers' exchanges exactly; None: poll()'s
+    milliseconds, one round a poll.
     """
 
     def __init__(self, readers, front, now_ms=0, settle_ms=SETTLE_MS, hold_ms=HOLD_MS,
-                 clock=None):
+                 clock=None, budget_us=BUDGET_US):
         self.readers = readers
         self.front = front
         self.settle_ms = settle_ms
         self.hold_ms = hold_ms
+        self.budget_us = budget_us
         self._clock = clock
         unit = 1000 if clock is not None else 1   # clock ticks a millisecond
         self._settle = settle_ms * unit
         self._retry = RETRY_MS * unit
-        n = len(self.readers)
+        n = len(readers)
         self.ranks = n
         self.cells = bytearray(64)
         self.ids = bytearray(64)     # serial (low byte) of each cell's tile, 0 unknown
-        self._prevs = bytearray(128)  # each cell's previous read, and its id at 64 on
-        for i in range(64):
-            self.cells[i] = NOT_READ
-            self._prevs[i] = NOT_READ
+        s = bytearray(_S)
+        for c in range(64):
+            self.cells[c] = _NOT_READ
+            s[_S_PREV + c] = _NOT_READ
+        for r in range(n):
+            s[_S_RANK + (r << 3) + _AGAIN] = _NONE
+            s[_S_RANK + (r << 3) + _CUR] = _NONE
+        self._sched = s
         self.unread = 64
         self.reads = 0
         self.missing = 0
         self._view = bytearray(64)
         self._bufs = tuple(bytearray(SIZE) for _ in range(n))
+        self._status = bytearray(n)  # the readers' statuses when serve() says they are done
         self._until = array("i", [0] * 64)   # hold deadline per cell (ms ticks)
-        # Per rank (_rs, 8 bytes each), its ring of expected files (8 places
-        # at 8 * rank) and each cell's in-ring flag (at 64 + cell).
-        self._rs = bytearray(72)
-        self._ring = bytearray(128)
-        for r in range(n):
-            self._rs[(r << 3) + _AGAIN] = _NONE
-            self._rs[(r << 3) + _CUR] = _NONE
         # When each rank next has something to do (clock ticks): its read's
         # frames through, its tag powered up, its missing reader to be asked.
         start = clock() if clock is not None else now_ms
@@ -243,9 +290,9 @@ class TileScanner:
         self._t = start
         self._now = now_ms
         self._reading = 0            # bit r: rank r's reader is reading
-        self._serve = getattr(self.readers, "serve", None)   # all due readers at once
+        self._serve = getattr(readers, "serve", None)   # all due readers at once
         for r in range(n):
-            if not getattr(self.readers[r], "present", True):
+            if not getattr(readers[r], "present", True):
                 self.missing |= 1 << r       # known at once: said before any read
 
     # -- the rings of expected cells -----------------------------------------
@@ -254,144 +301,141 @@ class TileScanner:
         and keep reading it for hold_ms (default self.hold_ms) from now."""
         hold = self.hold_ms if hold_ms is None else hold_ms
         self._until[cell] = ticks_add(self._now, hold)
-        o = (cell >> 3) << 3
+        s = self._sched
+        o = _S_RANK + (cell & 0x38)
+        q = _S_RING + (cell & 0x38)
         f = cell & 7
-        q = self._ring
-        rs = self._rs
-        h = rs[o + _QH]
-        if q[64 + cell]:
+        h = s[o + _QH]
+        if s[_S_INQ + cell]:
             # Already waiting: move it to the front.
             i = 0
-            while q[o + ((h + i) & 7)] != f:
+            while s[q + ((h + i) & 7)] != f:
                 i += 1
             while i:
-                q[o + ((h + i) & 7)] = q[o + ((h + i - 1) & 7)]
+                s[q + ((h + i) & 7)] = s[q + ((h + i - 1) & 7)]
                 i -= 1
-            q[o + h] = f
+            s[q + h] = f
             return
         h = (h - 1) & 7
-        rs[o + _QH] = h
-        q[o + h] = f
-        rs[o + _QN] += 1
-        q[64 + cell] = 1
+        s[o + _QH] = h
+        s[q + h] = f
+        s[o + _QN] += 1
+        s[_S_INQ + cell] = 1
 
     # -- the state machines --------------------------------------------------
     @micropython.native
-    def _finish(self, r, st):
-        """Rank r's read ended with st: apply it (True if a reading changed),
-        then choose its next cell: read it at once if its coil is in, else
-        stage the coil's switch (its tag powers up from the poll's flush)."""
-        rs = self._rs
-        o = r << 3
-        cur = rs[o + _CUR]
-        self.reads += 1
-        vi = 0
-        if st == OK:
-            buf = self._bufs[r]
-            vi = decode(buf)
-            if vi != UNKNOWN:
-                vi |= buf[6] << 8            # the serial's low byte (tag.py layout)
-        elif st == NOTAG:
-            vi = NO_TILE
-        else:
-            vi = UNKNOWN
-        a = _agree(self.cells, self.ids, self._prevs, rs, o + cur, vi)
-        if a == 2:
-            self.unread -= 1
-        f = _pick(rs, self._ring, self._until, r, self._now)
-        if f == cur:
-            self._begin(r, f)
-        else:
-            self.front.coil(r, f)
-            rs[o + _CUR] = f
-            rs[o + _STATE] = _SETTLE
-            self._reading &= ~(1 << r)
-            rs[64 + r] = 1
-        return a == 1 or a == 2
-
-    @micropython.native
     def poll(self, now_ms):
-        """Move on every reader that has something to do; True if .cells or
-        .ids changed."""
+        """Move on every reader that has something to do; and while one will
+        have within budget_us (its frames through, its tag powered up), stay
+        for it. True if .cells or .ids changed."""
         self._now = now_ms
         clock = self._clock
         t = clock() if clock is not None else now_ms
+        changed = False
+        end = ticks_add(t, self.budget_us)
         wake = self._wake
-        due = _due(t, wake, self.ranks)
-        if not due:
-            return False
+        n = self.ranks
+        while True:
+            due = _due(t, wake, n)
+            if due:
+                if self._round(due, t):
+                    changed = True
+            if clock is None:
+                break
+            t = clock()
+            if ticks_diff(t, end) >= 0 or not _due(end, wake, n):
+                break                        # out of time, or none due before the end
+        return changed
+
+    @micropython.native
+    def _round(self, due, t):
+        """Move on the ranks in due (bit r); True if a reading changed."""
         self._t = t
         changed = False
-        rs = self._rs
-        readers = self.readers
+        s = self._sched
+        wake = self._wake
         lowest = _LOWEST
         reading = due & self._reading
         if reading:
+            status = self._status
             if self._serve is not None:
-                done = self._serve(reading, wake, self._bufs, t)
+                done = self._serve(reading, wake, self._bufs, t, status)
             else:
                 done = self._step_each(reading, t)
             while done:
                 r = lowest[done]
                 done &= done - 1
-                st = readers[r].step(None)
+                st = status[r]
                 if st == NOREADER:
                     self.missing |= 1 << r
                     wake[r] = ticks_add(t, self._retry)
-                    rs[(r << 3) + _STATE] = _IDLE
+                    s[_S_RANK + (r << 3) + _STATE] = _IDLE
+                    self._reading &= ~(1 << r)
+                    continue
+                if self.missing:
+                    self.missing &= ~(1 << r)
+                self.reads += 1
+                res = _conclude(self.cells, self.ids, s, self._until, self._bufs[r], r, st,
+                                self._now)
+                if res & _CHANGED:
+                    changed = True
+                    if res & _FIRST:
+                        self.unread -= 1
+                if res & _SWITCH:
+                    self.front.coil(r, res & 7)
                     self._reading &= ~(1 << r)
                 else:
-                    if self.missing:
-                        self.missing &= ~(1 << r)
-                    if self._finish(r, st):
-                        changed = True
+                    self._begin(r, res & 7, t)
         due &= ~reading
         while due:
             r = lowest[due]
             due &= due - 1
-            o = r << 3
-            if rs[o + _STATE] == _SETTLE or rs[o + _CUR] != _NONE:
+            o = _S_RANK + (r << 3)
+            if s[o + _CUR] != _NONE:
                 # Its tag powered up (or its missing reader asked again).
-                self._begin(r, rs[o + _CUR])
+                s[o + _STATE] = _READ
+                self._begin(r, s[o + _CUR], t)
             else:                            # the first poll: its first cell
-                f = _pick(rs, self._ring, self._until, r, now_ms)
+                f = _pick(s, self._until, r, self._now)
                 self.front.coil(r, f)
-                rs[o + _CUR] = f
-                rs[o + _STATE] = _SETTLE
-                rs[64 + r] = 1
-        if _stamped(rs, self.ranks):
+                s[o + _CUR] = f
+                s[o + _STATE] = _SETTLE
+                s[_S_STAMP + r] = 1
+        if _staged(s, self.ranks):
             # The coils switch now: their tags' power-up counts from here.
             self.front.flush()
-            t = ticks_add(clock() if clock is not None else now_ms, self._settle)
-            _stamp(rs, wake, self.ranks, t)
+            c = self._clock
+            _stamp(s, wake, self.ranks, ticks_add(c() if c is not None else t, self._settle))
         return changed
 
     @micropython.native
+    def _begin(self, r, f, t):
+        """Rank r reads the cell of its coil f: due at once (its first
+        exchange goes at the poll's next round)."""
+        self._reading |= 1 << r
+        self.readers[r].begin(self._bufs[r], f)
+        self._wake[r] = t
+
+    @micropython.native
     def _step_each(self, mask, t):
-        """Readers without serve(): step each in mask; the mask of those done."""
+        """Readers without serve(): step each in mask; the mask of those done
+        (their statuses in _status)."""
         readers = self.readers
         wake = self._wake
+        status = self._status
         us = t if self._clock is not None else None
         done = 0
         for r in range(self.ranks):
             if mask >> r & 1:
                 rd = readers[r]
-                if rd.step(us) == BUSY:
+                st = rd.step(us)
+                if st == BUSY:
                     d = rd.due
                     wake[r] = t if d is None else d
                 else:
+                    status[r] = st
                     done |= 1 << r
         return done
-
-    @micropython.native
-    def _begin(self, r, f):
-        """Rank r starts reading the cell of its coil f."""
-        self._rs[(r << 3) + _STATE] = _READ
-        self._reading |= 1 << r
-        rd = self.readers[r]
-        rd.begin(self._bufs[r], f)
-        d = rd.due
-        self._wake[r] = self._t if d is None else d
 
     def view(self, fallback):
         """.cells, but a missing reader's rank as fallback has it (the
