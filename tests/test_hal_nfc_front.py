@@ -51,7 +51,7 @@ def test_the_cache_skips_the_read_of_the_same_tag_but_not_the_anticollision():
     chip, r, front, bus = make(t, f=4)
     buf = bytearray(16)
     assert r.read_tile(buf, slot=4) == OK
-    full = chip.commands()
+    full = bytes(chip.cmds)
     empty = bytearray(16)
 
     def away_and_back():
@@ -70,13 +70,13 @@ def test_the_cache_skips_the_read_of_the_same_tag_but_not_the_anticollision():
                 buf[i] = 0
             assert r.read_tile(buf, slot=4) == OK
             assert tag.decode(buf) == tag.EARTH and tag.serial(buf) == 77
-            assert chip.commands()[n:] == [0x52, 0x93, 0x93, 0x95]   # no SELECT CL2, no READ
+            assert chip.cmds[n:] == b"\x52\x93\x93\x95"   # no SELECT CL2, no READ
 
     def full_read():
         away_and_back()
         n = len(chip.cmds)
         assert r.read_tile(buf, slot=4) == OK
-        assert chip.commands()[n:] == full               # a full read again, now and then
+        assert chip.cmds[n:] == full                     # a full read again, now and then
 
     # Cached afresh, slot s is read in full again after CACHE_HITS - 2 s hits
     # (so that a rank's slots are not all read in full in one sweep); then
