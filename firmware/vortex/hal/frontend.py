@@ -178,8 +178,10 @@ _SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C)
 
 
 @micropython.viper
-def _xfer(cfg: ptr32, image: ptr8, reader: int, out, into, n: int):
+def _xfer(config, chain, reader: int, out, into, n: int):
     """One transaction with reader: n bytes out, n in."""
+    cfg = ptr32(config)
+    image = ptr8(chain)
     spi = ptr32(cfg[0])
     sio = ptr32(_SIO)
     if (image[0] & 7) != reader or image[5]:
@@ -213,9 +215,11 @@ def _xfer(cfg: ptr32, image: ptr8, reader: int, out, into, n: int):
 
 
 @micropython.viper
-def _run(cfg: ptr32, image: ptr8, reader: int, script):
+def _run(config, chain, reader: int, script):
     """FrontEnd.run's script with reader, a transaction a segment (what comes
     back dropped)."""
+    cfg = ptr32(config)
+    image = ptr8(chain)
     spi = ptr32(cfg[0])
     sio = ptr32(_SIO)
     if (image[0] & 7) != reader or image[5]:

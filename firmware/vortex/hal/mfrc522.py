@@ -383,7 +383,7 @@ class _Buffers:
     """The SPI transfer buffers (io, _IO_*), one set for all the readers
     (each is filled and emptied within one call, and calls never
     interleave), and views of them for the plain-Python path's transfers."""
-    one = None
+    one = None  # type: _Buffers | None
 
     def __init__(self):
         self.reg = bytearray(2)      # one register, out
@@ -429,9 +429,9 @@ class MFRC522:
         self.timeout_us = timeout_us
         self.max_polls = max_polls
         self._clock = clock
-        if _Buffers.one is None:
-            _Buffers.one = _Buffers()
         bufs = _Buffers.one
+        if bufs is None:
+            bufs = _Buffers.one = _Buffers()
         self._reg = bufs.reg
         self._regin = bufs.regin
         self._io = bufs.io
