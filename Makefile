@@ -6,7 +6,7 @@ VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= auto
 
-.PHONY: help play play-terminal test browser bench bench-device tables flash clean
+.PHONY: help play play-terminal test browser bench bench-device tables hardware flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -35,6 +35,9 @@ bench-device: $(STAMP)  ## the same figures on an emulated Pico (rp2040js), besi
 
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
+
+hardware: $(STAMP)  ## regenerate hardware/generated/* and hardware/power.py (SKiDL netlist + ERC, BOM, figures, drawings)
+	$(VPY) tools/hardware.py build
 
 flash: $(STAMP)  ## copy the firmware onto a Pico running MicroPython (PORT=/dev/ttyACM0)
 	$(VPY) tools/deploy.py --port "$(PORT)"

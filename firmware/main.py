@@ -1,13 +1,16 @@
 """The board's main loop: wire the RP2040's parts to the board logic.
 
-Deployed with tools/deploy.py next to pins.py (hardware/pins.py). Every
-tick: one reed-matrix scan, the tile readers moved on (vortex.hal.tiles:
-each of the eight is left working on its rank, none waited for), one step
-of the board logic, the LEDs when the frame changed, and the host link on
-the USB serial (docs/protocol.md; it never waits for the host, and Ctrl-C
-still reaches the REPL). The loop allocates nothing while nothing happens.
-With an NFC reader not answering, the loop goes on, says so on the console,
-and plays on with the game's tiles on that reader's rank (.missing, view()).
+Deployed with tools/deploy.py next to pins.py (hardware/pins.py). The loop
+is vortex.app.service's pass, over and over: one reed-matrix scan, at most
+one step of tile reading, one step of the board logic, the LEDs when the
+frame changed, the host link on the USB serial (docs/protocol.md; it never
+waits for the host, and Ctrl-C still reaches the REPL), the watchdog. The
+AI's search runs the same pass while it thinks. The loop allocates nothing
+while nothing happens. The tile readers are eight MFRC522s, one per rank,
+behind the front end's 595 chain and decoder (vortex.hal.frontend); a pass
+moves each on without waiting for any (vortex.hal.tiles). With an NFC
+reader not answering, the loop goes on, says so on the console, and plays
+on with the game's tiles on that reader's rank.
 """
 import gc
 import sys
@@ -24,26 +27,20 @@ from vortex.hal.pixels import Pixels, led_map
 from vortex.hal.store import FileStore
 from vortex.hal.watchdog import Watchdog
 from vortex.app.board import Board
+from vortex.app.service import Service
 from vortex.app import buttons as btn
 from vortex.link.link import Link
 from vortex.link.port import StdioPort
 
 SAVE = "/game.bin"
-NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the game has "
-             "them, so pieces can be played but tile actions there cannot be seen; check the "
-             "readers' wiring")
-READER_BACK = "NFC readers all answering again: the tiles are read"
 
 
-def buttons(a, b):
-    # Two buttons to ground (pressed reads 0); what presses and holds mean
-    # is the board logic's business (vortex/app/buttons.py).
-    return (0 if a.value() else btn.A) | (0 if b.value() else btn.B)
-
-
-def ranks(mask):
-    """The ranks (1-8) of the readers in a bit mask, e.g. '1, 4'."""
-    return ", ".join(str(r + 1) for r in range(8) if mask >> r & 1)
+def read_buttons(a, b):
+    """The buttons' raw state: two buttons to ground (pressed reads 0); what
+    presses and holds mean is the board logic's business (vortex/app/buttons.py)."""
+    def state():
+        return (0 if a.value() else btn.A) | (0 if b.value() else btn.B)
+    return state
 
 
 def build():
@@ -73,41 +70,19 @@ def run(ticks=-1):
     reeds, tiles, pixels, a, b = build()
     board = Board(FileStore(SAVE))
     board.make_search()  # at boot, not as a stall at the AI's first action
-    watchdog = Watchdog(pins.WATCHDOG_MS)
-    link = Link(board)
-    port = StdioPort()
-    missing = 0
-
-    def think(frame_changed):
-        # While the AI searches (it calls this at every node): keep the
-        # reeds debounced, the thinking light turning, the watchdog fed.
-        reeds.scan(time.ticks_ms())
-        if frame_changed:
-            pixels.show(board.frame)
-        watchdog.feed()
-    board.on_think = think
+    service = Service(board, reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms,
+                      link=Link(board), port=StdioPort(), watchdog=Watchdog(pins.WATCHDOG_MS),
+                      say=print)
     gc.collect()
     try:
         while ticks:
             ticks -= 1
-            now = time.ticks_ms()
-            reeds.scan(now)
-            tiles.poll(now)
-            if tiles.missing != missing:
-                missing = tiles.missing
-                print(NO_READER % ranks(missing) if missing else READER_BACK)
-            # Without a reader, the game's own tiles stand in for its rank's readings.
-            if board.step(now, reeds.cells, tiles.view(board.pos.tiles), tiles.ids,
-                          buttons(a, b)):
-                pixels.show(board.frame)
-            board.hint(tiles)  # read first where tiles may change
-            link.serve(port)  # the host's commands answered, events sent
-            watchdog.feed()
+            service.tick()
     except KeyboardInterrupt:
         # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the
         # REPL takes over, and the watchdog, which cannot be stopped, is fed
         # from a timer until the next reset.
-        watchdog.keep_fed()
+        service.watchdog.keep_fed()
         raise
     return board
 

@@ -2,9 +2,10 @@
 
 Deployed to the board's root next to main.py; main.py makes the machine.Pin
 and machine.SPI objects from these numbers and hands them to vortex.hal.
-Plain constants, so the host tools and tests can import it too.
-hardware/README.md has the wiring. GP23-25 and GP29 are the Pico's own
-(SMPS, VBUS sense, LED, VSYS sense).
+Plain constants, so the host tools and tests can import it too. The
+schematic (hardware/boardgen/schematic.py) wires the Pico by these numbers
+and a test checks that it does; hardware/README.md has the wiring.
+GP23-25 and GP29 are the Pico's own (SMPS, VBUS sense, LED, VSYS sense).
 """
 
 # Reed switch matrix: rows are ranks (REED_ROWS[0] = rank 1), columns are
@@ -43,7 +44,7 @@ LED_SERPENTINE = True
 BUTTON_A = 26
 BUTTON_B = 20       # moved from 27: GP27 is an ADC input
 CC_SENSE = 27       # ADC1: the USB-C CC lines, each with its 5.1 k Rd, summed
-                    # through two equal resistors: reads (CC1 + CC2) / 2
+                    # through two equal resistors (hardware/power.py)
 BUZZER = 28         # PWM slice 6 A
 
 # Watchdog: reboot if the main loop stalls this long (RP2040 max 8388).

@@ -10,10 +10,11 @@ import os
 import sys
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
-from vortex.engine import NotationError, IllegalAction, LIGHT, DARK, parse_action
-from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES, PLACE, action_cells
-from vortex.app.session import Settings, NO_AI
-from vortex.app import leds
+from vortex.engine import NotationError, IllegalAction, LIGHT, DARK
+from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
+from vortex.app.session import Settings
+from vortex.app import leds, commands
+from vortex.app.commands import CommandError
 from vortex.app.advice import todo
 from vortex.hal.store import FileStore, MAGIC, JOURNAL
 from . import cli
@@ -30,7 +31,10 @@ Board:  tidy (put the board back as the game has it) | carry (tidy, then do the
   action the board shows) | wait MS | help | quit
 Buttons:  undo (short A) | hint (hold A) | level (short B) | new (hold A+B) | menu (hold B)
   press a | hold a | press b | hold b | hold ab   (in the menu: A the next value,
-  B the next item, hold B to close, hold A+B to close and start a new game)"""
+  B the next item, hold B to close, hold A+B to close and start a new game)
+Commands (as the host link's):  takeback | ask-hint | new-game [POSITION] | settings
+  set NAME VALUE   (ai off|light|dark, level 1-5, clock MIN+INC, brightness 0-3,
+  budget 300|500|900, hearts fixed|free)"""
 
 SHORTCUTS = {"undo": ("press", "a"), "hint": ("hold", "a"), "level": ("press", "b"),
              "new": ("hold", "ab"), "menu": ("hold", "b")}
@@ -49,6 +53,7 @@ LEGEND = ("LEDs: o lifted, + may go, x may take, ^ awakens, ~ last action, ! to 
           "piece missing (a Heart pulses), W F E A a tile to lay")
 
 
+COMMANDS = ("takeback", "ask-hint", "new-game", "settings", "set")
 MAX_WAIT_MS = 60000  # a longer wait is several: each takes real time to simulate
 # What each hand's command takes after its verb, as told when the words are wrong.
 USAGE = {"lift": "CELL", "place": "CELL", "drop": "", "from-tray": "PIECE CELL",
@@ -107,7 +112,7 @@ class BoardSim:
                 cell = TERRAIN_LETTERS[v.tiles[c]].replace("-", ".") + PIECE_LETTERS[v.pieces[c]]
                 row.append(self._cell(cell, TERRAIN_BG[v.tiles[c]]))
             row.append("   ")
-            level = leds.LEVELS[rig.board.settings.level]
+            level = leds.LEVELS[rig.board.settings.brightness]
             for f in range(8):
                 rgb = rig.colour(rank * 8 + f)
                 if not max(rgb):
@@ -164,8 +169,12 @@ class BoardSim:
         try:
             if verb in SHORTCUTS:
                 rig.do(*SHORTCUTS[verb])
+            elif verb in COMMANDS:
+                self.board_command(verb, words[1:])
             elif len(words) == 1 and verb not in USAGE:
-                self.act(verb)
+                why = rig.act(verb)
+                if why:  # an illegal move: hands do it anyway, the board says no
+                    self.say("(illegal: %s; done anyway)" % why)
             else:
                 check(verb, words[1:])
                 rig.do(*words)
@@ -176,19 +185,23 @@ class BoardSim:
         self.draw()
         return True
 
-    def act(self, text):
-        pos = self.rig.board.pos
-        a = parse_action(text)
-        if pos.is_legal(a):
-            self.rig.play(a, settle=False)
-        elif a < PLACE:  # an illegal move: hands do it anyway, the board says no
-            self.say("(illegal: %s; doing it anyway)" % pos.why_illegal(a))
-            cells = bytearray(4)
-            action_cells(a, cells)
-            self.rig.do("lift", cells[0])
-            self.rig.do("place", cells[1])
+    def board_command(self, verb, args):
+        """A command of vortex.app.commands, as the host link takes it."""
+        board = self.rig.board
+        if verb == "settings" or verb == "set":
+            if verb == "set":
+                if len(args) != 2:
+                    raise CommandError("usage: set NAME VALUE (help lists them)")
+                commands.set_setting(board, args[0], args[1])
+            self.say(commands.settings_text(board.settings))
+        elif args and verb != "new-game":
+            raise CommandError("%s takes nothing more" % verb)
+        elif verb == "takeback":
+            commands.takeback(board)
+        elif verb == "ask-hint":
+            commands.hint(board)
         else:
-            raise IllegalAction("illegal action %s: %s" % (text, pos.why_illegal(a)))
+            commands.new_game(board, " ".join(args))
 
 
 MAX_CLOCK_MIN = 600  # ten hours a side
@@ -230,7 +243,8 @@ def is_save(path, magic=MAGIC):
 
 def add_arguments(ap):
     """The options of `python3 -m host_sim board`."""
-    ap.add_argument("--ai", choices=("light", "dark"), help="the side the board's AI plays")
+    ap.add_argument("--ai", choices=commands.AI_VALUES, default="off",
+                    help="the side the board's AI plays (default off: two people)")
     ap.add_argument("--clock", type=clock, default=(0, 0), metavar="MIN+INC",
                     help="a chess clock: minutes a side + seconds added a move (e.g. 10+5)")
     ap.add_argument("--save", type=save_file, metavar="FILE",
@@ -253,8 +267,8 @@ def run(opts, stdin=None, stdout=None):
     """Run the simulator on stdin's commands; returns an exit code."""
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
-    ai = {"light": LIGHT, "dark": DARK}.get(opts.ai, NO_AI)
-    settings = Settings(ai_side=ai, clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    settings = Settings(clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    commands.change(settings, "ai", opts.ai)
     position, actions = opts.position.text() if opts.position else None, ()
     if opts.replay:
         try:

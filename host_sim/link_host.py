@@ -28,7 +28,7 @@ from vortex.engine import Position, NotationError, parse_action
 from . import cli
 from .terminal import Screen
 
-HELLO = "vortex-link 1"
+HELLO = "vortex-link 2"
 TIMEOUT_S = 2.0  # a board answers within a tick; a busy host may take a moment
 
 

@@ -10,24 +10,36 @@ Commands (comma, semicolon or newline separated):
     put-tile X | wait MS | settle | press a|b | hold b|ab | play ACTION
     tidy (put the board back as the game has it) | carry (tidy, then the board's pending action)
 """
-from vortex.engine.defs import (PLACE, SWAP, TERRAIN_LETTERS, action_cells, tile_goes,
-                                placed_terrain)
-from vortex.engine.notation import parse_cell, action_text
-from vortex.engine.position import Position
+from vortex.engine.defs import TERRAIN_LETTERS, action_cells, tile_goes, placed_terrain
+from vortex.engine.codes import (is_move, is_placement, move_from, move_to, placement_cell,
+                                 piece_side)
+from vortex.engine.defs import cell_name
+from vortex.engine.notation import parse_cell, parse_action, action_text
+from vortex.engine.position import Position, IllegalAction
 from vortex.app.board import Board, SETTLE_MS
+from vortex.app.service import Service
 from vortex.app.buttons import A, B, HOLD_MS
 from vortex.app import leds
-from host_sim.virtual import VirtualBoard, FOREIGN
+from host_sim.virtual import VirtualBoard, FOREIGN, PhysicsError
 
 TICK_MS = 5
+HAND_MS = 10  # a hand's step on the page is followed by this much board time: the reed debounce
 BUTTONS = {"a": A, "b": B, "ab": A | B}
 
 
+def _cell(cell):
+    return parse_cell(cell) if isinstance(cell, str) else cell
+
+
 class Rig:
-    """The firmware's Board fed by a VirtualBoard, tick by tick."""
+    """The firmware's Board fed by a VirtualBoard, tick by tick: each tick is
+    the firmware's own pass (vortex.app.service), with the virtual board's
+    reeds and tile reader, a host link if given (link and port), and
+    simulated time. node_us: simulated time each AI search node takes (the
+    device's speed, to see what happens while it thinks; 0: none)."""
 
     def __init__(self, position=None, settings=None, store=None, seed=0, bounce_ms=0,
-                 misread=0, on_frame=None, on_tick=None, actions=()):
+                 misread=0, on_frame=None, actions=(), link=None, port=None, node_us=0):
         self.board = Board(store, settings, seed=seed + 1)
         if position is not None and (self.board.start != position or actions):
             self.board.new_game(position)
@@ -39,22 +51,35 @@ class Rig:
         self.buttons = 0
         self.frames = 0
         self.on_frame = on_frame  # called with each new frame (e.g. a budget check)
-        self.on_tick = on_tick  # called after each step (e.g. the host link, as main.py does)
+        self.node_us = node_us
+        self._node_us = 0
+        self.service = Service(self.board, self.virtual.reeds, self.virtual.scanner, self,
+                               self._buttons, self._clock, link=link, port=port)
         self.settle()
+
+    # --- the firmware's parts -------------------------------------------------
+    def show(self, frame):
+        """The LEDs (the service's pixels): a new frame."""
+        self.frames += 1
+        if self.on_frame:
+            self.on_frame(frame)
+
+    def _buttons(self):
+        return self.buttons
+
+    def _clock(self):
+        if self.node_us and self.board.thinking:  # the search asks at every node
+            self._node_us += self.node_us
+            self.now += self._node_us // 1000
+            self._node_us %= 1000
+        return self.now
 
     # --- time -----------------------------------------------------------------
     def tick(self, n=1):
-        b, v = self.board, self.virtual
+        """n passes of the board, TICK_MS of simulated time apart."""
         for _ in range(n):
             self.now += TICK_MS
-            v.sense(self.now)
-            if b.step(self.now, v.occupancy, v.tile_cells, v.tile_ids, self.buttons):
-                self.frames += 1
-                if self.on_frame:
-                    self.on_frame(b.frame)
-            b.hint(v.scanner)  # as main.py does
-            if self.on_tick:
-                self.on_tick()
+            self.service.tick()
 
     def wait(self, ms):
         self.tick(max(1, ms // TICK_MS))
@@ -135,13 +160,139 @@ class Rig:
             raise ValueError("unknown command %r" % verb)
         self.tick(4)  # hands are not instant
 
+    # --- hands, as the page moves them: each step followed by `pause` ms ------
+    def pick(self, cell, tile=False, pause=HAND_MS):
+        """Pick up the piece on a cell, or its tile (where there is no piece, or tile=True)."""
+        v = self.virtual
+        if v.pieces[_cell(cell)] and not tile:
+            v.lift(cell, self.now)
+        else:
+            v.lift_tile(cell, self.now)
+        self.wait(pause)
+
+    def put(self, cell, item=-1, pause=HAND_MS):
+        """Put a held thing (hand index item, default the last taken) on a
+        cell; a tile laid where a piece stands goes under it."""
+        v = self.virtual
+        held = self.held(item)
+        if held[0] == "piece":
+            v.hand.append(v.hand.pop(v.hand.index(held)))  # place() puts the last piece taken
+            v.place(cell, self.now)
+        else:
+            which = [h for h in v.hand if h[0] == "tile"].index(held)
+            self._under_piece(cell, lambda: v.place_tile(cell, self.now, which=which), pause)
+        self.wait(pause)
+
+    def lay_new(self, terrain, cell, pause=HAND_MS):
+        """Lay a new tile of a terrain (engine code) from the box on a cell,
+        under the piece standing there if any."""
+        v = self.virtual
+        c = _cell(cell)
+        if v.tiles[c]:
+            raise PhysicsError("%s already has a tile" % cell_name(c))
+        self._under_piece(c, lambda: v.lay_new(terrain, c, self.now), pause)
+        self.wait(pause)
+
+    def _under_piece(self, cell, lay, pause):
+        # Whatever stands on the cell is lifted, the tile laid, the piece put back.
+        v = self.virtual
+        c = _cell(cell)
+        if not v.pieces[c]:
+            return lay()
+        v.lift(c, self.now)
+        self.wait(pause)
+        try:
+            lay()
+        finally:
+            self.wait(pause)
+            v.place(c, self.now)
+
+    def drag(self, f, t, tile=False, pause=HAND_MS):
+        """A drag from one cell to another: the piece (or a lone tile, or
+        with tile=True the tile) carried there. Onto an opponent's piece:
+        that one is lifted and set aside first; a tile onto a tile: that one
+        is lifted and laid where this one came from. Nothing moves if a hand
+        could not do it."""
+        v = self.virtual
+        f, t = _cell(f), _cell(t)
+        if f == t:
+            return  # put back where it was: nothing happened
+        if v.pieces[f] and not tile:
+            mover, there = v.pieces[f], v.pieces[t]
+            if there and piece_side(there) == piece_side(mover):
+                raise PhysicsError("%s holds a piece of the same side" % cell_name(t))
+            v.lift(f, self.now)
+            self.wait(pause)
+            if there:
+                v.lift(t, self.now)
+                self.wait(pause)
+                v.drop()  # theirs, set beside the board
+            v.place(t, self.now)
+        else:
+            if v.pieces[f] or v.pieces[t]:
+                raise PhysicsError("lift the piece off %s first"
+                                   % cell_name(t if v.pieces[t] else f))
+            v.lift_tile(f, self.now)
+            self.wait(pause)
+            if v.tiles[t]:
+                v.lift_tile(t, self.now)
+                self.wait(pause)
+                v.place_tile(t, self.now, which=-2)
+                self.wait(pause)
+                v.place_tile(f, self.now)
+            else:
+                v.place_tile(t, self.now)
+        self.wait(pause)
+
+    def aside(self, item=-1):
+        """Set a held thing aside: a piece beside the board, a tile back in the box."""
+        v = self.virtual
+        held = self.held(item)
+        v.hand.remove(held)
+        if held[0] == "piece":
+            v.hand.append(held)
+            v.drop()  # the tray keeps it beside the board
+
+    def held(self, item=-1):
+        """What the hand holds as item (an index into it)."""
+        hand = self.virtual.hand
+        if not hand:
+            raise PhysicsError("the hand is empty")
+        try:
+            return hand[int(item)]
+        except (IndexError, ValueError):
+            raise PhysicsError("nothing held as item %r" % (item,))
+
+    def act(self, text):
+        """Carry out an action typed in notation as tidy hands would; an
+        illegal move is made all the same, to see the board refuse it (its
+        reason is returned), anything else illegal raises IllegalAction."""
+        pos = self.board.pos
+        a = parse_action(text)
+        if pos.is_legal(a):
+            self.virtual.hand[:] = []
+            self.play(a, settle=False)
+            return ""
+        why = pos.why_illegal(a)
+        if not is_move(a):
+            raise IllegalAction("illegal action %s: %s" % (text, why))
+        self.do("lift", move_from(a))
+        self.do("place", move_to(a))
+        return why
+
+    def arrange(self):
+        """Put the board as the game has it at once (no hands: the page's
+        "tidy the board"), hands emptied."""
+        self.virtual.arrange(self.board.pos, self.now)
+        self.wait(HAND_MS)
+
     def play(self, a, capture_first=True, settle=True):
         """Carry out action a physically, as a tidy player would; then settle,
         or with settle=False only until the board has taken the action."""
         v = self.virtual
         pos = self.board.pos
-        if a < PLACE:
-            f, t = a >> 6, a & 63
+        if is_move(a):
+            f, t = move_from(a), move_to(a)
             awakens = pos.awakens(a)
             if pos.pieces[t]:
                 if capture_first:
@@ -158,8 +309,8 @@ class Rig:
                 self.do("place", t)
             if awakens:
                 v.awaken(t)  # the player turns the piece to its Awakened face
-        elif a < SWAP:
-            c = a & 63
+        elif is_placement(a):
+            c = placement_cell(a)
             under = v.pieces[c]
             if under:
                 self.do("lift", c)
@@ -215,8 +366,8 @@ class Rig:
         for c in range(64):
             p = want.pieces[c]
             if p and not v.pieces[c]:
-                if p not in v.tray[p >> 2]:
-                    v.tray[p >> 2].append(p)  # a spare from the box
+                if p not in v.tray[piece_side(p)]:
+                    v.tray[piece_side(p)].append(p)  # a spare from the box
                 v.from_tray(p, c, self.now)
                 self.tick(4)
         self.settle()
@@ -233,11 +384,12 @@ class Rig:
         """{cell: (r, g, b)} of every lit LED."""
         return {c: self.colour(c) for c in range(64) if any(self.colour(c))}
 
-    def shows(self, cell, colour):
-        """Does the cell show this palette colour (at the default level, or
-        scaled down evenly by the current budget)?"""
+    def shows(self, cell, colour, level=leds.LEVELS[2]):
+        """Does the cell show this palette colour (at a brightness level,
+        the default one unless given, or scaled down evenly by the current
+        budget)?"""
         got = self.colour(cell)
-        want = scaled(colour)
+        want = scaled(colour, level)
         if got == want:
             return True
         top = max(got)

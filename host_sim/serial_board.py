@@ -14,7 +14,6 @@ players take their time.
 """
 import os
 import select
-import sys
 import tty
 
 from vortex.app.ai import Ai
@@ -73,7 +72,7 @@ def serve(sim, auto, robot, stdin, out):
     master, slave, path = open_pty()
     link = Link(board)
     port = PtyPort(master)
-    rig.on_tick = lambda: link.serve(port)
+    rig.service.link, rig.service.port = link, port
     robot_ai = Ai(seed=7) if robot is not None else None
     out.write("serial: %s\n" % path)
     out.flush()

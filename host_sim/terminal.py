@@ -18,11 +18,12 @@ from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from . import cli
 from vortex.engine import (Position, new_buffer, action_text, parse_cell, NotationError,
                            IllegalAction, LIGHT, DARK, WATER, FIRE, EARTH, AIR,
-                           TRAVELLER, AWAKENED, HEART, cell_name)
+                           AWAKENED, cell_name)
 from vortex.engine.position import HEART_TAKEN, NO_ACTION, QUIET_END
-from vortex.engine.defs import (PLACE, SWAP, VORTEX, QUIET_LIMIT, PIECE_LETTERS, TERRAIN_LETTERS,
-                                SIDE_NAMES as SIDES, KIND_NAMES as KINDS, TERRAIN_NAMES as TERRAINS,
-                                travellers)
+from vortex.engine.defs import (QUIET_LIMIT, PIECE_LETTERS, TERRAIN_LETTERS, SIDE_NAMES as SIDES,
+                                KIND_NAMES as KINDS, TERRAIN_NAMES as TERRAINS, travellers)
+from vortex.engine.codes import (is_move, is_swap, is_vortex, move_to, placement_cell, piece_side,
+                                 piece_kind)
 
 HUMAN = "human"
 RANDOM = "random"
@@ -94,7 +95,7 @@ class Screen:
         if piece:
             if not tile:
                 fg = FG_NO_TILE
-            elif piece >> 2 == DARK:
+            elif piece_side(piece) == DARK:
                 fg = FG_DARK
             else:
                 fg = FG_LIGHT_ON_AIR if tile == AIR else FG_LIGHT
@@ -146,11 +147,11 @@ def outcome_text(pos, outcome):
 def describe(pos, a):
     """The action's notation, with what a move takes; call before pushing."""
     text = action_text(a)
-    if a < PLACE:
+    if is_move(a):
         notes = []
-        taken = pos.pieces[a & 63]
+        taken = pos.pieces[move_to(a)]
         if taken:
-            notes.append("takes %s's %s" % (SIDES[taken >> 2], KINDS[taken & 3]))
+            notes.append("takes %s's %s" % (SIDES[piece_side(taken)], KINDS[piece_kind(taken)]))
         if pos.awakens(a):
             notes.append("awakens")
         if notes:
@@ -322,17 +323,18 @@ class Game:
             self.say("error: pieces move in the battle; the board is still being built")
         elif not p:
             self.say("error: no piece on %s" % cell_name(c))
-        elif p >> 2 != pos.side:
+        elif piece_side(p) != pos.side:
             self.say("error: the piece on %s is %s's; %s is to act"
-                     % (cell_name(c), SIDES[p >> 2], SIDES[pos.side]))
+                     % (cell_name(c), SIDES[piece_side(p)], SIDES[pos.side]))
         else:
             n = pos.destinations(c, self.buf)
-            how = "every terrain" if (p & 3) == AWAKENED else TERRAINS[pos.tiles[c]]
-            name = "%s %s on %s (moves by %s)" % (SIDES[p >> 2], KINDS[p & 3], cell_name(c), how)
+            how = "every terrain" if piece_kind(p) == AWAKENED else TERRAINS[pos.tiles[c]]
+            name = "%s %s on %s (moves by %s)" % (SIDES[piece_side(p)], KINDS[piece_kind(p)],
+                                                 cell_name(c), how)
             if not n:
                 self.say("%s: no legal move" % name)
                 return
-            dests = [self.buf[i] & 63 for i in range(n)]
+            dests = [move_to(self.buf[i]) for i in range(n)]
             marks = {t: "*" for t in dests}
             marks[c] = "("
             self.draw(marks)
@@ -348,14 +350,14 @@ class Game:
             return
         if pos.is_building():
             terrains = [TILE_LETTERS[t] for t in (WATER, FIRE, EARTH, AIR) if pos.pool[t]]
-            cells = sorted(set(a & 63 for a in acts))
+            cells = sorted(set(placement_cell(a) for a in acts))
             self.say("placements: %s on any of these %d cells:" % (
                 ", ".join(t + "@" for t in terrains), len(cells)))
             self.say(wrap(cell_name(c) for c in cells))
             return
-        groups = (("moves", [a for a in acts if a < PLACE]),
-                  ("swaps", [a for a in acts if SWAP <= a < VORTEX]),
-                  ("Vortexes", [a for a in acts if a >= VORTEX]))
+        groups = (("moves", [a for a in acts if is_move(a)]),
+                  ("swaps", [a for a in acts if is_swap(a)]),
+                  ("Vortexes", [a for a in acts if is_vortex(a)]))
         for name, group in groups:
             if group:
                 self.say("%s (%d):" % (name, len(group)))

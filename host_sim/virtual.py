@@ -9,8 +9,9 @@ and NFC tags answering under the coil their rank's reader has switched in
 Runs on CPython and on the MicroPython unix port (firmware/ on sys.path), so
 whole games can be played through it under both.
 """
-from vortex.engine.defs import (NO_TILE, TRAVELLER, AWAKENED, PIECE_LETTERS, SIDE_NAMES, KIND_NAMES,
-                                cell_name)
+from vortex.engine.defs import (NO_TILE, TRAVELLER, AWAKENED, PIECE_LETTERS, SIDE_NAMES,
+                                KIND_NAMES, cell_name)
+from vortex.engine.codes import piece_side, piece_kind
 from vortex.engine.notation import parse_cell
 from vortex.hal.debounce import Debouncer
 from vortex.hal.tiles import TileScanner
@@ -73,6 +74,28 @@ class VirtualReader:
         return self._st
 
 
+class VirtualReeds:
+    """The reed matrix (vortex.app.service's reeds): each scan reads a
+    contact per cell from the truth, chattering for bounce_ms after a
+    change, through the firmware's own debouncer."""
+
+    def __init__(self, board):
+        self.board = board
+        self.raw = bytearray(64)  # the last scan, before the debounce
+        self.debouncer = Debouncer(64)
+        self.cells = self.debouncer.state  # debounced occupancy
+
+    def scan(self, now):
+        b = self.board
+        raw = self.raw
+        for c in range(64):
+            v = 1 if b.pieces[c] else 0
+            if b.bounce_ms and now - b.changed_at[c] < b.bounce_ms:
+                v = b.rng.below(2)  # the contact chatters
+            raw[c] = v
+        self.debouncer.update(raw, now)
+
+
 def piece_code(letter):
     """The engine code of a piece letter (T S H Light, t s h Dark)."""
     i = PIECE_LETTERS.find(letter) if len(letter) == 1 else -1
@@ -99,9 +122,8 @@ class VirtualBoard:
         self.bounce_ms = bounce_ms
         self.misread = misread
         self._next_serial = 1
-        self._changed_at = [-100000] * 64
-        self._raw = bytearray(64)
-        self.debouncer = Debouncer(64)
+        self.changed_at = [-100000] * 64  # when each cell's piece last came or went
+        self.reeds = VirtualReeds(self)
         self.front = VirtualFrontEnd()
         self.readers = [VirtualReader(self, r) for r in range(8)]
         self.scanner = TileScanner(self.readers, self.front, 0)
@@ -123,32 +145,16 @@ class VirtualBoard:
         return s
 
     # --- sensors, as the firmware sees them ---------------------------------
-    @property
-    def raw(self):
-        """The last reed scan as the contacts gave it, before the firmware's debounce."""
-        return self._raw
-
+    # self.reeds: the reed matrix; self.scanner: the firmware's tile scanner
+    # over the virtual reader (vortex.app.service's tiles).
     @property
     def occupancy(self):
-        return self.debouncer.state
-
-    @property
-    def tile_cells(self):
-        return self.scanner.cells
-
-    @property
-    def tile_ids(self):
-        return self.scanner.ids
+        """The debounced occupancy the firmware sees."""
+        return self.reeds.cells
 
     def sense(self, now):
         """One tick of the sensors: a reed scan and one tile read."""
-        raw = self._raw
-        for c in range(64):
-            v = 1 if self.pieces[c] else 0
-            if self.bounce_ms and now - self._changed_at[c] < self.bounce_ms:
-                v = self.rng.below(2)  # the contact chatters
-            raw[c] = v
-        self.debouncer.update(raw, now)
+        self.reeds.scan(now)
         self.scanner.poll(now)
 
     # --- hands ----------------------------------------------------------------
@@ -156,7 +162,7 @@ class VirtualBoard:
         return parse_cell(c) if isinstance(c, str) else c
 
     def _touch(self, c, now):
-        self._changed_at[c] = now
+        self.changed_at[c] = now
 
     def lift(self, cell, now=0):
         c = self._cell(cell)
@@ -181,7 +187,7 @@ class VirtualBoard:
     def awaken(self, cell):
         """Turn the Traveller on a cell to its Awakened face."""
         c = self._cell(cell)
-        if self.pieces[c] & 3 != TRAVELLER:
+        if piece_kind(self.pieces[c]) != TRAVELLER:
             raise PhysicsError("no Traveller on %s to awaken" % cell_name(c))
         self.pieces[c] += AWAKENED - TRAVELLER
 
@@ -190,7 +196,7 @@ class VirtualBoard:
         for i in range(len(self.hand) - 1, -1, -1):
             if self.hand[i][0] == "piece":
                 p = self.hand.pop(i)[1]
-                self.tray[p >> 2].append(p)
+                self.tray[piece_side(p)].append(p)
                 return p
         raise PhysicsError("no piece in hand")
 
@@ -198,10 +204,11 @@ class VirtualBoard:
         """Put a piece (engine code or letter) from its side's tray on a cell."""
         p = piece_code(piece) if isinstance(piece, str) else piece
         c = self._cell(cell)
-        tray = self.tray[p >> 2]
+        tray = self.tray[piece_side(p)]
         if p not in tray:
             raise PhysicsError("no %s %s in the tray (%s)" % (
-                SIDE_NAMES[p >> 2], KIND_NAMES[p & 3], self.tray_text() or "it is empty"))
+                SIDE_NAMES[piece_side(p)], KIND_NAMES[piece_kind(p)],
+                self.tray_text() or "it is empty"))
         if self.pieces[c]:
             raise PhysicsError("%s already holds a piece" % cell_name(c))
         tray.remove(p)
@@ -247,6 +254,29 @@ class VirtualBoard:
             raise PhysicsError("lift the piece off %s first" % cell_name(c))
         self.tiles[c] = terrain
         self.serials[c] = self._serial()
+
+    def arrange(self, pos, now=0):
+        """Make the truth what a Position has (tiles and pieces), at once.
+        The hand is emptied (its pieces go to the tray, its tiles to the
+        box); pieces taken off go to the tray, pieces put on come from it
+        (or from the box, if it has none of that kind)."""
+        for h in self.hand:
+            if h[0] == "piece":
+                self.tray[piece_side(h[1])].append(h[1])
+        self.hand[:] = []
+        for c in range(64):
+            old, new = self.pieces[c], pos.pieces[c]
+            if old != new or self.tiles[c] != pos.tiles[c]:
+                if old != new:
+                    if old:
+                        self.tray[piece_side(old)].append(old)
+                    if new and new in self.tray[piece_side(new)]:
+                        self.tray[piece_side(new)].remove(new)
+                    self.pieces[c] = new
+                if self.tiles[c] != pos.tiles[c]:
+                    self.tiles[c] = pos.tiles[c]
+                    self.serials[c] = self._serial() if pos.tiles[c] else 0
+                self._touch(c, now)
 
     def text(self):
         """The truth as two notation fields (tiles and pieces)."""

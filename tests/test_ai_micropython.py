@@ -1,11 +1,17 @@
 """The AI under the MicroPython unix port, compiled with mpy-cross as the
-board runs it, in a 128 KB heap with the rest of the firmware."""
+board runs it, in a limited heap with the rest of the firmware. The unix
+port's objects are 64-bit, about twice the RP2040's: these heaps are upper
+bounds of what the board needs (docs/device.md has the device's figures)."""
 import pytest
 
 from mpy import check_compiled
 
+# The whole game loads the board logic beside the AI (with the engine's
+# codes, shapes and setup modules: 4.5 KB more on this port than before them).
+HEAPS = {"test_ai_search": "128K", "test_ai_heap": "128K", "test_ai_evaluate": "128K",
+         "test_ai_games": "144K"}
 
-@pytest.mark.parametrize("module", ["test_ai_search", "test_ai_games", "test_ai_heap",
-                                    "test_ai_evaluate"])
-def test_under_micropython_in_128k(mpy_tree, module):
-    check_compiled(mpy_tree, module, "128K")
+
+@pytest.mark.parametrize("module", sorted(HEAPS))
+def test_under_micropython(mpy_tree, module):
+    check_compiled(mpy_tree, module, HEAPS[module])

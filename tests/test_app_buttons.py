@@ -2,7 +2,7 @@
 plain asserts (dual-run)."""
 from vortex.app.buttons import (Buttons, A, B, NONE, SHORT_A, SHORT_B, HOLD_A, HOLD_B,
                                 HOLD_AB, HOLD_MS)
-from vortex.app.menu import Menu, CLOCK_CHOICES
+from vortex.app.menu import Menu
 from vortex.app.session import Settings, NO_AI
 from vortex.ticks import ticks_add
 from host_sim.scenario import Rig
@@ -45,7 +45,7 @@ def test_menu_cycles_values_and_items():
     assert s.ai_side == NO_AI
     m.next_item()
     m.next_value()
-    assert (s.clock_ms, s.increment_ms) == CLOCK_CHOICES[1]
+    assert (s.clock_ms, s.increment_ms) == (300000, 3000)  # off -> 5+3
     m.next_item()
     m.next_item()
     m.next_value()

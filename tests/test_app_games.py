@@ -18,7 +18,7 @@ def play_game(seed, sloppy, max_actions=400):
         if ma > worst[0]:
             worst[0] = ma
 
-    rig = Rig(START, settings=Settings(level=3), seed=seed, on_frame=budget,
+    rig = Rig(START, settings=Settings(brightness=3), seed=seed, on_frame=budget,
               bounce_ms=3 if sloppy else 0, misread=30 if sloppy else 0)
     players = (Ai(level=0, seed=seed * 2 + 1), Ai(level=0, seed=seed * 2 + 2))
     pos = rig.board.pos

@@ -13,6 +13,7 @@ from mpy import check_compiled
 # takes there is measured on the emulated Pico (make bench-device).
 @pytest.mark.parametrize("module", ["test_app_scenarios", "test_app_order", "test_app_tiles",
                                     "test_app_games", "test_app_idle", "test_app_advice",
-                                    "test_app_buttons", "test_app_powercut", "test_app_ai"])
+                                    "test_app_buttons", "test_app_powercut", "test_app_ai",
+                                    "test_app_clock"])
 def test_under_micropython_in_192k(mpy_tree, module):
     check_compiled(mpy_tree, module, "192K")

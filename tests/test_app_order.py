@@ -25,3 +25,16 @@ def test_capture_then_another_enemy_nudged():
     rig = Rig(BATTLE)
     rig.run("lift e7, drop, lift e2, place e7, lift d7, place d7, settle")
     assert rig.played() == "e2e7"
+
+
+def test_enemy_put_back_before_the_mover_is_lifted_while_another_is_off():
+    # a7 stays off the board the whole time, so the pieces' history is kept
+    # (the board never agrees in between): e7 lifted and put back, then e2
+    # lifted, then a7 put back. e7 was filled again before e2 emptied: no
+    # capture of e7, whatever the history says of a7 (which e2 cannot reach).
+    rig = Rig(BATTLE)
+    rig.run("lift a7, drop, wait 100, lift e7, wait 100, place e7, wait 100, lift e2, "
+            "wait 100, from-tray t a7, settle")
+    assert rig.board.pos.stack == []
+    rig.run("place e2, settle")
+    assert rig.board.pos.stack == [] and rig.agrees()

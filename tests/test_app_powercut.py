@@ -122,11 +122,12 @@ def test_power_cut_while_the_ai_thinks_keeps_the_action_it_answers():
     mover = Ai(0)
     action = mover.choose(board.pos)
 
-    def cut(frame_changed):
+    def cut():
         raise PowerCut()
     board.on_think = cut
     try:
         board.commit(action)
+        board.think()  # as the step of the commit does
         assert False, "the AI never thought"
     except PowerCut:
         pass

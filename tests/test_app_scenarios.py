@@ -3,6 +3,8 @@ committed game and the LEDs. Plain asserts: pytest runs them on CPython and
 tests/mpy_runner.py under the MicroPython unix port."""
 from host_sim.scenario import Rig, scaled
 from vortex.app import leds
+from vortex.app.advice import todo
+from vortex.app.recognise import AGREE, DISAGREE
 from vortex.app.session import Settings
 from vortex.engine.defs import LIGHT, DARK
 from vortex.engine.notation import action_text, parse_cell
@@ -286,6 +288,25 @@ def test_takeback_of_a_capture_shows_each_missing_pieces_side():
     assert rig.agrees() and rig.shows("e7", leds.OFF) and rig.shows("e2", leds.OFF)
 
 
+def test_takeback_of_a_capture_needs_the_taker_lifted_from_the_taken_cell():
+    # After the takeback the taker still stands on e7, where the game now has
+    # Dark's Traveller: the reeds see e7 occupied either way. Putting the
+    # taken piece on e2 instead leaves the occupancy right and the pieces
+    # wrong; the board must not take that for put back.
+    rig = Rig(BATTLE)
+    rig.run("play e2e7, press a, settle")
+    assert rig.board.pos.stack == []
+    assert rig.shows("e7", leds.SIDE[DARK])  # flagged at once, though occupied
+    assert "swap the piece on e7 for a Dark Traveller" in todo(rig.board)
+    rig.run("from-tray t e2, settle")  # the wrong way: occupancy as the game's, pieces swapped
+    assert rig.board.verdict == DISAGREE and rig.shows("e7", leds.SIDE[DARK])
+    rig.run("lift e2, lift e7, place e2, place e7, settle")  # each piece to its own cell
+    assert rig.agrees() and rig.board.verdict == AGREE and todo(rig.board) == ""
+    assert rig.shows("e7", leds.OFF) and rig.shows("e2", leds.OFF)
+    rig.run("play e2e4")  # and the game goes on from there
+    assert rig.played() == "e2e4"
+
+
 def test_missing_heart_pulses_in_its_sides_colour():
     rig = Rig(BATTLE)
     rig.run("lift e8, drop, settle")  # Dark's Heart off the board on Light's turn
@@ -357,6 +378,6 @@ def test_every_frame_within_the_current_budget():
     def check(frame):
         worst[0] = max(worst[0], leds.current_ma(frame))
 
-    rig = Rig(BATTLE, settings=Settings(level=3, budget_ma=300), on_frame=check)
+    rig = Rig(BATTLE, settings=Settings(brightness=3, budget_ma=300), on_frame=check)
     rig.run("lift e2, place e4, settle, play d7d6, lift d2")
     assert 0 < worst[0] <= 300

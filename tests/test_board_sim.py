@@ -33,7 +33,7 @@ def test_ai_asks_and_carry_does_it():
 def test_illegal_move_is_refused_and_bad_input_explained():
     code, out = sim(["e2d4", "lift h5", "Z@d4", "undo"], "--position", BATTLE)
     assert code == 0, out
-    assert "doing it anyway" in out and "board: illegal action" in out
+    assert "done anyway" in out and "board: illegal action" in out
     assert "? no piece on h5 to lift" in out
     assert "? action:" in out
 

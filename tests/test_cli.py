@@ -91,6 +91,12 @@ BAD = [
     (PY + ["tools/pico"], 2, "give a script or -c CODE"),
     (PY + ["tools/pico", "--timeout", "-1", "-c", "1"], 2, "timeout: -1 is out of range"),
     (PY + ["tools/pico", "/no/such/script.py"], 2, "cannot read /no/such/script.py"),
+    (PY + ["tools/hardware.py"], 2, "required: COMMAND"),
+    (PY + ["tools/hardware.py", "bogus"], 2, "invalid choice: 'bogus'"),
+    (PY + ["tools/hardware.py", "sweep", "--mcu-ms", "x"], 2, "mcu ms: 'x' is not a number"),
+    (PY + ["tools/hardware.py", "sweep", "--mcu-ms", "-1"], 2, "mcu ms: -1 is out of range"),
+    (PY + ["tools/hardware.py", "build", "--out", ""], 2, "out: empty"),
+    (PY + ["tools/hardware.py", "build", "--out", "/no/such/folder/x"], 2, "out: no folder /no/such/folder"),
     (SIM + ["web", "--port", "99999"], 2, "port: 99999 is out of range"),
     (SIM + ["web", "--ai", "purple"], 2, "invalid choice: 'purple'"),
     (SIM + ["link"], 2, "required: --port"),
@@ -118,7 +124,7 @@ def test_a_bad_argument_is_one_line_and_an_exit_code(argv, code, words):
 HELP = [SIM + [c] for c in ("legal", "perft", "apply", "play", "board", "link", "web")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "write_tag.py", "gen_tables.py", "build_mpy.py",
                                         "bench.py", "bench_ai.py", "bench_device.py", "match.py",
-                                        "pico")]
+                                        "pico", "hardware.py")]
 
 
 @pytest.mark.parametrize("argv", HELP, ids=[" ".join(a[1:]) for a in HELP])

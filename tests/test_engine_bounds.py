@@ -2,7 +2,9 @@
 pointers have no bounds checks, so the engine checks for room before it
 writes and raises IndexError, as plain Python's indexing did; an action off
 the board is refused before the position changes. Runs under pytest and under MicroPython (there the
-viper code is machine code)."""
+viper code is machine code). On CPython the buffers' own indexing would hide a
+missing check: tests/test_engine_bounds_strict.py runs these again with
+pointers that fail on any access out of bounds."""
 from vortex.engine import Position, new_buffer, MAX_ACTIONS, MAX_DESTINATIONS
 from vortex.engine.defs import SWAP, VORTEX
 

@@ -104,4 +104,4 @@ def test_random_bytes_and_a_host_gone_mid_line():
             assert (board.pos.text(), fs.files) == (pos, save), seed
         pipe.send(b"hello\n")  # the next host is answered as if nothing happened
         link.serve(pipe)
-        assert pipe.lines()[-1].split(" ", 1)[1] == "ok hello vortex-link 1", seed
+        assert pipe.lines()[-1].split(" ", 1)[1] == "ok hello vortex-link 2", seed

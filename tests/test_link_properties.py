@@ -64,7 +64,7 @@ def test_any_bytes_then_a_host_gone_mid_line(data, tail):
         assert (board.pos.text(), fs.files) == before
     pipe.send(b"hello\n")
     link.serve(pipe)
-    assert pipe.lines()[-1].split(" ", 1)[1] == "ok hello vortex-link 1"
+    assert pipe.lines()[-1].split(" ", 1)[1] == "ok hello vortex-link 2"
 
 
 @settings(**SETTINGS)

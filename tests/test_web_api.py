@@ -76,19 +76,22 @@ def test_the_opponent_changes_now_and_is_saved_with_the_game():
     s = Server(Game(Settings(), store=store))
     s.start()
     try:
-        assert post(s, "opponent", {"mode": "ai-dark", "ai_level": 1}) == (200, {})
+        assert post(s, "set", {"name": "ai", "value": "dark"}) == (200, {})
+        assert post(s, "set", {"name": "level", "value": 1}) == (200, {})
         settings = s.game.rig.board.settings
         assert (settings.ai_side, settings.ai_level) == (DARK, 1)
         assert session.load(store.load())[0].fields() == settings.fields()
         state = json.loads(get(s, "/api/state")[1])
-        assert (state["mode"], state["ai_level"]) == ("ai-dark", 1)
-        for bad, error in (({"mode": "ai-blue"}, "no mode 'ai-blue' (two, ai-dark, ai-light)"),
-                           ({"ai_level": 6}, "no AI level 6 (1 to 5)"),
-                           ({"ai_level": "3"}, "no AI level '3' (1 to 5)"),
-                           ({"mode": "two", "ai_level": 0}, "no AI level 0 (1 to 5)")):
-            assert post(s, "opponent", bad) == (400, {"error": error})
+        assert (state["settings"]["ai"], state["settings"]["level"]) == ("dark", "1")
+        # The board's own words for what it refuses (vortex.app.commands), as the link's.
+        for bad, error in (({"name": "ai", "value": "blue"}, "ai is off, light or dark"),
+                           ({"name": "level", "value": 6}, "level is 1, 2, 3, 4 or 5"),
+                           ({"name": "level", "value": "0"}, "level is 1, 2, 3, 4 or 5"),
+                           ({"name": "mode", "value": "two"},
+                            "no setting mode: ai, clock, brightness, budget, hearts, level")):
+            assert post(s, "set", bad) == (200, {"error": error})
         assert (settings.ai_side, settings.ai_level) == (DARK, 1)  # nothing changed
-        assert post(s, "opponent", {"mode": "two"}) == (200, {})
+        assert post(s, "set", {"name": "ai", "value": "off"}) == (200, {})
         assert (settings.ai_side, settings.ai_level) == (NO_AI, 1)
     finally:
         s.stop()

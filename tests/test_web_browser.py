@@ -119,8 +119,9 @@ def shot(page, name):
     page.screenshot(path=os.path.join(SHOTS, name + ".png"))
 
 
-def start(server, position=START, mode="two"):
-    server.game.command("new", {"position": position, "mode": mode})
+def start(server, position=START, ai="off"):
+    server.game.command("set", {"name": "ai", "value": ai})
+    server.game.command("new", {"position": position})
 
 
 def cell(page, name):
@@ -337,7 +338,7 @@ def test_game_against_the_ai_to_its_end_with_tidy_hands(page, server):
     pos = battle_position()
     with server.game.lock:
         server.game.rig.board.settings.ai_level = 1  # the quickest searching level: a short test
-    start(server, pos.text(), mode="ai-dark")
+    start(server, pos.text(), ai="dark")
     settled(server, 0)
     rng = Rng(11)
     for _ in range(2000):
@@ -373,9 +374,9 @@ def test_opponent_chosen_mid_game_plays_at_once(page, server):
     start(server)
     settled(server, 0)
     page.select_option("#ai-level", "1")
-    page.select_option("#mode", "ai-dark")  # on Light's turn: the AI waits for Light
-    page.wait_for_function("window.vortex.state.mode === 'ai-dark' && window.vortex.state.ai_level === 1",
-                           timeout=3000)
+    page.select_option("#mode", "dark")  # on Light's turn: the AI waits for Light
+    page.wait_for_function("window.vortex.state.settings.ai === 'dark'"
+                           " && window.vortex.state.settings.level === '1'", timeout=3000)
     assert page.is_hidden("#pending")
     light = Position(START)
     page.fill("#act-text", light.action_text(next(iter(light.legal_actions()))))
@@ -386,8 +387,9 @@ def test_opponent_chosen_mid_game_plays_at_once(page, server):
         assert (b.settings.ai_side, b.settings.ai_level, len(b.pos.stack)) == (1, 1, 1)
         pending = b.pos.action_text(b.pending)
     assert page.inner_text("#pending") == "The board asks: " + pending
-    server.game.command("opponent", {"mode": "two", "ai_level": 3})  # as from another tab
-    page.wait_for_function("document.querySelector('#mode').value === 'two'"
+    server.game.command("set", {"name": "ai", "value": "off"})  # as from another tab
+    server.game.command("set", {"name": "level", "value": "3"})
+    page.wait_for_function("document.querySelector('#mode').value === 'off'"
                            " && document.querySelector('#ai-level').value === '3'", timeout=3000)
 
 

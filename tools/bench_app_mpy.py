@@ -70,15 +70,16 @@ def long_game(n, seed=1):
     """n actions of a game that does not end: random, never taking a Heart,
     taking a Traveller when the quiet count nears its limit."""
     from vortex.engine.position import Position
-    from vortex.engine.defs import PLACE, HEART
+    from vortex.engine.defs import HEART
+    from vortex.engine.codes import is_move, move_to, piece_kind
     from vortex.app.ai import Rng
     pos = Position(START)
     rng = Rng(seed)
     while len(pos.stack) < n:
         acts = [a for a in pos.legal_actions()
-                if not (a < PLACE and pos.pieces[a & 63] & 3 == HEART)]
-        takes = [a for a in acts if a < PLACE and pos.pieces[a & 63]]
-        quiet = [a for a in acts if not (a < PLACE and pos.pieces[a & 63])]
+                if not (is_move(a) and piece_kind(pos.pieces[move_to(a)]) == HEART)]
+        takes = [a for a in acts if is_move(a) and pos.pieces[move_to(a)]]
+        quiet = [a for a in acts if not (is_move(a) and pos.pieces[move_to(a)])]
         pool = takes if takes and pos.quiet > 60 else quiet or acts
         pos.push(pool[rng.below(len(pool))])
     return pos.stack

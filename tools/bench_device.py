@@ -30,6 +30,7 @@ import pico  # noqa: E402
 from host_sim import cli  # noqa: E402  (on sys.path through build_mpy)
 from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.defs import DARK  # noqa: E402
+from vortex.engine.codes import move_to  # noqa: E402
 from vortex.engine.position import START  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
 from vortex.app import session  # noqa: E402
@@ -205,7 +206,7 @@ def loop(b):
     lift = parse_cell(LIFT_CELL)
     buf = new_buffer(MAX_DESTINATIONS)
     n = pos.destinations(lift, buf)
-    dest = [buf[i] & 63 for i in range(n)]  # moves: from << 6 | to
+    dest = [move_to(buf[i]) for i in range(n)]
     to = next(c for c in dest if not pos.pieces[c])
     window = 1_000_000_000  # ns of device time per state
     with pico.Pico(files, autorun=True, reeds=occ) as dev:

@@ -63,7 +63,7 @@ def _host():
     rig = Rig(None)
     link = Link(rig.board)
     pipe = Pipe()
-    rig.on_tick = lambda: link.serve(pipe)
+    rig.service.link, rig.service.port = link, pipe
     return rig, link, pipe
 
 
@@ -78,20 +78,22 @@ def events_mode(n):
     state = {"seen": 0, "tick": 0, "worst": 0, "count": 0}
     commits = {}
 
-    def on_tick():
-        state["tick"] += 1
-        k = len(board.pos.stack)
-        if k > state["seen"]:  # a commit in this tick
-            commits[k] = state["tick"]
-            state["seen"] = k
-        link.serve(pipe)
-        for line in pipe.lines():
-            w = line.split()
-            if w[1] == "action":
-                lag = state["tick"] - commits[int(w[2])]
-                state["worst"] = max(state["worst"], lag)
-                state["count"] += 1
-    rig.on_tick = on_tick
+    class Timed:
+        # The link as the pass serves it, timing each commit's event.
+        def serve(self, port):
+            state["tick"] += 1
+            k = len(board.pos.stack)
+            if k > state["seen"]:  # a commit in this pass
+                commits[k] = state["tick"]
+                state["seen"] = k
+            link.serve(port)
+            for line in pipe.lines():
+                w = line.split()
+                if w[1] == "action":
+                    lag = state["tick"] - commits[int(w[2])]
+                    state["worst"] = max(state["worst"], lag)
+                    state["count"] += 1
+    rig.service.link = Timed()
     while len(board.pos.stack) < n and board.result() is None:
         rig.play(ai.choose(board.pos), settle=False)
     rig.tick(5)

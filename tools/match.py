@@ -23,7 +23,8 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 from host_sim import cli  # noqa: E402
 
-from vortex.engine.defs import PLACE, HEART, AWAKENED  # noqa: E402
+from vortex.engine.defs import HEART, AWAKENED  # noqa: E402
+from vortex.engine.codes import piece_kind, piece_side  # noqa: E402
 from vortex.engine.position import Position, new_buffer  # noqa: E402
 from vortex.engine.tables import OFF  # noqa: E402
 from vortex.ai.rng import Rng  # noqa: E402
@@ -98,9 +99,9 @@ class Material2(RandomPlayer):
             return 1000
         s = 0
         for p in pos.pieces:
-            if p and (p & 3) != HEART:
-                v = 3 if (p & 3) == AWAKENED else 1
-                s += v if p >> 2 == pos.side else -v
+            if p and piece_kind(p) != HEART:
+                v = 3 if piece_kind(p) == AWAKENED else 1
+                s += v if piece_side(p) == pos.side else -v
         return s
 
 

@@ -3,30 +3,24 @@ board (host_sim.scenario.Rig), ticking in real time at the firmware's 5 ms,
 driven by hand events and watched by any number of pages.
 
 Everything a page may ask goes through Game.command(op, args) and returns a
-dict; every answer and every state is plain JSON. No rule and no recognition
-lives here either: hands move things on the VirtualBoard, the firmware's
-sensors and Board.step() make of it what the real board would.
+dict; every answer and every state is plain JSON. No rule, no recognition
+and no hand sequence lives here: the rig's hands move things on the
+virtual board, the firmware's sensors and Board.step() make of it what the
+real board would, and the game's commands are vortex.app.commands'.
 """
 import threading
 import time
 
 from vortex.engine import Position, NotationError, IllegalAction
-from vortex.engine.defs import (LIGHT, DARK, TERRAIN_LETTERS, SIDE_NAMES, PLACE,
-                                cell_name)
-from vortex.engine.notation import parse_cell, parse_action, action_text
-from vortex.engine.position import START
-from vortex.app.session import Settings, NO_AI
-from vortex.app.recognise import AGREE, HAND, WAIT, ACTION, ILLEGAL, DISAGREE, SETUP
-from vortex.app import leds, session
-from vortex.app.menu import AI_LEVELS
-from host_sim.scenario import Rig, TICK_MS
+from vortex.engine.defs import TERRAIN_LETTERS, SIDE_NAMES
+from vortex.engine.notation import parse_cell, action_text
+from vortex.app.session import Settings
+from vortex.app.recognise import VERDICT_NAMES
+from vortex.app import leds, session, commands
+from vortex.app.commands import CommandError
+from host_sim.scenario import Rig, TICK_MS, HAND_MS
 from host_sim.virtual import PhysicsError
 
-VERDICTS = {AGREE: "the board agrees with the game", HAND: "a piece in hand",
-            WAIT: "an action under way", ACTION: "an action", ILLEGAL: "illegal action",
-            DISAGREE: "put the board back as the LEDs show", SETUP: "a Heart moved"}
-MODES = {"two": NO_AI, "ai-dark": DARK, "ai-light": LIGHT}
-HAND_MS = 10  # a hand event is followed by this much board time at once: the reed debounce
 MAX_BOUNCE_MS = 50
 MAX_MISREAD = 500  # per mille
 NO_RECORDS = "game records need vortex.record (docs/record.md), not in this build"
@@ -67,6 +61,29 @@ def _cell(value):
         return parse_cell(str(value))
     except (ValueError, NotationError):
         raise BadRequest("no cell %r on the board" % (value,))
+
+
+def _int(args, name, low, high):
+    """An integer argument within [low, high]; BadRequest otherwise."""
+    v = args.get(name)
+    if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+        raise BadRequest("%s: a whole number from %d to %d, not %r" % (name, low, high, v))
+    return v
+
+
+def _flag(args, name):
+    """A yes/no argument: true/false or 1/0 (absent: no)."""
+    v = args.get(name, False)
+    if v not in (True, False, 0, 1):
+        raise BadRequest("%s: true or false, not %r" % (name, v))
+    return bool(v)
+
+
+def _text(args, name, default=None):
+    v = args.get(name, default)
+    if not isinstance(v, str):
+        raise BadRequest("%s: a text, not %r" % (name, v))
+    return v
 
 
 class Game:
@@ -128,12 +145,6 @@ class Game:
     def stop(self):
         self.running = False
 
-    def _advance(self, ms):
-        # Board time runs ahead of the wall clock for a hand's settling;
-        # the clock is re-anchored so the ticks then carry on from there.
-        self.rig.wait(ms)
-        self._anchor = (time.monotonic(), self.rig.now)
-
     def _news(self):
         b = self.rig.board
         if b.messages:
@@ -157,146 +168,57 @@ class Game:
         fn = getattr(self, "op_" + op.replace("-", "_"), None)
         if fn is None:
             raise BadRequest("no such request: %s" % op)
-        try:
-            event = int(args.get("id", 0))
-        except (TypeError, ValueError):
+        event = args.get("id", 0)
+        if not isinstance(event, int) or isinstance(event, bool):
             raise BadRequest("the event id must be a number")
         with self.lock:
             try:
                 answer = fn(args) or {}
-            except PhysicsError as e:
-                answer = {"error": str(e)}
-            except (NotationError, IllegalAction) as e:
-                answer = {"error": str(e)}
+            except (PhysicsError, NotationError, IllegalAction, CommandError) as e:
+                answer = {"error": str(e)}  # the board (or the hands) said no
             except (KeyError, TypeError, IndexError) as e:
                 raise BadRequest("bad request %s: %s" % (op, e))
             except ImportError:
                 answer = {"error": NO_RECORDS}
+            self._anchor = (time.monotonic(), self.rig.now)  # hands ran board time ahead
             self.ack = max(self.ack, event)
             self.note = answer.get("error") or answer.get("note", "")
             self._bump()
             return answer
 
-    # Hands. Each does what one hand does, then lets the sensors see it.
+    # Hands: the rig's, each step followed by HAND_MS of board time.
     def op_lift(self, args):
         """Pick up the piece on a cell, or the tile when there is no piece (or tile=true)."""
-        c = _cell(args["cell"])
-        v = self.rig.virtual
-        if v.pieces[c] and not args.get("tile"):
-            v.lift(c, self.rig.now)
-        else:
-            v.lift_tile(c, self.rig.now)
-        self._advance(HAND_MS)
+        self.rig.pick(_cell(args["cell"]), _flag(args, "tile"))
 
     def op_put(self, args):
-        """Put a held thing (hand index `item`, default the last taken) on a cell.
-        A tile laid where a piece stands goes under it: the piece is lifted and put back."""
-        c = _cell(args["cell"])
-        v = self.rig.virtual
-        held = self._held(args.get("item", -1))
-        if held[0] == "piece":
-            v.hand.append(v.hand.pop(v.hand.index(held)))  # place() puts the last piece taken
-            v.place(c, self.rig.now)
-        else:
-            which = [h for h in v.hand if h[0] == "tile"].index(held)
-            self._under_piece(c, lambda: v.place_tile(c, self.rig.now, which=which))
-        self._advance(HAND_MS)
-
-    def _under_piece(self, c, lay):
-        # Whatever stands on the cell is lifted, the tile laid, the piece put back.
-        v = self.rig.virtual
-        if not v.pieces[c]:
-            return lay()
-        v.lift(c, self.rig.now)
-        self._advance(HAND_MS)
-        try:
-            lay()
-        finally:
-            self._advance(HAND_MS)
-            v.place(c, self.rig.now)
+        """Put a held thing (hand index `item`, default the last taken) on a cell."""
+        self.rig.put(_cell(args["cell"]), _int(args, "item", -64, 63) if "item" in args else -1)
 
     def op_move(self, args):
-        """A drag from one cell to another: the piece (or a lone tile) carried
-        there. Onto an opponent's piece: that one is lifted and set aside first;
-        a tile onto a tile: that one is lifted and laid where this came from."""
-        f, t = _cell(args["from"]), _cell(args["to"])
-        v = self.rig.virtual
-        if f == t:
-            return  # put back where it was: nothing happened
-        # What a hand cannot do is refused before anything leaves the board.
-        if v.pieces[f] and not args.get("tile"):
-            mover, there = v.pieces[f], v.pieces[t]
-            if there and (there ^ mover) & 4 == 0:
-                raise PhysicsError("%s holds a piece of the same side" % cell_name(t))
-            v.lift(f, self.rig.now)
-            self._advance(HAND_MS)
-            if there:
-                v.lift(t, self.rig.now)
-                self._advance(HAND_MS)
-                v.drop()  # theirs, set beside the board
-            v.place(t, self.rig.now)
-        else:
-            if v.pieces[f] or v.pieces[t]:
-                raise PhysicsError("lift the piece off %s first" % cell_name(t if v.pieces[t] else f))
-            v.lift_tile(f, self.rig.now)
-            self._advance(HAND_MS)
-            if v.tiles[t]:
-                v.lift_tile(t, self.rig.now)
-                self._advance(HAND_MS)
-                v.place_tile(t, self.rig.now, which=-2)
-                self._advance(HAND_MS)
-                v.place_tile(f, self.rig.now)
-            else:
-                v.place_tile(t, self.rig.now)
-        self._advance(HAND_MS)
+        """A drag from one cell to another (the rig's drag)."""
+        self.rig.drag(_cell(args["from"]), _cell(args["to"]), _flag(args, "tile"))
 
     def op_lay(self, args):
         """Lay a new tile of a terrain (W, F, E, A) from the box on a cell."""
-        t = TERRAIN_LETTERS.find(str(args["terrain"]).upper())
+        t = TERRAIN_LETTERS.find(_text(args, "terrain").upper())
         if t < 1:
             raise BadRequest("no terrain %r (W, F, E or A)" % args["terrain"])
-        c = _cell(args["cell"])
-        v = self.rig.virtual
-        if v.tiles[c]:
-            raise PhysicsError("%s already has a tile" % cell_name(c))
-        self._under_piece(c, lambda: v.lay_new(t, c, self.rig.now))
-        self._advance(HAND_MS)
+        self.rig.lay_new(t, _cell(args["cell"]))
 
     def op_from_tray(self, args):
         """Put a piece from beside the board (a letter: T S H Light, t s h Dark) on a cell."""
-        self.rig.virtual.from_tray(str(args["piece"]), _cell(args["cell"]), self.rig.now)
-        self._advance(HAND_MS)
+        self.rig.virtual.from_tray(_text(args, "piece"), _cell(args["cell"]), self.rig.now)
+        self.rig.wait(HAND_MS)
 
     def op_aside(self, args):
         """Set a held thing aside: a piece beside the board, a tile back in the box."""
-        v = self.rig.virtual
-        held = self._held(args.get("item", -1))
-        v.hand.remove(held)
-        if held[0] == "piece":
-            v.hand.append(held)
-            v.drop()  # the virtual board keeps it beside the board
-
-    def _held(self, item):
-        hand = self.rig.virtual.hand
-        if not hand:
-            raise PhysicsError("the hand is empty")
-        try:
-            return hand[int(item)]
-        except (IndexError, ValueError):
-            raise BadRequest("nothing held as item %r" % (item,))
-
-    def _tray(self):
-        """How many of each piece code wait beside the board."""
-        count = [0] * 8
-        for side in self.rig.virtual.tray:
-            for code in side:
-                count[code] += 1
-        return count
+        self.rig.aside(_int(args, "item", -64, 63) if "item" in args else -1)
 
     def op_button(self, args):
-        """The raw state of the buttons: a=1/0, b=1/0 (held down or not)."""
-        self.rig.buttons = (1 if args.get("a") else 0) | (2 if args.get("b") else 0)
-        self._advance(TICK_MS)
+        """The raw state of the buttons: a and b, each true/false (held down or not)."""
+        self.rig.buttons = (1 if _flag(args, "a") else 0) | (2 if _flag(args, "b") else 0)
+        self.rig.wait(TICK_MS)
 
     # Tidy hands.
     def op_act(self, args):
@@ -304,87 +226,52 @@ class Game:
         tidy hands would. An illegal move is made all the same, to see the board refuse it."""
         b = self.rig.board
         self.rig.until(self._still, 3000)  # tidy hands wait until the board has seen the last ones
-        text = str(args.get("action", "")).strip()
+        text = _text(args, "action", "").strip()
         if not text:
             if b.pending < 0:
                 return {"error": "the board has no action waiting to be carried out"}
-            a = b.pending
-        else:
-            a = parse_action(text)
-            if not b.pos.is_legal(a):
-                why = b.pos.why_illegal(a)
-                if a >= PLACE:
-                    return {"error": "illegal %s: %s" % (text, why)}
-                self.rig.do("lift", a >> 6)
-                self.rig.do("place", a & 63)
-                self._anchor = (time.monotonic(), self.rig.now)
-                return {"note": "illegal %s: %s; done all the same" % (text, why)}
-        self.rig.virtual.hand[:] = []
-        self.rig.play(a, settle=False)
-        self._anchor = (time.monotonic(), self.rig.now)
+            text = action_text(b.pending)
+        why = self.rig.act(text)
+        if why:
+            return {"note": "illegal %s: %s; done all the same" % (text, why)}
 
     def _still(self):
         """The sensors show the board as it is, and the firmware has judged it."""
         v = self.rig.virtual
-        return (self.rig.board.judged and bytes(v.tile_cells) == bytes(v.tiles)
+        return (self.rig.board.judged and bytes(v.scanner.cells) == bytes(v.tiles)
                 and all(bool(v.occupancy[c]) == bool(v.pieces[c]) for c in range(64)))
 
     def op_tidy(self, args):
         """Put the board back as the game says: every piece and tile in its place, hands empty."""
-        v, pos = self.rig.virtual, self.rig.board.pos
-        now = self.rig.now
-        for c in range(64):
-            if v.pieces[c] != pos.pieces[c] or v.tiles[c] != pos.tiles[c]:
-                v.pieces[c] = pos.pieces[c]
-                if v.tiles[c] != pos.tiles[c]:
-                    v.tiles[c] = pos.tiles[c]
-                    v.serials[c] = v._serial() if pos.tiles[c] else 0
-                v._touch(c, now)
-        v.hand[:] = []
-        self._advance(HAND_MS)
+        self.rig.arrange()
 
-    # The game.
+    # The game: vortex.app.commands, as the link and the menu use them.
     def op_takeback(self, args):
-        if not self.rig.board.takeback():
-            return {"error": "nothing to take back"}
+        commands.takeback(self.rig.board)
+
+    def op_hint(self, args):
+        commands.hint(self.rig.board)
 
     def op_new(self, args):
-        """A new game: mode two / ai-dark / ai-light, from the start or a pasted position."""
-        settings = self.rig.board.settings
-        mode = args.get("mode")
-        if mode is not None:
-            if mode not in MODES:
-                raise BadRequest("no mode %r (%s)" % (mode, ", ".join(MODES)))
-            settings.ai_side = MODES[mode]
-        text = str(args.get("position") or START).strip()
+        """A new game, from the start or a pasted position; the board laid
+        out for it at once."""
+        text = _text(args, "position", "").strip()
         try:
-            Position(text)
+            commands.new_game(self.rig.board, text or None)
         except NotationError as e:
             return {"error": "position not loaded: %s" % e}
-        self._fresh(settings, text)
+        self.rig.arrange()
 
-    def op_opponent(self, args):
-        """The opponent, at once: mode two / ai-dark / ai-light, ai_level 1 to 5
-        (the menu's). The Board takes it as a change from its settings menu:
-        the AI plays now if it is its turn, and the game is saved with it."""
-        s = self.rig.board.settings
-        mode, level = args.get("mode", None), args.get("ai_level", None)
-        if mode is not None and mode not in MODES:
-            raise BadRequest("no mode %r (%s)" % (mode, ", ".join(MODES)))
-        if level is not None and (not isinstance(level, int) or isinstance(level, bool)
-                                  or not 1 <= level <= AI_LEVELS):
-            raise BadRequest("no AI level %r (1 to %d)" % (level, AI_LEVELS))
-        if mode is not None:
-            s.ai_side = MODES[mode]
-        if level is not None:
-            s.ai_level = level
-        self.rig.board.settings_changed()
+    def op_set(self, args):
+        """One setting by name and value (vortex.app.commands: ai off/light/dark,
+        level 1-5, clock, brightness, budget, hearts), taken at once."""
+        commands.set_setting(self.rig.board, _text(args, "name"), str(args["value"]))
 
     def op_record(self, args):
         """Load a game record (docs/record.md): the game it holds, at its last action."""
         from vortex import record
         try:
-            tags, start, actions = record.read(str(args["text"]))
+            tags, start, actions = record.read(_text(args, "text"))
             pos = Position(start)
             for text in actions:
                 pos.push(pos.parse_action(text))
@@ -397,31 +284,33 @@ class Game:
         """The game as a record (docs/record.md)."""
         from vortex import record
         b = self.rig.board
-        names = ["player", "player"]
-        if b.settings.ai_side != NO_AI:
-            names[b.settings.ai_side] = "board AI"
-        tags = {"Date": time.strftime("%Y.%m.%d"), "Light": names[0], "Dark": names[1],
-                "Result": record.result_text(b.result())}
-        return record.write(tags, b.start, [action_text(a) for a in b.pos.stack])
+        return record.write(commands.record_tags(b, time.strftime("%Y.%m.%d")), b.start,
+                            [action_text(a) for a in b.pos.stack])
 
     def op_sensors(self, args):
         """Sensor noise: bounce_ms (reed chatter after a change), misread (per mille of NFC reads)."""
         v = self.rig.virtual
         if "bounce_ms" in args:
-            v.bounce_ms = min(MAX_BOUNCE_MS, max(0, int(args["bounce_ms"])))
+            v.bounce_ms = _int(args, "bounce_ms", 0, MAX_BOUNCE_MS)
         if "misread" in args:
-            v.misread = min(MAX_MISREAD, max(0, int(args["misread"])))
+            v.misread = _int(args, "misread", 0, MAX_MISREAD)
 
     def op_view(self, args):
         """The position after the first `ply` actions of the game (for the action list)."""
         b = self.rig.board
-        ply = int(args["ply"])
-        if not 0 <= ply <= len(b.pos.stack):
-            raise BadRequest("no action %d in this game" % ply)
+        ply = _int(args, "ply", 0, len(b.pos.stack))
         p = Position(b.start)
         for a in b.pos.stack[:ply]:
             p.push(a)
         return {"position": p.text(), "tiles": list(p.tiles), "pieces": list(p.pieces)}
+
+    def _tray(self):
+        """How many of each piece code wait beside the board."""
+        count = [0] * 8
+        for side in self.rig.virtual.tray:
+            for code in side:
+                count[code] += 1
+        return count
 
     # --- what pages see --------------------------------------------------------
     def state(self):
@@ -434,7 +323,8 @@ class Game:
         self._clock_shown = clock[pos.side] // 1000 if clock else None
         return {
             "version": self.version, "ack": self.ack, "now": rig.now,
-            "frame": list(b.frame), "level": leds.LEVELS[s.level], "budget_ma": s.budget_ma,
+            "frame": list(b.frame), "level": leds.LEVELS[s.brightness],
+            "budget_ma": s.budget_ma,
             "current_ma": leds.current_ma(b.frame),
             "tiles": list(v.tiles), "pieces": list(v.pieces),
             "hand": [[h[0], h[1]] for h in v.hand], "tray": self._tray(),
@@ -447,10 +337,10 @@ class Game:
             "result": None if result is None else {
                 "winner": None if result.winner is None else SIDE_NAMES[result.winner],
                 "reason": result.reason},
-            "verdict": VERDICTS.get(b.verdict, ""), "menu": b.menu is not None,
+            "verdict": VERDICT_NAMES[b.verdict].decode(), "menu": b.menu is not None,
             "menu_item": b.menu.item if b.menu is not None else None,
-            "mode": {v_: k for k, v_ in MODES.items()}.get(s.ai_side, "two"), "ai_level": s.ai_level,
+            "settings": {n: commands.value(s, n) for n in commands.NAMES},
             "messages": self.log[-12:], "note": self.note,
-            "sensors": {"raw": list(v.raw), "occupancy": list(v.occupancy), "readings": list(v.tile_cells),
-                        "ids": list(v.tile_ids), "bounce_ms": v.bounce_ms, "misread": v.misread},
+            "sensors": {"raw": list(v.reeds.raw), "occupancy": list(v.occupancy), "readings": list(v.scanner.cells),
+                        "ids": list(v.scanner.ids), "bounce_ms": v.bounce_ms, "misread": v.misread},
         }

@@ -21,8 +21,8 @@ import threading
 import webbrowser
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
-from vortex.app.session import Settings, NO_AI
-from vortex.engine import LIGHT, DARK
+from vortex.app.session import Settings
+from vortex.app import commands
 from host_sim import cli
 from .game import Game, BadRequest, NO_RECORDS
 
@@ -183,7 +183,7 @@ def add_arguments(ap):
                     help="the port to serve on (default: a free one)")
     ap.add_argument("--host", type=cli.text("host"), default="127.0.0.1",
                     help="the address to serve on (default 127.0.0.1: this machine only)")
-    ap.add_argument("--ai", choices=("off", "light", "dark"), default="dark",
+    ap.add_argument("--ai", choices=commands.AI_VALUES, default="dark",
                     help="the side the board's AI plays (default dark)")
     ap.add_argument("--clock", type=clock, default=(0, 0), metavar="MIN+INC",
                     help="a chess clock: minutes a side + seconds added a move (e.g. 10+5)")
@@ -195,8 +195,8 @@ def add_arguments(ap):
 
 def run(opts):
     """Serve until Ctrl-C; returns an exit code."""
-    ai = {"off": NO_AI, "light": LIGHT, "dark": DARK}[opts.ai]
-    settings = Settings(ai_side=ai, clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    settings = Settings(clock_ms=opts.clock[0], increment_ms=opts.clock[1])
+    commands.change(settings, "ai", opts.ai)
     game = Game(settings, opts.position.text() if opts.position else None, store=opts.save)
     try:
         server = Server(game, opts.host, opts.port)

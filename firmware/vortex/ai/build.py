@@ -11,8 +11,10 @@ what the tile will do in battle for the pieces that stand on or near it:
 
 The geometry is read from the engine's STEP and JUMP tables.
 """
-from vortex.engine.defs import WATER, FIRE, EARTH, AIR, HEART, PLACE, const
-from vortex.engine.tables import OFF, STEP, JUMP
+from vortex.engine.defs import FIRE, EARTH, HEART, const, placed_terrain
+from vortex.engine.codes import piece_side, piece_kind, placement_cell
+from vortex.engine.shapes import in_pattern
+from vortex.engine.tables import OFF
 
 SHELTER = const(24)   # Earth under an own Traveller
 EXPOSE = const(30)    # Earth under an enemy Traveller (a penalty)
@@ -23,28 +25,17 @@ PATH = const(4)       # Fire ahead of enemy Travellers
 
 def lane(terrain, heart, c):
     """Does a piece standing on c, on this terrain, reach the Heart's cell
-    by the pattern of that terrain (pieces in between aside)?"""
-    if heart == OFF:
-        return False
-    h8 = heart << 3
-    if terrain == WATER:
-        return c != heart and ((c & 7) == (heart & 7) or (c >> 3) == (heart >> 3))
-    first = 4 if terrain == FIRE else 0
-    for d in range(first, 8):
-        if terrain == AIR:
-            if JUMP[h8 + d] == c:
-                return True
-        elif STEP[h8 + d] == c or (terrain == FIRE and JUMP[h8 + d] == c):
-            return True
-    return False
+    by the pattern of that terrain (pieces in between aside)? The engine's
+    patterns decide (movegen.in_pattern)."""
+    return heart != OFF and in_pattern(terrain, c, heart)
 
 
 def score(pos, side, terrain, c):
     """The worth of laying `terrain` on cell c for `side`."""
     s = 0
     p = pos.pieces[c]
-    if p and p & 3 != HEART:
-        if p >> 2 == side:
+    if p and piece_kind(p) != HEART:
+        if piece_side(p) == side:
             s += SHELTER if terrain == EARTH else 0
         elif terrain == EARTH:
             s -= EXPOSE
@@ -59,7 +50,7 @@ def score(pos, side, terrain, c):
             b = c - ahead * k
             if 0 <= b < 64:
                 q = pos.pieces[b]
-                if q and q >> 2 != side and q & 3 != HEART:
+                if q and piece_side(q) != side and piece_kind(q) != HEART:
                     s += PATH
     return s
 
@@ -72,8 +63,7 @@ def choose(pos, buf, n, rng, noise):
     best_s = -1 << 20
     for i in range(n):
         a = buf[i]
-        code = a - PLACE
-        s = score(pos, side, (code >> 6) + 1, code & 63) * 4
+        s = score(pos, side, placed_terrain(a), placement_cell(a)) * 4
         if noise:
             s += rng.below(noise + 1)
         if s > best_s:

@@ -17,8 +17,8 @@ try:
 except ImportError:
     pass
 
-from vortex.engine.defs import PLACE, SWAP, HEART, QUIET_LIMIT, const
-from vortex.engine.tables import OFF
+from vortex.engine.defs import PLACE, const
+from vortex.engine.position import DRAW, UNDECIDED
 from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS, MAX_ACTIONS
 from vortex.ticks import ticks_diff
 from vortex.ai.evaluate import Evaluator, WIN
@@ -182,15 +182,16 @@ class Search:
             self.stop = True
 
     def _over(self, ply):
-        """The score of a finished game for the side to act, or GOES_ON. The
-        engine's outcome() decides; it is asked (and allocates its answer)
-        only once the no-capture count ran out or no action is left."""
+        """The score of a game that has ended by itself (the engine's
+        decided(): a Heart taken, the quiet count run out) for the side to
+        act, or GOES_ON. Allocates nothing."""
         pos = self.pos
-        if pos.hearts[pos.side] == OFF:
-            return -WIN + ply
-        if pos.quiet >= QUIET_LIMIT:
-            return self._outcome(ply)
-        return GOES_ON
+        w = pos.decided()
+        if w == UNDECIDED:
+            return GOES_ON
+        if w == DRAW:
+            return 0
+        return WIN - ply if w == pos.side else -WIN + ply
 
     def _outcome(self, ply):
         o = self.pos.outcome()

@@ -8,16 +8,19 @@ The LEDs show it (blue: something missing, red: something extra); a screen
 Made for a screen, not the scan loop: it builds strings, so call it when the
 frame changes, not every tick.
 """
-from vortex.engine.defs import SIDE_NAMES, KIND_NAMES, TERRAIN_NAMES, cell_name
-from vortex.app.recognise import (DISAGREE, ILLEGAL, GONE, EXTRA, TILE_AWAY, TILE_NEW,
-                                  TILE_WRONG)
+from vortex.engine.defs import (SIDE_NAMES, KIND_NAMES, TERRAIN_NAMES, TRAVELLER, AWAKENED, HEART,
+                                LIGHT, DARK, cell_name)
+from vortex.engine.codes import piece_at
+from vortex.app.recognise import (DISAGREE, ILLEGAL, NOT_ASKED, GONE, EXTRA, TILE_AWAY,
+                                  TILE_NEW, TILE_WRONG, REPLACE)
 
 MAX_CELLS = 4  # more cells than this are counted, not named: the LEDs show which
 
 
 def todo(board):
     """What to put right, or "" when the board shows no disagreement."""
-    if board.verdict != DISAGREE and board.verdict != ILLEGAL:
+    v = board.verdict
+    if v != DISAGREE and v != ILLEGAL and v != NOT_ASKED:
         return ""
     return differences(board.pos, board.rec.diff)
 
@@ -39,11 +42,16 @@ def differences(pos, diff):
              _cells(diff, TILE_WRONG, TILE_NEW, pos.tiles, t))
         _add(steps, "lay " + _a(name) + " tile on %s", "lay " + name + " tiles on %s",
              _cells(diff, TILE_AWAY, 0, pos.tiles, t))
-    for p in (1, 2, 3, 5, 6, 7):
-        side, kind = SIDE_NAMES[p >> 2], KIND_NAMES[p & 3]
-        _add(steps, "put a %s %s on %%s" % (side, kind),
-             "put %s %s on %%s" % (side, kind if kind == "Awakened" else kind + "s"),
-             _cells(diff, GONE, 0, pos.pieces, p))
+    for side in (LIGHT, DARK):
+        for kind in (TRAVELLER, AWAKENED, HEART):
+            who, what = SIDE_NAMES[side], KIND_NAMES[kind]
+            _add(steps, "put a %s %s on %%s" % (who, what),
+                 "put %s %s on %%s" % (who, what if kind == AWAKENED else what + "s"),
+                 _cells(diff, GONE, 0, pos.pieces, piece_at(side, kind)))
+            _add(steps, "swap the piece on %%s for a %s %s" % (who, what),
+                 "swap the pieces on %%s for %s %s" % (who, what if kind == AWAKENED
+                                                      else what + "s"),
+                 _cells(diff, REPLACE, GONE, pos.pieces, piece_at(side, kind)))
     return "; ".join(steps)
 
 

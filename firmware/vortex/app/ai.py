@@ -5,7 +5,8 @@ an awakening, else at random): the tests' fast player and the match
 ladder's "greedy". Levels 1-6 search (vortex.ai; see vortex/ai/levels.py).
 Deterministic for a given seed.
 """
-from vortex.engine.defs import PLACE, HEART
+from vortex.engine.defs import HEART
+from vortex.engine.codes import is_move, move_to, piece_kind
 from vortex.engine.position import new_buffer
 from vortex.ai.rng import Rng
 from vortex.ai.levels import LEVELS, DEVICE_LEVELS
@@ -52,6 +53,12 @@ class Ai:
             self.search = searcher(self.level, self._poll)
         return self.search.run(pos, depth, nodes, ms, self.rng, noise)
 
+    def stop(self):
+        """Stop a search under way (from its poll hook): it returns at once,
+        with the best action found so far."""
+        if self.search is not None:
+            self.search.stop = True
+
     def _buffer(self):
         # An action buffer: the search's first, free between searches, or one's own.
         if self.search is not None:
@@ -70,12 +77,12 @@ class Ai:
         pieces = pos.pieces
         for i in range(n):
             a = buf[i]
-            if a >= PLACE:
+            if not is_move(a):
                 continue
             score = 0
-            taken = pieces[a & 63]
+            taken = pieces[move_to(a)]
             if taken:
-                score = 1000 if (taken & 3) == HEART else 10
+                score = 1000 if piece_kind(taken) == HEART else 10
             if pos.awakens(a):
                 score += 5
             if score > best_score:

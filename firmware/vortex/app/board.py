@@ -2,7 +2,7 @@
 actions out. Pure: the hardware (or the virtual board) is driven by the caller.
 
     board = Board(store, Settings())
-    while True:
+    while True:                                   # vortex.app.service does this
         if board.step(now_ms, reeds.cells, tiles.cells, tiles.ids, buttons):
             pixels.show(board.frame)
 
@@ -11,22 +11,34 @@ actions committed since board.start. Every commit is saved to the store
 as one journal record; the whole game at a new game, a resume or new
 settings (session.py says what each holds).
 This file keeps the session (the game, its commits and saves, the clock,
-buttons and menu); sensing.py follows and judges the sensors; render.py
-draws the LEDs.
+buttons and menu, the AI's turns); sensing.py follows and judges the
+sensors and reports what it found, which step() applies; render.py draws
+the LEDs from what step() hands it.
+
+The AI thinks inside step(), on a copy of the game, calling on_think() at
+every node: the service (vortex.app.service) runs whole passes of the board
+from there, so buttons, the host link and the reeds are served while it
+thinks. A pass made while it thinks may change the game (a takeback, a new
+game, new settings): the search is stopped and its answer dropped.
 """
 from vortex.engine.defs import cell_name, const
 from vortex.engine.position import Position, Outcome, START, TIME_OUT
-from vortex.app.sensing import Sensing, SETTLE_MS  # noqa: F401 (SETTLE_MS: for the rigs)
-from vortex.app.render import Renderer
+from vortex.engine import setup
+from vortex.app.sensing import (Sensing, SETTLE_MS, FOUND, HEART_SET, REFUSED, UNASKED,  # noqa
+                                ANY, CLOSED)  # (SETTLE_MS: for the rigs)
+from vortex.app.render import Renderer, SPIN_MS
 from vortex.app.clock import Clock
 from vortex.app.ai import Ai, searcher, DEVICE_LEVELS
 from vortex.app import session
 from vortex.app.session import Settings
 from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
 from vortex.app.menu import Menu
-from vortex.app import leds
+from vortex.app import commands
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
+# What the AI is to think about next (Board.think).
+_PLAY = const(1)
+_HINT = const(2)
 
 
 class Board:
@@ -43,9 +55,11 @@ class Board:
         self.ai = None  # made on first need: its action buffer costs 1 KB
         self._search = None  # the AI's search, shared by its levels and the hints
         self.hint_action = -1  # shown after a hold of A, until the next action
-        self.on_think = None  # on_think(frame_changed), called while the AI thinks
+        self.on_think = None  # on_think(), called at every node while the AI thinks
         self.thinking = False
-        self._spin = 0
+        self._want = 0  # _PLAY or _HINT: the AI is to think in this step
+        self._changes = 0  # game changes so far: a search that saw one go by is dropped
+        self._spin = -1  # the thinking light's step while the AI thinks
         self._seed = seed
         self.buttons = Buttons()
         self.menu = None  # the settings menu, while it is open
@@ -110,6 +124,8 @@ class Board:
         """Take back the last action; against the AI, back to the human's turn."""
         if not self.pos.stack or self.timed_out:
             return False
+        pieces = self.pos.pieces
+        before = bytes(pieces)
         self.pos.pop()
         n = 1
         if self.settings.ai_side == self.pos.side and self.pos.stack:
@@ -117,6 +133,9 @@ class Board:
             n = 2
         self._record(session.undo_record(n, self._left()))  # saved before the AI thinks
         self._after_change(True)
+        for c in range(64):  # a taken piece back under its taker: the reeds cannot tell
+            if before[c] and pieces[c] and before[c] != pieces[c]:
+                self.sense.must_replace(c)
         self.say("takeback")
         return True
 
@@ -141,22 +160,25 @@ class Board:
     def set_heart(self, f, t):
         """The setup option: the game starts from the Heart's new cell."""
         pos = Position(self.start)
-        pos.pieces[t] = pos.pieces[f]
-        pos.pieces[f] = 0
+        setup.set_heart(pos, f, t)
         self.new_game(pos.text())
-        self.sense.restoring = False  # the board already shows it
         self.say("Heart set on " + cell_name(t))
 
     def _after_change(self, restore):
         # The game changed: find the next action to carry out, redraw.
         # restore: the board must show the game again before anything counts.
+        self._changes += 1
+        if self.thinking and self.ai is not None:
+            self.ai.stop()  # its answer is for a game that no longer is
         self.outcome = self.pos.outcome()
         self.pending = -1
         self.hint_action = -1
-        if self.outcome is None and self.settings.ai_side == self.pos.side:
-            self.pending = self._think(self.settings.ai_level)
+        self._want = _PLAY if self._ai_to_act() else 0
         self.sense.expect_new(restore)
         self.dirty = True
+
+    def _ai_to_act(self):
+        return self.outcome is None and self.settings.ai_side == self.pos.side
 
     def _left(self):
         return self.clock.left if self.clock else (0, 0)
@@ -190,7 +212,7 @@ class Board:
         tile readings (vortex.tag codes); ids: bytearray(64) tile serials (0
         unknown); buttons: the raw state, bits buttons.A and buttons.B.
         Returns True when self.frame changed. Allocates nothing unless
-        something happened."""
+        something happened; the AI thinks here when it is its turn."""
         event = self.buttons.update(buttons, now)
         if event:
             self._button(event)
@@ -211,14 +233,48 @@ class Board:
         sense = self.sense
         if self.menu is not None:
             sense.judged = False  # the game waits; judge the board when the menu closes
-        elif sense.step(self, now, occ, tiles, ids):
-            self.dirty = True
+        else:
+            found = sense.step(self.pos, self._accepts(), self.settings.free_hearts, now, occ,
+                               tiles, ids)
+            if found:
+                self._apply(found, tiles, ids)
         if sense.flash_over(now) or self.view.blink_due(now):
             self.dirty = True
+        if self.thinking and now // SPIN_MS != self._spin:
+            self._spin = now // SPIN_MS
+            self.dirty = True
+        if self._want and not self.thinking:
+            self.think()
         if self.dirty:
             self.dirty = False
-            return self.view.draw(self, now)
+            return self.view.draw(now, self.pos, sense, self.result(), self.pending,
+                                  self.hint_action, self.menu,
+                                  self.clock is not None and self.clock.is_low(self.pos.side),
+                                  self.settings, self._spin if self.thinking else -1)
         return False
+
+    def _accepts(self):
+        # What the sensors may show now: nothing while the game is over or
+        # the AI thinks; else the action asked for, if any, or any action.
+        if self.result() is not None or self.thinking or self._ai_to_act() and self.pending < 0:
+            return CLOSED
+        return self.pending if self.pending >= 0 else ANY
+
+    def _apply(self, found, tiles, ids):
+        # What sensing found, applied: the game changes here and nowhere else.
+        self.dirty = True
+        sense = self.sense
+        if found == FOUND:
+            self.commit(sense.action)
+            sense.accepted(self.pos, tiles, ids)
+        elif found == HEART_SET:
+            self.set_heart(sense.cells[0], sense.cells[1])
+            sense.accepted(self.pos, tiles, ids)
+        elif found == REFUSED:
+            self.say("illegal action")
+        elif found == UNASKED:
+            self.say("%s is not the action the board asks for: %s" % (
+                self.pos.action_text(sense.action), self.pos.action_text(self.pending)))
 
     def _button(self, event):
         self.dirty = True
@@ -239,10 +295,9 @@ class Board:
         elif event == SHORT_A:
             self.takeback()
         elif event == HOLD_A:
-            if self.result() is None and self.pending < 0:
-                self.hint_action = self._think(HINT_LEVEL)
+            self.ask_hint()
         elif event == SHORT_B:
-            self.settings.level = (self.settings.level + 1) % len(leds.LEVELS)
+            commands.brightness_step(self.settings)
         elif event == HOLD_B:
             self.menu = Menu(self.settings)
             self.say("settings")
@@ -250,10 +305,19 @@ class Board:
             self.new_game(START)
             self.say("new game")
 
-    def hint(self, reader):
+    def ask_hint(self):
+        """Have the AI think of the action it would play for the side to
+        act (shown as a hint). False when no hint can be given now: the
+        game is over, or the board waits for an action of its own."""
+        if self.result() is not None or self.pending >= 0 or self._ai_to_act():
+            return False
+        self._want = _HINT
+        return True
+
+    def read_first(self, reader):
         """Tell the tile reader (its expect(cell)) where to read first, when
         that has changed: where tiles are laid, lifted or moved."""
-        self.sense.hint(reader)
+        self.sense.read_first(reader)
 
     # --- the AI -------------------------------------------------------------
     def make_search(self):
@@ -264,28 +328,40 @@ class Board:
         if self._search is None:
             self._search = searcher(DEVICE_LEVELS, self._thinking)
 
-    def _think(self, level):
-        """The AI's action at `level` for the side to act. The search calls
-        _thinking() at every node, so the caller's on_think() keeps the
-        reeds scanned, the watchdog fed and the LEDs turning meanwhile."""
+    def think(self):
+        """Let the AI think, if it is to: its action for the side to act
+        becomes pending (the board asks for it), a hint becomes hint_action.
+        step() calls this; it searches a copy of the game, so that passes
+        made from on_think() may read the game and change it (which stops
+        the search and drops its answer)."""
+        want = self._want
+        if not want or self.thinking:
+            return
+        self._want = 0
+        level = self.settings.ai_level if want == _PLAY else HINT_LEVEL
         if self._search is None and not self.pos.is_building():
             self.make_search()  # laying tiles needs none
         ai = self.ai
         if ai is None or ai.level != level or ai.search is not self._search:
             ai = self.ai = Ai(level=level, seed=self._seed, search=self._search)
+        changes = self._changes
         self.thinking = True
-        self._spin = 0
+        self._spin = -1
+        self.dirty = True
         try:
-            return ai.choose(self.pos)
+            a = ai.choose(self.pos.copy())
         finally:
             self.thinking = False
             self.dirty = True
+        if self._changes != changes:
+            return  # the game changed while it thought; step() thinks again if it must
+        if want == _PLAY:
+            self.pending = a
+        else:
+            self.hint_action = a
+        self.sense.expect_new(False)  # judge the sensors again: now they may show an action
 
     def _thinking(self):
-        # A light turns round the centre while the AI thinks.
-        spin = self._spin
-        self._spin = spin + 1
-        changed = self.view.spin(spin, self.settings)
+        # The search calls this at every node.
         if self.on_think is not None:
-            self.on_think(changed)
-
+            self.on_think()

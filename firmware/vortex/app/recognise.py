@@ -14,9 +14,12 @@ taken piece's cell filled again after that; a piece lifted and put back
 before the mover was lifted is no capture.
 """
 from array import array
-from vortex.engine.defs import (NO_TILE, HEART, VORTEX, placement, action_cells, tile_goes, back_rank,
-                                swap as swap_action, const)
-from vortex.engine.tables import OFF, BLOCKS
+from vortex.engine.defs import NO_TILE, placement, action_cells, tile_goes, const
+from vortex.engine.codes import move, piece_side
+from vortex.engine.movegen import new_buffer
+from vortex.engine.shapes import tile_actions_over, MAX_OVER
+from vortex.engine.setup import can_set_heart
+from vortex.engine.tables import OFF
 from vortex.tag import UNKNOWN, NOT_READ
 
 # Per-cell difference flags.
@@ -26,6 +29,8 @@ TILE_AWAY = const(4)  # a tile is expected and none answers
 TILE_NEW = const(8)   # a tile answers where none is expected
 TILE_WRONG = const(16)  # another terrain (or an unknown tag) is read
 TILE_UNREAD = const(32)  # not read yet: nothing can be judged there
+REPLACE = const(64)   # a piece stands where the game has one, but a takeback changed which:
+                      # it is to be lifted and the game's piece put there (Sensing sets it)
 
 # Verdicts of judge().
 AGREE = const(0)
@@ -35,6 +40,10 @@ ACTION = const(3)     # a legal action: commit it
 ILLEGAL = const(4)    # a whole action that the rules refuse
 DISAGREE = const(5)   # board and game differ: show what to restore
 SETUP = const(6)      # before the first tile, a Heart moved along its back rank: cells[0] -> cells[1]
+NOT_ASKED = const(7)  # a legal action, but not the one the board asks to be carried out
+# Their names, indexed by verdict (the host link's and the page's words).
+VERDICT_NAMES = (b"agree", b"hand", b"wait", b"action", b"illegal", b"disagree", b"setup",
+                 b"not-asked")
 
 
 class Recogniser:
@@ -49,6 +58,7 @@ class Recogniser:
         self.last_occ = bytearray(64)  # occupancy seen at the last observe()
         self.cells = bytearray(4)  # the cells of the last verdict (up to 4)
         self._scratch = bytearray(4)
+        self._over = new_buffer(MAX_OVER)  # the tile actions a change may have been
         self.ncells = 0
         self.action = -1
         self.gone = self.extra = self.tiles = self.new_tiles = 0
@@ -98,7 +108,7 @@ class Recogniser:
                     f = GONE
                     gone += 1
                     self.gone_cell = c
-                    if pieces[c] >> 2 == side:
+                    if piece_side(pieces[c]) == side:
                         own += 1
                         self.hand = c
             elif occ[c]:
@@ -142,13 +152,11 @@ class Recogniser:
             if pos.is_building():
                 return self._placement(pos, tiles)
             return self._tile_action(pos, tiles, ids, known_ids)
-        pieces = pos.pieces
         if pos.is_building():
             # No piece moves while the board is built; but before the first
             # tile a Heart may be set on another file of its back rank.
             f, t = self.gone_cell, self.extra_cell
-            if (self.gone == 1 and self.extra == 1 and not pos.filled
-                    and (pieces[f] & 3) == HEART and f >> 3 == t >> 3 == back_rank(pieces[f] >> 2)):
+            if self.gone == 1 and self.extra == 1 and can_set_heart(pos, f, t):
                 self._flag(f, t)
                 return SETUP
             return DISAGREE
@@ -176,8 +184,8 @@ class Recogniser:
         legal = False
         for c in range(64):
             r = rose[c]
-            if r > after and pieces[c] and pieces[c] >> 2 != side:
-                ok = pos.is_legal(f << 6 | c)
+            if r > after and pieces[c] and piece_side(pieces[c]) != side:
+                ok = pos.is_legal(move(f, c))
                 if best == OFF or (ok and not legal) or (ok == legal and r > rose[best]):
                     best = c
                     legal = ok
@@ -189,7 +197,7 @@ class Recogniser:
         self.ncells = 1 if b == OFF else 2
 
     def _move(self, pos, f, t):
-        a = f << 6 | t
+        a = move(f, t)
         if pos.is_legal(a):
             self.action = a
             return ACTION
@@ -230,27 +238,15 @@ class Recogniser:
                 cells[n] = c
                 n += 1
         self.ncells = n
-        if n < 2:
-            return DISAGREE
-        lo = cells[0]
         want = pos.tiles
         best = -1  # the candidate chosen so far
         fewest = 5  # its serials out of place
         legal = False
-        # Candidates in order of preference: the swap, then Vortexes, clockwise first.
-        a = -1
-        if n == 2 and (cells[1] - lo == 8 or (cells[1] - lo == 1 and lo & 7 != 7)):
-            a = swap_action(lo, cells[1])
-        k = -1
-        while k < 8:
-            if k >= 0:  # the Vortexes of the blocks holding the lowest changed cell
-                b = lo - (0, 1, 8, 9)[k >> 1]
-                a = VORTEX + 2 * b + (k & 1)
-                if b < 0 or b not in BLOCKS or not _inside(cells, n, b):
-                    a = -1
-            k += 1
-            if a < 0:
-                continue
+        # The engine's candidates, in its order of preference: the swap, then
+        # the Vortexes, clockwise first.
+        found = self._over
+        for i in range(tile_actions_over(cells, n, found)):
+            a = found[i]
             wrong = self._misplaced(a, want, tiles, ids, known_ids)
             if wrong < 0 or wrong > fewest:
                 continue  # the terrains do not fit, or the serials fit worse
@@ -280,11 +276,3 @@ class Recogniser:
                 wrong += 1
         return wrong
 
-
-def _inside(cells, n, b):
-    # Are all n cells inside the block with lower-left cell b?
-    for i in range(n):
-        d = cells[i] - b
-        if d != 0 and d != 1 and d != 8 and d != 9:
-            return False
-    return True

@@ -1,5 +1,11 @@
 """Sensing and judging: follow the sensors, judge them against the game once
-they are still, and hand the board what to commit.
+they are still, and report what was found.
+
+The contract (as KMK's module hooks state theirs): step() reads the game
+and never changes it; it returns a finding, and the Board, which owns the
+game, applies it (commits the action, sets the Heart) and then tells
+accepted(). The verdict, the differences and the error cells are Sensing's
+own state, which the renderer and the link only read.
 
 Quick verdicts (agreement, a piece in hand) count at once; actions, errors
 and disagreements wait until the sensors have been still SETTLE_MS, so that
@@ -7,12 +13,26 @@ hands in motion are never mistaken for an action. Allocates nothing unless
 something happened; an idle tick is two C compares of 64 bytes.
 """
 from vortex.ticks import ticks_add, ticks_diff
-from vortex.engine.defs import SWAP, action_cells, const
+from vortex.engine.defs import action_cells, const
+from vortex.engine.codes import is_move, is_placement
 from vortex.engine.tables import OFF, STEP
-from vortex.app.recognise import Recogniser, AGREE, HAND, ACTION, ILLEGAL, DISAGREE, SETUP
+from vortex.app.recognise import (Recogniser, AGREE, HAND, ACTION, ILLEGAL, DISAGREE, SETUP,
+                                  NOT_ASKED, REPLACE)
 
 SETTLE_MS = const(300)   # sensors unchanged this long before an action is judged
 ERROR_MS = const(2000)   # an illegal action flashes this long
+
+# What step() found.
+NOTHING = const(0)   # nothing new to show
+SEEN = const(1)      # the view changed (a verdict, a flash): draw again
+FOUND = const(2)     # an action to commit: .action
+HEART_SET = const(3)  # the Heart moved along its back rank before the first tile: .cells[0] -> [1]
+REFUSED = const(4)   # a whole action the rules refuse: it flashes
+UNASKED = const(5)   # a legal action, but not the one the board asks for: it flashes
+
+# What step() may accept (its `pending`), besides one action asked for.
+ANY = const(-1)      # any legal action of the side to act
+CLOSED = const(-2)   # none: the game is over, or the AI is thinking
 
 
 class Sensing:
@@ -36,6 +56,13 @@ class Sensing:
         self.error_until = 0
         self.errors = bytearray(4)
         self.nerrors = 0
+        self.action = -1  # the action FOUND
+        self.cells = self.rec.cells  # a HEART_SET's cells: from, to
+        # Cells whose piece a takeback changed while they stay occupied (the
+        # taker stands where the taken piece goes back): reeds cannot tell,
+        # so each must be seen emptied (1) then filled again (2 -> done).
+        self.replace = bytearray(64)
+        self.nreplace = 0
 
     def expect_new(self, restore):
         """The game changed: judge the sensors against it afresh; with
@@ -44,9 +71,31 @@ class Sensing:
         self.judged = False
         if restore:
             self.restoring = True
+            if self.nreplace:
+                self.replace[:] = bytes(64)
+                self.nreplace = 0
 
-    def step(self, board, now, occ, tiles, ids):
-        """One tick: follow the sensors, judge when due. True if the view changed."""
+    def must_replace(self, cell):
+        """After a takeback: the piece on this occupied cell is not the
+        game's; the board is not put back until it has been lifted and a
+        piece put there again."""
+        if not self.replace[cell]:
+            self.replace[cell] = 1
+            self.nreplace += 1
+
+    def accepted(self, pos, tiles, ids):
+        """The Board applied the finding (committed the action, set the
+        Heart): the sensors show the game as it now is."""
+        self.rec.forget()
+        self._learn_ids(pos, tiles, ids)
+        self.restoring = False
+        self.verdict = AGREE
+        self._update_watch(pos)
+
+    def step(self, pos, pending, setup, now, occ, tiles, ids):
+        """One tick: follow the sensors, judge when due; return a finding.
+        pending: ANY, CLOSED, or the one action accepted (asked for by the
+        AI or a remote opponent); setup: may a Heart be set (HEART_SET)."""
         changed = False
         if occ != self.rec.last_occ or tiles != self._tiles:  # idle: two C compares, no loop
             changed = self.rec.observe(occ)  # the recogniser follows the pieces' history
@@ -58,10 +107,12 @@ class Sensing:
         if changed:
             self.changed_at = now
             self.judged = False
-            return self._judge(board, now, occ, tiles, ids, False)
+            if self.nreplace:
+                self._follow_replace(occ)
+            return self._judge(pos, pending, setup, now, occ, tiles, ids, False)
         if self.judged or ticks_diff(now, self.changed_at) < SETTLE_MS:
-            return False
-        return self._judge(board, now, occ, tiles, ids, True)
+            return NOTHING
+        return self._judge(pos, pending, setup, now, occ, tiles, ids, True)
 
     def flash_over(self, now):
         """Has an illegal action's flash just ended?"""
@@ -70,18 +121,24 @@ class Sensing:
             return True
         return False
 
-    def _judge(self, board, now, occ, tiles, ids, settled):
-        if board.result() is not None:
-            self.judged = True  # the game is over: nothing more to recognise
-            return False
+    def _judge(self, pos, pending, setup, now, occ, tiles, ids, settled):
+        if pending == CLOSED:
+            self.judged = True  # nothing to recognise now
+            return NOTHING
         rec = self.rec
-        pos = board.pos
         rec.compare(pos, occ, tiles)
         v = rec.judge(pos, tiles, ids, self.known_ids)
+        if self.nreplace:
+            replace = self.replace
+            for c in range(64):
+                if replace[c]:
+                    rec.diff[c] |= REPLACE
+            v = DISAGREE
         if self.restoring and v != AGREE:
             # After a takeback, a new game or a resume, the board is put
             # back as the game says before any action counts.
             v = DISAGREE
+        found = NOTHING
         if v == AGREE:
             self.restoring = False
             rec.forget()
@@ -94,38 +151,44 @@ class Sensing:
         elif v == HAND:
             self.judged = settled  # its view is drawn; nothing more to wait for
         elif not settled:
-            return False  # keep the last view until the hands are still
+            return NOTHING  # keep the last view until the hands are still
         else:
             self.judged = True
             if v == SETUP:
-                if board.settings.free_hearts:
-                    board.set_heart(rec.cells[0], rec.cells[1])
-                    rec.forget()
-                    v = AGREE
-                else:
-                    v = ILLEGAL  # the option is off: the Heart goes back
+                if setup:
+                    return HEART_SET
+                v = ILLEGAL  # the option is off: the Heart goes back
             if v == ACTION:
                 a = rec.action
-                if board.pending >= 0 and a != board.pending:
-                    v = ILLEGAL  # not the action the board asked for
-                    if a < SWAP:  # a move's or placement's cells; a tile action's are set
-                        rec.ncells = action_cells(a, rec.cells)
-                else:
-                    board.commit(a)
-                    rec.forget()
-                    self._learn_ids(board.pos, tiles, ids)
-                    v = AGREE
-            if v == ILLEGAL:
+                if pending < 0 or a == pending:
+                    self.action = a
+                    return FOUND
+                v = NOT_ASKED
+                self.action = a
+                if is_move(a) or is_placement(a):  # a tile action's cells are set
+                    rec.ncells = action_cells(a, rec.cells)
+            if v == ILLEGAL or v == NOT_ASKED:
                 if v != self.verdict:
-                    board.say("illegal action")
+                    found = REFUSED if v == ILLEGAL else UNASKED
                 self.errors[:] = rec.cells
                 self.nerrors = rec.ncells
                 self.error_until = ticks_add(now, ERROR_MS)
                 self.flashing = True
-        changed = v != self.verdict or v != AGREE
+        if found == NOTHING and (v != self.verdict or v != AGREE):
+            found = SEEN
         self.verdict = v
-        self._update_watch(board.pos)
-        return changed
+        self._update_watch(pos)
+        return found
+
+    def _follow_replace(self, occ):
+        replace = self.replace
+        for c in range(64):
+            r = replace[c]
+            if r == 1 and not occ[c]:
+                replace[c] = 2  # lifted
+            elif r == 2 and occ[c]:
+                replace[c] = 0  # a piece put back: the player's word that it is the right one
+                self.nreplace -= 1
 
     def _learn_ids(self, pos, tiles, ids):
         known = self.known_ids
@@ -156,7 +219,7 @@ class Sensing:
             self.watch[:] = w
             self._watch_news = True
 
-    def hint(self, reader):
+    def read_first(self, reader):
         """Tell the tile reader (its expect(cell)) where to read first, when
         that has changed: where tiles are laid, lifted or moved."""
         if self._watch_news:

@@ -26,21 +26,23 @@ NO_AI = -1
 
 class Settings:
     """ai_side: LIGHT, DARK or NO_AI. clock_ms 0 plays without a clock.
-    free_hearts: before the first tile, a Heart may be set on any file of
-    its back rank (the setup option of docs/rules.md#board-and-setup)."""
+    brightness: the LEDs' level, an index into leds.LEVELS. free_hearts:
+    before the first tile, a Heart may be set on any file of its back rank
+    (the setup option of docs/rules.md#board-and-setup). ai_level: the AI's
+    strength. Set them by name through vortex.app.commands."""
 
-    def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, level=2, budget_ma=500,
+    def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, brightness=2, budget_ma=500,
                  free_hearts=0, ai_level=3):
         self.ai_side = ai_side
         self.clock_ms = clock_ms
         self.increment_ms = increment_ms
-        self.level = level
+        self.brightness = brightness
         self.budget_ma = budget_ma
         self.free_hearts = free_hearts
         self.ai_level = ai_level  # 1 (gentle) to 5 (the strongest the board runs)
 
     def fields(self):
-        return (self.ai_side, self.clock_ms, self.increment_ms, self.level, self.budget_ma,
+        return (self.ai_side, self.clock_ms, self.increment_ms, self.brightness, self.budget_ma,
                 self.free_hearts, self.ai_level)
 
 

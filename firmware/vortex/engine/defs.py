@@ -36,6 +36,17 @@ SWAP = const(4352)
 VORTEX = const(4480)
 ACTION_END = const(4608)
 
+# The codes' fields, named for code that must inline them (viper, the
+# search's inner loops): a move is from << FROM_SHIFT | to, a piece is
+# side << SIDE_SHIFT | kind, a cell is rank << RANK_SHIFT | file. Everything
+# else reads them through the functions of codes.py.
+FROM_SHIFT = const(6)
+TO_MASK = const(63)
+SIDE_SHIFT = const(2)
+KIND_MASK = const(3)
+RANK_SHIFT = const(3)
+FILE_MASK = const(7)
+
 # Battle rules' numbers.
 QUIET_LIMIT = const(80)
 VORTEXES = (3, 4)  # Light's and Dark's, for the whole game
@@ -59,7 +70,7 @@ def travellers(pieces, side):
     in a pieces array: what the 80-quiet-actions rule and the setup count."""
     n = 0
     for p in pieces:
-        if p and p >> 2 == side and (p & 3) != HEART:
+        if p and p >> SIDE_SHIFT == side and (p & KIND_MASK) != HEART:
             n += 1
     return n
 
@@ -70,10 +81,11 @@ def cell_name(c):
         >>> cell_name(12), cell_name(63)
         ('e2', 'h8')
     """
-    return "abcdefgh"[c & 7] + str((c >> 3) + 1)
+    return "abcdefgh"[c & FILE_MASK] + str((c >> RANK_SHIFT) + 1)
 
 
 def placement(terrain, cell):
+    """The placement of a tile of a terrain on a cell."""
     return PLACE + ((terrain - 1) << 6) + cell
 
 
@@ -100,11 +112,11 @@ def action_cells(a, out):
     clockwise turn moves each tile to the next of these cells.
     Allocates nothing (the board draws with it every frame)."""
     if a < PLACE:
-        out[0] = a >> 6
-        out[1] = a & 63
+        out[0] = a >> FROM_SHIFT
+        out[1] = a & TO_MASK
         return 2
     if a < SWAP:
-        out[0] = a & 63
+        out[0] = a & TO_MASK
         return 1
     if a < VORTEX:
         c = (a - SWAP) >> 1

@@ -12,7 +12,8 @@ State lives in bytearrays and small ints; push() keeps an undo record of one
 small int per action, so pop() restores the position exactly. Generation
 (movegen.py) and playing (play.py) are functions bound here as methods.
 """
-from .defs import LIGHT, DARK, TRAVELLER, PLACE, QUIET_LIMIT, SIDE_NAMES, back_rank, travellers
+from .defs import (LIGHT, DARK, TRAVELLER, PLACE, QUIET_LIMIT, SIDE_NAMES, FROM_SHIFT, TO_MASK,
+                   SIDE_SHIFT, KIND_MASK, RANK_SHIFT, back_rank, travellers, const)
 from .tables import OFF
 from .movegen import (MAX_DESTINATIONS, new_buffer, legal_into, has_legal, destinations,
                       why_illegal)
@@ -20,6 +21,10 @@ from .play import push, pop
 from . import notation
 
 START = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
+
+# What decided() answers besides a winning side.
+DRAW = const(2)
+UNDECIDED = const(-1)
 
 # Outcome reasons.
 HEART_TAKEN = "heart taken"
@@ -128,20 +133,33 @@ class Position:
         (A side with no legal action has also lost: see outcome().)"""
         return self.hearts[0] == OFF or self.hearts[1] == OFF or self.quiet >= QUIET_LIMIT
 
+    def decided(self):
+        """How a game that has ended by itself ended: LIGHT or DARK (the
+        winner), DRAW, or UNDECIDED while it goes on. A Heart taken or the
+        quiet count at its limit; a side left without a legal action is
+        outcome()'s to see. Allocates nothing (the AI asks at every node)."""
+        hearts = self.hearts
+        if hearts[0] == OFF:
+            return DARK
+        if hearts[1] == OFF:
+            return LIGHT
+        if self.quiet >= QUIET_LIMIT:
+            light = travellers(self.pieces, LIGHT)
+            dark = travellers(self.pieces, DARK)
+            return DRAW if light == dark else (LIGHT if light > dark else DARK)
+        return UNDECIDED
+
     def outcome(self):
         """The Outcome of a finished game, or None while it goes on.
 
             >>> Position("8/8/8/8/8/8/8/8 8/8/8/8/8/8/8/4H3 d 3,4").outcome()
             <Outcome Light wins: heart taken>
         """
-        hearts = self.hearts
-        if hearts[0] == OFF or hearts[1] == OFF:
-            return Outcome(DARK if hearts[0] == OFF else LIGHT, HEART_TAKEN)
-        if self.quiet >= QUIET_LIMIT:
-            light = travellers(self.pieces, LIGHT)
-            dark = travellers(self.pieces, DARK)
-            return Outcome(None if light == dark else (LIGHT if light > dark else DARK),
-                           QUIET_END)
+        w = self.decided()
+        if w != UNDECIDED:
+            hearts = self.hearts
+            return Outcome(None if w == DRAW else w,
+                           HEART_TAKEN if hearts[0] == OFF or hearts[1] == OFF else QUIET_END)
         if not self.has_legal():
             return Outcome(self.side ^ 1, NO_ACTION)
         return None
@@ -169,8 +187,9 @@ class Position:
         enemy's back rank does (a tile moved under a piece never does)."""
         if a >= PLACE:
             return False
-        p = self.pieces[a >> 6]
-        return (p & 3) == TRAVELLER and (a & 63) >> 3 == back_rank((p >> 2) ^ 1)
+        p = self.pieces[a >> FROM_SHIFT]
+        return ((p & KIND_MASK) == TRAVELLER
+                and (a & TO_MASK) >> RANK_SHIFT == back_rank((p >> SIDE_SHIFT) ^ 1))
 
     # Playing lives in play.py; these bind its functions as methods.
     push = push

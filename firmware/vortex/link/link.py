@@ -9,17 +9,17 @@ event leaves in the tick that made it.
     link.serve(port)      # once a tick, after board.step()
 """
 from vortex.engine.defs import LIGHT, DARK, const
-from vortex.engine.notation import NotationError, action_text
-from vortex.engine.position import Position, START, new_buffer, MAX_DESTINATIONS
-from vortex.app.recognise import HAND
-from vortex.app.session import NO_AI
-from vortex.app.menu import BUDGET_CHOICES
-from vortex.app.leds import LEVELS
+from vortex.engine.codes import move_to
+from vortex.engine.notation import action_text
+from vortex.engine.position import new_buffer, MAX_DESTINATIONS
+from vortex.app.recognise import HAND, VERDICT_NAMES as VERDICTS
+from vortex.app import commands
+from vortex.app.commands import CommandError
 from vortex import record
 from vortex.link.lines import LineReader, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
 from vortex.link.outbox import Outbox, MESSAGE_MAX
 
-VERSION = const(1)
+VERSION = const(2)  # 2: the settings by commands' names (brightness, level), hint
 ANSWER_ROOM = const(256)  # input waits until the outbox has room for an answer
 IN_PER_TICK = const(64)   # bytes read a tick at most: a flood cannot stretch the tick
 OUT_PER_TICK = const(256)  # bytes written a tick at most: the USB CDC buffer's size,
@@ -34,14 +34,13 @@ CLOCK = const(16)
 RESULT = const(32)
 EVENTS = ("action", "lift", "verdict", "asks", "clock", "result")
 ALL = const(63)
-VERDICTS = (b"agree", b"hand", b"wait", b"action", b"illegal", b"disagree", b"setup")
 SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
-            "request", "new", "takeback", "settings", "set")
+            "request", "new", "takeback", "hint", "settings", "set")
 
 
-class LinkError(Exception):
-    """A command refused: its message is the one-line reason sent back."""
+class LinkError(CommandError):
+    """A command refused by the link itself: its message is the one-line reason sent back."""
 
 
 class Link:
@@ -146,7 +145,7 @@ class Link:
                 buf = self._dest
                 for i in range(pos.destinations(hand, buf)):
                     out.byte(32)
-                    out.cell(buf[i] & 63)
+                    out.cell(move_to(buf[i]))
                 out.end()
         if v != self._verdict:
             self._verdict = v
@@ -201,9 +200,7 @@ class Link:
             if name not in COMMANDS:
                 raise LinkError("unknown command %s (help lists them)" % words[0][:20])
             getattr(self, "_do_" + name)(words[1:])
-        except LinkError as e:
-            self._error(e.args[0])
-        except (NotationError, ValueError) as e:
+        except ValueError as e:  # refused: a CommandError, a NotationError, an IllegalAction
             self._error(str(e))
         except Exception as e:  # a bug must not stop the board: say so, go on
             self._error("internal error: %s %s" % (type(e).__name__, e))
@@ -228,10 +225,6 @@ class Link:
     def _no_args(self, args):
         if args:
             raise LinkError("no arguments expected, got %s" % args[0][:20])
-
-    def _game_open(self):
-        if self.board.menu is not None:
-            raise LinkError("the settings menu is open on the board")
 
     def _do_hello(self, args):
         self._no_args(args)
@@ -263,12 +256,8 @@ class Link:
         if self._record is not None:
             raise LinkError("a record is being sent")
         b = self.board
-        s = b.settings
-        tags = {"Site": "Vortex board", "Settings": self._settings_text(),
-                "Result": record.result_text(b.result())}
-        if s.ai_side != NO_AI:
-            tags[("Light", "Dark")[s.ai_side]] = "board AI"
-        self._record = record.lines(tags, b.start, [action_text(a) for a in b.pos.stack])
+        self._record = record.lines(commands.record_tags(b), b.start,
+                                    [action_text(a) for a in b.pos.stack])
         self._record_n = 0
         self._send_record()
 
@@ -321,77 +310,28 @@ class Link:
     def _do_request(self, args):
         if len(args) != 1:
             raise LinkError("request takes one action, as request W@d4")
-        self._game_open()
-        b = self.board
-        if b.result() is not None:
-            raise LinkError("the game is over")
-        if b.settings.ai_side == b.pos.side:
-            raise LinkError("the board's AI plays %s" % SIDES[b.pos.side])
-        a = b.pos.parse_action(args[0])  # NotationError or IllegalAction: the reason
-        b.request(a)
-        self._answer("request", action_text(a))
+        self._answer("request", action_text(commands.request(self.board, args[0])))
 
     def _do_new(self, args):
-        self._game_open()
-        text = " ".join(args) if args else START
-        Position(text)  # NotationError if it is not a position
-        self.board.new_game(text)
+        commands.new_game(self.board, " ".join(args))
         self._answer("new")
 
     def _do_takeback(self, args):
         self._no_args(args)
-        self._game_open()
-        if not self.board.takeback():
-            raise LinkError("nothing to take back")
+        commands.takeback(self.board)
         self._answer("takeback", str(len(self.board.pos.stack)))
 
-    def _settings_text(self):
-        s = self.board.settings
-        return "ai=%s clock=%d+%d level=%d budget=%d hearts=%s" % (
-            "off" if s.ai_side == NO_AI else SIDES[s.ai_side], s.clock_ms // 60000,
-            s.increment_ms // 1000, s.level, s.budget_ma, "free" if s.free_hearts else "fixed")
+    def _do_hint(self, args):
+        self._no_args(args)
+        commands.hint(self.board)
+        self._answer("hint")
 
     def _do_settings(self, args):
         self._no_args(args)
-        self._answer("settings", self._settings_text())
+        self._answer("settings", commands.settings_text(self.board.settings))
 
     def _do_set(self, args):
         if len(args) != 2:
             raise LinkError("set takes a name and a value, as set ai dark")
-        self._game_open()
-        name, value = args[0].lower(), args[1].lower()
-        s = self.board.settings
-        if name == "ai":
-            if value not in ("off", "light", "dark"):
-                raise LinkError("ai is off, light or dark")
-            s.ai_side = NO_AI if value == "off" else SIDES.index(value)
-        elif name == "clock":
-            m, _, inc = value.partition("+")
-            if not (_digits(m) and _digits(inc) and int(m) <= 180 and int(inc) <= 60):
-                raise LinkError("clock is MINUTES+SECONDS, as 10+5 (0+0: none; from the next game)")
-            s.clock_ms, s.increment_ms = int(m) * 60000, int(inc) * 1000
-        elif name == "level":
-            if not _digits(value) or int(value) >= len(LEVELS):
-                raise LinkError("level is 0 to %d" % (len(LEVELS) - 1))
-            s.level = int(value)
-        elif name == "budget":
-            if not _digits(value) or int(value) not in BUDGET_CHOICES:
-                raise LinkError("budget is one of %s (mA)" % " ".join(str(c) for c in BUDGET_CHOICES))
-            s.budget_ma = int(value)
-        elif name == "hearts":
-            if value not in ("fixed", "free"):
-                raise LinkError("hearts is fixed or free")
-            s.free_hearts = 1 if value == "free" else 0
-        else:
-            raise LinkError("no setting %s: ai, clock, level, budget or hearts" % name[:20])
-        self.board.settings_changed()
-        self._answer("settings", self._settings_text())
-
-
-def _digits(text):
-    if not text or len(text) > 6:
-        return False
-    for ch in text:
-        if ch < "0" or ch > "9":
-            return False
-    return True
+        commands.set_setting(self.board, args[0], args[1])
+        self._answer("settings", commands.settings_text(self.board.settings))

@@ -7,6 +7,7 @@ are dropped to make room and counted: the loop never waits for the host.
 Nothing here allocates, except text() given a str.
 """
 from vortex.engine.defs import const
+from vortex.engine.codes import cell_file, cell_rank
 
 OUT_BYTES = const(2048)
 MESSAGE_MAX = const(240)
@@ -61,8 +62,8 @@ class Outbox:
             d //= 10
 
     def cell(self, c):
-        self.byte(97 + (c & 7))
-        self.byte(49 + (c >> 3))
+        self.byte(97 + cell_file(c))
+        self.byte(49 + cell_rank(c))
 
     def end(self):
         """Finish the message (trailing spaces cut) and queue it."""

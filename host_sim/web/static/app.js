@@ -10,6 +10,13 @@ const SYMBOLS = ["", "≈", "▲", "■", "○", "?"];
 const PIECE_LETTERS = ".TSH.tsh";
 const KINDS = ["", "Traveller", "Awakened", "Heart"];
 const READINGS = ["–", "W", "F", "E", "A", "?", "·"]; // vortex.tag reading codes
+// The board's verdicts (vortex/app/recognise.py VERDICT_NAMES), in words.
+const VERDICTS = {
+  agree: "the board agrees with the game", hand: "a piece in hand", wait: "an action under way",
+  action: "an action", illegal: "illegal action", disagree: "put the board back as the LEDs show",
+  setup: "a Heart moved", "not-asked": "not the action the board asks for",
+};
+const BAD_VERDICTS = new Set(["illegal", "disagree", "not-asked"]);
 
 const $ = (id) => document.getElementById(id);
 const cellName = (c) => FILES[c & 7] + ((c >> 3) + 1);
@@ -171,9 +178,8 @@ function draw(s) {
   $("turn-dot").style.background = dotSide === "Light" ? "var(--light-piece)" : dotSide === "Dark" ? "var(--dark-piece)" : "var(--muted)";
   $("phase").textContent = s.menu ? "Settings menu open (on the LEDs)" :
     s.building ? "Building: lay the tiles" : "Battle";
-  const bad = /illegal|put the board back/.test(s.verdict);
-  $("verdict").textContent = s.verdict;
-  $("verdict").className = "verdict" + (bad ? " bad" : "");
+  $("verdict").textContent = VERDICTS[s.verdict] || s.verdict;
+  $("verdict").className = "verdict" + (BAD_VERDICTS.has(s.verdict) ? " bad" : "");
   $("pending").hidden = !s.pending;
   $("pending").textContent = s.pending ? `The board asks: ${s.pending}` : "";
   $("result").hidden = !s.result;
@@ -182,8 +188,8 @@ function draw(s) {
   $("vortexes").textContent = `Light ${s.vortexes[0]} · Dark ${s.vortexes[1]}`;
   $("quiet").textContent = `${s.quiet} of 80`;
   drawClocks(s);
-  $("mode").value = s.mode; // a choice is sent at once: the state always has it
-  $("ai-level").value = String(s.ai_level);
+  $("mode").value = s.settings.ai; // a choice is sent at once: the state always has it
+  $("ai-level").value = s.settings.level;
 
   drawActions(s);
   if (document.activeElement !== $("position")) $("position").value = s.position;
@@ -444,8 +450,8 @@ function wire() {
   $("carry").onclick = () => send("act", {});
   $("tidy").onclick = () => send("tidy", {});
   $("takeback").onclick = () => send("takeback", {});
-  $("mode").onchange = () => send("opponent", { mode: $("mode").value });
-  $("ai-level").onchange = () => send("opponent", { ai_level: Number($("ai-level").value) });
+  $("mode").onchange = () => send("set", { name: "ai", value: $("mode").value });
+  $("ai-level").onchange = () => send("set", { name: "level", value: $("ai-level").value });
   $("new-game").onclick = () => {
     if (!leaveGame()) return;
     stopViewingQuiet();

@@ -1,0 +1,94 @@
+"""One pass of the board: the work that main.py's loop, the AI's thinking
+hook and the simulator's rig all do, written once.
+
+    service = Service(board, reeds, tiles, pixels, buttons, clock, link=link,
+                      port=port, watchdog=watchdog, say=print)
+    while True:
+        service.tick()
+
+The parts are small interfaces (vortex.hal has the RP2040's, host_sim the
+virtual board's): reeds.scan(now) and .cells; tiles.poll(now), .cells,
+.ids, .missing (a bit a reader, one per rank), view(fallback) and
+expect(cell); pixels.show(frame); buttons() -> bits A,
+B; clock() -> ms; link.serve(port); watchdog.feed(); say(text).
+
+A pass, in order; each point says whether it may change the game (KMK's
+module hooks state the same of theirs):
+  1. reeds.scan(now)           reads the sensors
+  2. tiles.poll(now)           reads the sensors: the tile readers moved on
+  3. board.step(now, ...)      the game changes here: the sensors' findings,
+                               the buttons, the clock, the AI's turn
+  4. pixels.show(board.frame)  reads: when the frame changed
+  5. board.read_first(tiles)   reads: where the tile reader reads first
+  6. link.serve(port)          the host's commands, which change the game
+                               only through the Board's commands; events
+  7. watchdog.feed()
+While the AI thinks (inside point 3), the search calls think() at every
+node, which runs a whole pass every THINK_TICK_MS: the reeds are scanned,
+the buttons and the host served, the frame shown, the watchdog fed. A pass
+made then that changes the game stops the search (Board.think()).
+Allocates nothing while nothing happens.
+"""
+from vortex.ticks import ticks_diff
+from vortex.engine.defs import const
+
+THINK_TICK_MS = const(8)  # a pass this often while the AI thinks: over 100 reed scans a second
+NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the game has "
+             "them, so pieces can be played but tile actions there cannot be seen; check the "
+             "readers' wiring")
+READER_BACK = "NFC readers all answering again: the tiles are read"
+
+
+def ranks(mask):
+    """The ranks (1-8) of the readers in a bit mask, e.g. '1, 4'."""
+    return ", ".join(str(r + 1) for r in range(8) if mask >> r & 1)
+
+
+class Service:
+    """Service(board, reeds, tiles, pixels, buttons, clock, link=None,
+    port=None, watchdog=None, say=None): see the module's docstring."""
+
+    def __init__(self, board, reeds, tiles, pixels, buttons, clock, link=None, port=None,
+                 watchdog=None, say=None):
+        self.board = board
+        self.reeds = reeds
+        self.tiles = tiles
+        self.pixels = pixels
+        self.buttons = buttons
+        self.clock = clock
+        self.link = link
+        self.port = port
+        self.watchdog = watchdog
+        self.say = say
+        self.missing = 0  # tile readers not answering (a bit a rank): the game's tiles stand in
+        self.passes = 0
+        self._last = clock()
+        board.on_think = self.think
+
+    def tick(self):
+        """One pass of the board."""
+        now = self.clock()
+        self._last = now
+        self.passes += 1
+        board = self.board
+        tiles = self.tiles
+        self.reeds.scan(now)
+        tiles.poll(now)
+        if tiles.missing != self.missing:
+            self.missing = tiles.missing
+            if self.say is not None:
+                self.say(NO_READER % ranks(self.missing) if self.missing else READER_BACK)
+        # Without a reader, the game's own tiles stand in for its rank's readings.
+        if board.step(now, self.reeds.cells, tiles.view(board.pos.tiles), tiles.ids,
+                      self.buttons()):
+            self.pixels.show(board.frame)
+        board.read_first(tiles)
+        if self.link is not None:
+            self.link.serve(self.port)
+        if self.watchdog is not None:
+            self.watchdog.feed()
+
+    def think(self):
+        """The AI's hook, at every node of its search: a pass when one is due."""
+        if ticks_diff(self.clock(), self._last) >= THINK_TICK_MS:
+            self.tick()

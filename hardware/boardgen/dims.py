@@ -1,0 +1,85 @@
+"""Every dimension and chosen part parameter the figures are computed from.
+
+Change a number here and `make hardware` recomputes the coil, its matching
+network, the reed's closing distance, the magnet's cost in read range, the
+drawings and the parts list. Millimetres in the names, metres in physics.
+"""
+# -- the grid ---------------------------------------------------------------
+CELL_PITCH_MM = 35.0      # 8 x 35 = 280 mm of cells: one PCB under 300 mm
+BOARD_MARGIN_MM = 15.0    # frame around the cells (buttons, USB-C, Pico)
+
+# -- the stack-up, from the PCB's top copper (z = 0) upwards ------------------
+PCB_MM = 1.6              # FR-4, 2 layers, 1 oz (35 um) copper
+COPPER_UM = 35.0
+LED_HEIGHT_MM = 1.6       # WS2812B-5050 body on the top side, in the coil's hole
+GAP_MM = 1.0              # air between the LED's top and the top panel
+TOP_PANEL_MM = 2.0        # opal (light-diffusing) acrylic, no metal
+TILE_MM = 3.0             # tile thickness; its tag sits under it in a 0.3 mm recess
+TAG_MM = 0.2              # NTAG213 sticker (inlay + paper)
+TILE_SIDE_MM = 33.0       # 1 mm of play on each side in the 35 mm cell
+TILE_WINDOW_MM = 8.0      # clear window over the LED (the tag is a ring inlay
+                          # around it: the sticker's antenna has no copper there)
+PIECE_FLOOR_MM = 1.0      # plastic (with 0.3 mm felt) under the magnet
+PIECE_BASE_MM = 24.0      # piece base diameter: leaves the tile's edges visible
+PIECE_HEIGHT_MM = 30.0
+REED_GLASS_DIA_MM = 2.0   # reed on the PCB's bottom side, lying flat
+REED_GLASS_LEN_MM = 7.0
+
+# -- the magnet (one per piece) -------------------------------------------------
+MAGNET_GRADE = "N35"
+MAGNET_BR_T = 1.18        # N35 remanence, typical (MMPA 0100-00 grade table, 1.17-1.22 T)
+MAGNET_DIA_MM = 8.0
+MAGNET_THICK_MM = 2.0
+
+# -- the reed switch ------------------------------------------------------------
+REED_AT_MAX = 15.0        # Littelfuse MDSR-7 10-15 AT: design for the least sensitive
+REED_TEST_COIL_MM = 10.0  # length of the sensitivity test coil (data sheet's test
+                          # method; 10 mm assumed for a 7 mm glass switch)
+REED_ONE_POLE = 2.0       # Littelfuse: one magnet pole at one end needs about 2x
+REED_MARGIN = 2.0         # the rule above is good to a factor of 2: design for it
+
+# -- the NFC tag (under each tile) ------------------------------------------------
+TAG_DIA_MM = 25.0         # NTAG213 round sticker
+TAG_ANT_MEAN_DIA_MM = 22.0
+TAG_TRACE_MM = 0.5
+TAG_F_MHZ = 14.0          # stickers are tuned a little above 13.56 MHz
+TAG_Q = 20.0              # loaded by the chip
+H_MIN_A_PER_M = 1.5       # ISO/IEC 14443-2 Hmin: the field a tag is guaranteed to work in
+
+# -- the reader coil (one per cell, top copper) --------------------------------------
+COIL_TURNS = 5
+COIL_OUTER_MM = 24.0      # square, matches the 25 mm tag (AN11019: reader antenna
+                          # about the tag's size for short range)
+COIL_TRACE_MM = 0.5
+COIL_SPACE_MM = 0.4
+H_TARGET_A_PER_M = 6.0    # field at the tag the matching is computed for: inside
+                          # ISO/IEC 14443-2's 1.5-7.5 A/m with the switch's Ron
+                          # anywhere between typical and maximum
+
+# -- the reader's analogue parts ------------------------------------------------------
+TVDD_V = 3.3
+EMC_L0_H = 560e-9         # AN1445 EMC filter inductor
+EMC_F_CUT_HZ = 14.3e6     # AN1445: cut-off between 13.56 MHz and the upper sideband
+SWITCH = "ADG1608"
+SWITCH_RON_OHM = 4.5      # ADG1608 data sheet, typical
+SWITCH_RON_MAX_OHM = 8.0  # design margin over temperature and supply
+SWITCH_C_ON_F = 40e-12    # what the on switch adds to ground at the node (order
+                          # of an 8:1 mux's on-capacitance; the prototype measures it)
+SWITCH_C_OFF_F = 15e-12   # an off channel's source capacitance (same caveat)
+SWITCH_I_MAX_A = 0.47     # ADG1608: up to 470 mA continuous
+MFRC522_TX_TYP_A = 0.060  # MFRC522 data sheet: IDD(TVDD) typ 60 mA
+MFRC522_TX_MAX_A = 0.100  # max 100 mA
+CD4067_RON_OHM = 70.0     # TI SCHS209: CD74HC4067 typ at 4.5 V (160 max)
+CD4067_I_MAX_A = 0.025    # 74HC4067 data sheets: +-25 mA switch current
+
+# -- power --------------------------------------------------------------------------------
+CC_RD_OHM = 5100.0        # USB Type-C spec: sink pull-down Rd = 5.1 k
+CC_SUM_OHM = 100000.0     # the two summing resistors, equal
+BULK_UF = 1000.0          # across the LED supply at its input (Adafruit NeoPixel guide)
+POLYFUSE_HOLD_A = 2.5     # hold current: above the LED budget of a 3 A source's
+                          # 90 %, trips (at about twice) on a short
+LED_MA_FULL = 60.0        # WS2812B, all three channels full
+LED_MA_IDLE = 1.0         # WS2812B quiescent, per LED
+PICO_MA = 50.0            # RP2040 busy at 125 MHz plus the Pico's regulator
+LOGIC_MA = 10.0           # 595s, 138, switches, level shifter, pull-downs
+READER_IDLE_MA = 10.0     # MFRC522 without its field (analogue + digital)

@@ -1,0 +1,197 @@
+"""The board's computed figures, from dims.py through physics.py.
+
+figures() returns one dict; the drawings, the schematic's part values, the
+parts list, hardware/power.py and generated/figures.md all read it, so a
+changed dimension changes them all together.
+"""
+import math
+
+from . import dims as d
+from . import physics as ph
+
+MM = 1e-3
+
+
+def stack():
+    """Heights (mm) above the PCB's top copper of every layer's faces."""
+    z = {"pcb_bottom": -d.PCB_MM, "coil": 0.0, "led_top": d.LED_HEIGHT_MM}
+    z["panel_bottom"] = z["led_top"] + d.GAP_MM
+    z["panel_top"] = z["panel_bottom"] + d.TOP_PANEL_MM
+    z["tile_bottom"] = z["panel_top"]
+    z["tag"] = z["tile_bottom"] + d.TAG_MM / 2
+    z["tile_top"] = z["tile_bottom"] + d.TILE_MM
+    z["magnet_bottom"] = z["tile_top"] + d.PIECE_FLOOR_MM
+    z["magnet_top"] = z["magnet_bottom"] + d.MAGNET_THICK_MM
+    z["piece_top"] = z["tile_top"] + d.PIECE_HEIGHT_MM
+    z["reed"] = -d.PCB_MM - d.REED_GLASS_DIA_MM / 2
+    return z
+
+
+def _coil_geometry():
+    n, out, w, s = d.COIL_TURNS, d.COIL_OUTER_MM * MM, d.COIL_TRACE_MM * MM, d.COIL_SPACE_MM * MM
+    l = ph.mohan_square(n, out, w, s)
+    length = ph.square_spiral_length(n, out, w, s)
+    r = ph.trace_resistance_ac(length, w, d.COPPER_UM * 1e-6)
+    d_in = out - 2 * (n * w + (n - 1) * s)
+    return l, r, length, d_in, ph.square_loop_radius((out + d_in) / 2)
+
+
+def _field(l, r, a, r_on, c_n, c1):
+    v = 4 / math.pi * d.TVDD_V
+    drv = ph.drive_series(l, r, r_on, d.EMC_L0_H, c_n, c1, v)
+    z_tag = (stack()["tag"] - stack()["coil"]) * MM
+    return drv, ph.loop_field_axis(d.COIL_TURNS, drv["i_ant"] / math.sqrt(2), a, z_tag)
+
+
+def _network(l, r, r_on, x):
+    c_n, c1, z = ph.match_series(l, r_on + r / 2, x, d.EMC_L0_H)
+    return c_n, c1, z
+
+
+def _x_for_field(l, r, a, r_on, h):
+    """The branch reactance fraction whose match gives the field nearest h at
+    the tag (a scan of the fractions for which a match exists), and that field."""
+    best = None
+    for i in range(200, 995):
+        x = i / 1000
+        try:
+            c_n, c1, _z = _network(l, r, r_on, x)
+        except ValueError:
+            continue
+        got = _field(l, r, a, r_on, c_n, c1)[1]
+        if best is None or abs(got - h) < abs(best[1] - h):
+            best = (x, got)
+    if best is None:
+        raise ValueError("no match for Ron %g Ohm" % r_on)
+    return best[0]
+
+
+def coil():
+    """The reader coil and its network: the node capacitor C_N (per side, per
+    rank: C0 of the EMC filter plus the matching's share, the switch's own
+    capacitance subtracted), C1 per coil and side, and what they give."""
+    l, r, length, d_in, a = _coil_geometry()
+    x = _x_for_field(l, r, a, d.SWITCH_RON_OHM, d.H_TARGET_A_PER_M)
+    c_n, c1, z = _network(l, r, d.SWITCH_RON_OHM, x)
+    drv, h = _field(l, r, a, d.SWITCH_RON_OHM, c_n, c1)
+    drv_max, h_max_ron = _field(l, r, a, d.SWITCH_RON_MAX_OHM, c_n, c1)
+    return {"L": l, "R": r, "length": length, "d_in": d_in, "a": a, "x": x,
+            "C_N": c_n, "C_node": c_n - d.SWITCH_C_ON_F, "C1": c1, "Z_port": z,
+            "C0_emc": ph.emc_c0(d.EMC_L0_H, d.EMC_F_CUT_HZ),
+            "f_node": ph.tank_frequency(d.EMC_L0_H, c_n),
+            "drive": drv, "H": h, "H_ron_max": h_max_ron, "drive_ron_max": drv_max,
+            "Q_loaded": ph.omega() * l / (r + 2 * d.SWITCH_RON_OHM),
+            "supply_mA": 2 / math.pi * drv["i_port"] * 1000}
+
+
+def today(c):
+    """Today's design: a CD74HC4067 in series with the coil. Whatever the
+    matching, the coil needs the same current for the same field at the tag;
+    that current flows through the mux's on-resistance."""
+    z_tag = (stack()["tag"] - stack()["coil"]) * MM
+    a, n = c["a"], d.COIL_TURNS
+    i_rms = 2 * d.H_TARGET_A_PER_M * (a * a + z_tag * z_tag) ** 1.5 / (n * a * a)
+    i_pk = i_rms * math.sqrt(2)
+    return {"i_needed_pk": i_pk, "v_mux_pk": i_pk * d.CD4067_RON_OHM,
+            "p_mux": i_rms ** 2 * d.CD4067_RON_OHM,
+            "q": ph.omega() * c["L"] / (c["R"] + d.CD4067_RON_OHM),
+            "i_adg_pk": c["drive"]["i_ant"]}
+
+
+def unselected(c):
+    """An unselected coil: its switch is open, so the loop through its two C1s
+    closes only through the off channels' capacitance to ground. Where it
+    resonates, and the current a selected neighbour induces in it."""
+    c_series = 1 / (2 / c["C1"] + 2 / d.SWITCH_C_OFF_F)
+    f_self = ph.tank_frequency(c["L"], c_series)
+    k = ph.coplanar_k(d.COIL_TURNS, c["a"], c["L"], d.CELL_PITCH_MM * MM)
+    q = ph.omega(f_self) * c["L"] / c["R"]
+    ratio = ph.coupled_current_ratio(k, q, f_self, l1=c["L"], l2=c["L"])
+    # The same neighbour if it stayed tuned to 13.56 MHz (a shunt capacitor at
+    # the coil, or the loop closed through the matching): the ADG904 failure.
+    ratio_tuned = ph.coupled_current_ratio(k, c["Q_loaded"], ph.F_CARRIER, l1=c["L"], l2=c["L"])
+    return {"f_self": f_self, "k": k, "ratio": ratio, "ratio_if_tuned": ratio_tuned}
+
+
+def magnet_and_reed():
+    z = stack()
+    dist = (z["magnet_bottom"] - z["reed"]) * MM
+    br, rad, th = d.MAGNET_BR_T, d.MAGNET_DIA_MM / 2 * MM, d.MAGNET_THICK_MM * MM
+    b_at_reed = ph.disc_magnet_axial(br, rad, th, dist)
+    b_need = ph.reed_closing_field(d.REED_AT_MAX, d.REED_TEST_COIL_MM * MM, d.REED_ONE_POLE)
+    closing = ph.closing_distance(br, rad, th, b_need)
+    closing_margin = ph.closing_distance(br, rad, th, b_need * d.REED_MARGIN)
+    # The neighbour's reed: one pitch to the side, at the same depth.
+    r = math.hypot(d.CELL_PITCH_MM * MM, dist)
+    b_neigh = ph.dipole_field(br, rad, th, r, math.atan2(d.CELL_PITCH_MM * MM, dist))
+    return {"distance": dist, "B_reed": b_at_reed, "B_need": b_need,
+            "closing": closing, "closing_margin": closing_margin, "B_neighbour": b_neigh}
+
+
+def magnet_read_cost(c):
+    """What the piece's magnet above the tag costs: the flux it takes back and
+    its detuning of the tag, as the fraction of the tag's voltage kept, and
+    the read range (where the field falls to Hmin) with and without it."""
+    z = stack()
+    a_tag = d.TAG_ANT_MEAN_DIA_MM / 2 * MM
+    a_mag = d.MAGNET_DIA_MM / 2 * MM
+    d_ct = (z["tag"] - z["coil"]) * MM
+    wires = (d.TAG_TRACE_MM * MM / 2, d.MAGNET_THICK_MM * MM / 2)
+
+    def keep(d_tm):
+        flux, k2 = ph.shorted_turn_effect(a_tag, a_mag, d_tm, c["a"], d_ct, *wires)
+        return flux * ph.detuned_response(d.TAG_F_MHZ * 1e6, d.TAG_Q, k2), flux, k2
+
+    d_tm = (z["magnet_bottom"] - z["tag"]) * MM + d.MAGNET_THICK_MM * MM / 2
+    kept, flux, k2 = keep(d_tm)
+    kept_far = keep(d_tm + 3 * MM)[0]
+    i_rms = c["drive"]["i_ant"] / math.sqrt(2)
+    n = d.COIL_TURNS
+
+    def reach(factor):
+        return ph.distance_for_field(n, i_rms, c["a"], d.H_MIN_A_PER_M / factor)
+    return {"d_coil_tag": d_ct, "d_tag_magnet": d_tm, "flux": flux, "k2": k2,
+            "keep": kept, "H_tag": c["H"], "H_tag_magnet": c["H"] * kept,
+            "range_free": reach(1.0), "range_magnet": reach(kept),
+            "keep_far": kept_far, "range_far": reach(kept_far)}
+
+
+def cc_thresholds():
+    """USB Type-C sink detection thresholds (Type-C spec, table 4-36: vRd-Connect
+    0.2 V, USB/1.5 A boundary 0.66 V, 1.5 A/3.0 A boundary 1.23 V) as seen at
+    CC_SENSE through the summing divider, in volts and in read_u16 counts of
+    the RP2040 ADC (0-3.3 V -> 0-65535)."""
+    out = {}
+    for name, v in (("CONNECT", 0.2), ("1A5", 0.66), ("3A0", 1.23)):
+        vs = ph.summed_cc(v, d.CC_SUM_OHM, d.CC_RD_OHM)
+        out[name] = (v, vs, round(vs / 3.3 * 65535))
+    out["rd_seen"] = ph.rd_seen(d.CC_RD_OHM, d.CC_SUM_OHM)
+    return out
+
+
+# Source current each advertisement allows (USB 2.0: 500 mA after enumeration,
+# USB 3.x: 900 mA; Type-C Current @ 1.5 A / 3.0 A).
+SOURCES = (("USB default (USB 2.0)", 500), ("USB default (USB 3.x)", 900),
+           ("Type-C 1.5 A", 1500), ("Type-C 3.0 A", 3000))
+
+
+def led_budgets(readers_on, tx_ma):
+    """LED current (mA above the LEDs' own idle draw) each source leaves, with
+    `readers_on` fields on at tx_ma each, and 90 % of the source's rating
+    used (margin for the polyfuse and the cable)."""
+    rows = []
+    fixed = (d.PICO_MA + d.LOGIC_MA + 64 * d.LED_MA_IDLE + 8 * d.READER_IDLE_MA
+             + readers_on * tx_ma)
+    for name, ma in SOURCES:
+        rows.append((name, ma, max(0, int(0.9 * ma - fixed))))
+    return rows, fixed
+
+
+def figures():
+    c = coil()
+    return {"stack": stack(), "coil": c, "today": today(c), "unselected": unselected(c),
+            "reed": magnet_and_reed(), "magnet": magnet_read_cost(c), "cc": cc_thresholds(),
+            # the design's computed reader current, and the data sheet's typical
+            "budget": led_budgets(8, c["supply_mA"]),
+            "budget_datasheet": led_budgets(8, d.MFRC522_TX_TYP_A * 1000),
+            "budget_64": led_budgets(64, d.MFRC522_TX_TYP_A * 1000)}
