@@ -71,6 +71,10 @@ BAD = [
     (PY + ["tools/write_tag.py", "F", "--port", "ñ"], 2, "not a serial port name"),
     (PY + ["tools/write_tag.py", "A", "--write", "--port", "/dev/no-such-port"], 1,
      "failed to access /dev/no-such-port"),
+    (PY + ["tools/probe_rank.py", "--rank", "0"], 2, "rank: 0 is out of range 1..8"),
+    (PY + ["tools/probe_rank.py", "--reads", "x"], 2, "reads: 'x' is not a whole number"),
+    (PY + ["tools/probe_rank.py", "--port", "ñ"], 2, "not a serial port name"),
+    (PY + ["tools/probe_rank.py", "--port", "/dev/no-such-port"], 1, "probe_rank:"),
     (PY + ["tools/gen_tables.py", "--write"], 2, "unrecognized arguments: --write"),
     (PY + ["tools/build_mpy.py", ""], 2, "out: empty"),
     (PY + ["tools/build_mpy.py", "--tests"], 2, "unrecognized arguments: --tests"),
@@ -124,7 +128,7 @@ def test_a_bad_argument_is_one_line_and_an_exit_code(argv, code, words):
 HELP = [SIM + [c] for c in ("legal", "perft", "apply", "play", "board", "link", "web")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "write_tag.py", "gen_tables.py", "build_mpy.py",
                                         "bench.py", "bench_ai.py", "bench_device.py", "match.py",
-                                        "pico", "hardware.py")]
+                                        "pico", "hardware.py", "probe_rank.py")]
 
 
 @pytest.mark.parametrize("argv", HELP, ids=[" ".join(a[1:]) for a in HELP])
