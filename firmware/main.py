@@ -68,6 +68,7 @@ def build():
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     reeds, tiles, pixels, a, b = build()
+    gc.collect()  # the parts' set-up garbage gone before the search's tables: no fragments
     board = Board(FileStore(SAVE))
     board.make_search()  # at boot, not as a stall at the AI's first action
     service = Service(board, reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms,

@@ -193,13 +193,15 @@ class Pico:
     (deploy=False: only these). autorun: main.py at the root, run at boot.
     reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
     tiles: {cell: tag memory (tile(), ntag213()) or a list of them} at power-on.
+    flash: the whole flash as power_cut() left it (bytes): booted instead of
+    the firmware image and a filesystem of files.
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .output (everything the USB port printed),
     .watchdog (ns of a watchdog reset, or None), .reeds_at / .tags_at /
     .buttons_at / .fault_at (ns when the last set_reeds(), set_tags(),
     press(), fault() took effect), .now (last device time seen)."""
 
-    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), tiles=None):
+    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), tiles=None, flash=None):
         why = missing()
         if why:
             raise Unavailable(why)
@@ -208,6 +210,8 @@ class Pico:
         self.autorun = autorun
         self.reeds = list(reeds)
         self.tiles = dict(tiles or {})
+        self.flash = flash
+        self.cut = None
         self.frames = []
         self.scans = []
         self.output = ""
@@ -226,16 +230,23 @@ class Pico:
     # --- life -------------------------------------------------------------
     def __enter__(self):
         self._tmp = tempfile.mkdtemp(prefix="vortex-pico-")
-        files = deploy_files(os.path.join(self._tmp, "tree")) if self.deploy else {}
-        if not self.autorun and "main.py" in files:
-            files["lib/main.py"] = files.pop("main.py")
-        files.update(self.files)
         image = os.path.join(self._tmp, "fs.img")
-        with open(image, "wb") as f:
-            f.write(fs_image(files))
+        whole = None
+        if self.flash is not None:
+            whole = os.path.join(self._tmp, "flash.bin")
+            with open(whole, "wb") as f:
+                f.write(self.flash)
+        else:
+            files = deploy_files(os.path.join(self._tmp, "tree")) if self.deploy else {}
+            if not self.autorun and "main.py" in files:
+                files["lib/main.py"] = files.pop("main.py")
+            files.update(self.files)
+            with open(image, "wb") as f:
+                f.write(fs_image(files))
         config = os.path.join(self._tmp, "config.json")
         with open(config, "w") as f:
             json.dump({"firmware": FIRMWARE, "bootrom": BOOTROM, "fsImage": image,
+                       "flashImage": whole,
                        "fsOffset": FS_OFFSET, "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
                        "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS),
                        "nfc": {"spi": pins.NFC_SPI, "sck": pins.NFC_SCK, "mosi": pins.NFC_MOSI,
@@ -304,6 +315,8 @@ class Pico:
             self.fault_at = ev["t"]
         elif kind == "nfcstats":
             self.nfc_stats = ev
+        elif kind == "flash":
+            self.cut = ev["t"]
         elif kind == "usb":
             self.usb = True
         elif kind == "watchdog":
@@ -351,6 +364,19 @@ class Pico:
         answer), crosstalk=[cells whose coils also reach its tags]."""
         self.fault_at = None
         self._send(fault=fault)
+
+    def power_cut(self, timeout=60):
+        """Cut the power now: the emulator stops where it is, and the whole
+        flash as it was at that instant is returned (Pico(flash=...) boots
+        it again)."""
+        path = os.path.join(self._tmp, "cut.bin")
+        self._send(flash=path)
+        if not self.wait(lambda: self.cut is not None, timeout):
+            raise RuntimeError("the emulator did not stop")
+        with open(path, "rb") as f:
+            data = f.read()
+        self.close()
+        return data
 
     def reader_stats(self, timeout=60):
         """What the NFC readers did since the last call (or power-on): {"since":

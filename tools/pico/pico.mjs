@@ -3,7 +3,9 @@
 //
 //   node pico.mjs CONFIG.json
 //
-// CONFIG: {firmware: UF2 path, bootrom: path, fsImage: path or null,
+// CONFIG: {firmware: UF2 path, bootrom: path, flashImage: path (the whole
+//          flash, as a power cut left it: instead of the firmware and fsImage),
+//          fsImage: path or null,
 //          fsOffset: byte offset in flash, ledPin, ledCount, reedRows: [gpio],
 //          reedCols: [gpio], nfc: {spi, sck, mosi, miso, strobe, latch,
 //          readers, chainBytes} or absent, buttons: [gpio]}
@@ -13,6 +15,8 @@
 //                                        lying on a cell now (180 bytes each; [] none)
 //                                   {"fault": {...}}            nfc.mjs FrontEnd.fault()
 //                                   {"buttons": [gpio, ...]}    buttons held down (to ground)
+//                                   {"flash": path}             the flash written to path, and
+//                                        nothing more run: a power cut (then kill the process)
 //                                   {"nfcstats": true}          the readers' wake-ups per cell
 //                                        since the last ask, then counted afresh
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
@@ -25,10 +29,11 @@
 //                                   {"ev": "tags", "t": ns}     the tags above took effect
 //                                   {"ev": "fault", "t": ns}    the fault above took effect
 //                                   {"ev": "buttons", "t": ns}  the buttons above took effect
+//                                   {"ev": "flash", "t": ns}    the flash is written; stopped
 //                                   {"ev": "nfcstats", "t": ns, "since": ns, "wakes": [64],
 //                                    "gap": [64 ns]}  REQA/WUPA per cell, longest time between two
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, GPIOPinState, BasePeripheral, StateMachine } from 'rp2040js';
 import { FrontEnd } from './nfc.mjs';
@@ -63,10 +68,14 @@ function loadUF2(bytes) {
     }
   }
 }
-const firmware = new Uint8Array(readFileSync(config.firmware));
-if (config.firmware.endsWith('.bin')) mcu.flash.set(firmware, 0);
-else loadUF2(firmware);
-if (config.fsImage) mcu.flash.set(new Uint8Array(readFileSync(config.fsImage)), config.fsOffset);
+if (config.flashImage) {
+  mcu.flash.set(new Uint8Array(readFileSync(config.flashImage)));
+} else {
+  const firmware = new Uint8Array(readFileSync(config.firmware));
+  if (config.firmware.endsWith('.bin')) mcu.flash.set(firmware, 0);
+  else loadUF2(firmware);
+  if (config.fsImage) mcu.flash.set(new Uint8Array(readFileSync(config.fsImage)), config.fsOffset);
+}
 
 // --- the flash chip behind the SSI ------------------------------------------
 // rp2040js reads XIP flash straight from mcu.flash; writes come from the boot
@@ -356,6 +365,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (msg.fault !== undefined) {
     if (nfc) nfc.fault(msg.fault);
     send({ ev: 'fault', t: mcu.clock.nanos });
+  }
+  if (msg.flash !== undefined) {
+    running = false;                          // the power is cut: no instruction more
+    flushSerial();
+    writeFileSync(msg.flash, mcu.flash);
+    send({ ev: 'flash', t: mcu.clock.nanos });
   }
   if (msg.nfcstats !== undefined && nfc) {
     const s = nfc.stats;
