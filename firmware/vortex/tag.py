@@ -109,21 +109,27 @@ def encode(terrain, serial=0):
     return bytes(b)
 
 
-def decode(buf):
+@micropython.viper
+def decode(buf) -> int:
     """The terrain code (1-4) of 16 bytes read from pages 4-7, else UNKNOWN.
 
-    Allocation-free: returns a small int whatever the bytes."""
-    if len(buf) < SIZE:
+    Allocation-free: returns a small int whatever the bytes; machine code on
+    MicroPython (every tile read is decoded)."""
+    if int(len(buf)) < SIZE:
         return UNKNOWN
-    if (buf[0] != _TLV or buf[1] != _LEN or buf[2] != _M0 or buf[3] != _M1
-            or buf[4] != VERSION):
+    b = ptr8(buf)
+    if b[0] != _TLV or b[1] != _LEN or b[2] != _M0 or b[3] != _M1 or b[4] != VERSION:
         return UNKNOWN
-    if crc8(buf, _CRC_AT) != buf[_CRC_AT]:
+    t = ptr8(CRC8_TABLE)
+    c = 0
+    for i in range(_CRC_AT):
+        c = t[c ^ b[i]]
+    if c != b[_CRC_AT]:
         return UNKNOWN
-    t = buf[5]
-    if t < WATER or t > AIR:
+    v = int(b[5])
+    if v < WATER or v > AIR:
         return UNKNOWN
-    return t
+    return v
 
 
 def serial(buf):

@@ -427,12 +427,12 @@ class Pico:
         return int(a), int(f)
 
 
-def run(script, files=None, timeout=300, deploy=True):
-    """Boot a Pico with the deploy tree (and files), run script in its raw
-    REPL, return Result(output, status, heap). timeout: wall seconds for the
-    whole run, boot included."""
+def run(script, files=None, timeout=300, deploy=True, tiles=None):
+    """Boot a Pico with the deploy tree (and files, and tiles laid: Pico's),
+    run script in its raw REPL, return Result(output, status, heap).
+    timeout: wall seconds for the whole run, boot included."""
     end = time.monotonic() + timeout
-    with Pico(files, deploy=deploy) as dev:
+    with Pico(files, deploy=deploy, tiles=tiles) as dev:
         dev.repl(timeout)
         r = dev.exec(script, end - time.monotonic())
         if r.status in (OK, FAILED):

@@ -57,6 +57,25 @@ def _sleep_ms(ms):
 sleep_ms = getattr(time, "sleep_ms", _sleep_ms)  # CPython has no sleep_ms
 
 
+@micropython.viper
+def _coil(chain, coils, rank: int, f: int):
+    """FrontEnd.coil: rank's nibble in the image (the coil and its enable),
+    marked to latch if it changed."""
+    img = ptr8(chain)
+    cs = ptr8(coils)
+    nib = 0
+    cs[rank] = 255
+    if f >= 0:
+        nib = _ENABLE | f
+        cs[rank] = f
+    i = 1 + (rank >> 1)
+    sh = 4 * (rank & 1)
+    v = (int(img[i]) & (0xFF ^ (0x0F << sh))) | (nib << sh)
+    if v != int(img[i]):
+        img[i] = v
+        img[_DIRTY] = 1
+
+
 class FrontEnd:
     """FrontEnd(spi, strobe, latch, readers=8): the chain, the decoder and
     the bus, shared by the readers (vortex.hal.mfrc522) and the scheduler
@@ -103,19 +122,7 @@ class FrontEnd:
     def coil(self, rank, f):
         """Stage rank's switch: coil f (0-7) connected, or OFF. Takes effect
         at the next flush(), or the next transaction that rewrites the chain."""
-        if f == OFF:
-            nib = 0
-            self.coils[rank] = 255
-        else:
-            nib = _ENABLE | f
-            self.coils[rank] = f
-        img = self.image
-        i = 1 + (rank >> 1)
-        sh = 4 * (rank & 1)
-        v = img[i] & ~(0x0F << sh) | nib << sh
-        if v != img[i]:
-            img[i] = v
-            img[_DIRTY] = 1
+        _coil(self.image, self.coils, rank, f)
 
     def select(self, reader):
         """Address `reader` on the decoder (and latch whatever was staged)."""

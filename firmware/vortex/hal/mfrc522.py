@@ -453,6 +453,7 @@ class MFRC522:
         self._dest = [self._buf]
         self._wake = array("i", [0])
         self._out = bytearray(1)
+        self._go = bytearray(b"\xff")
         self.uid = memoryview(self.state)[_UID:_UID + 10]
         self.due = 0         # clock time when the exchange under way can be through
         self.present = False
@@ -617,7 +618,7 @@ class MFRC522:
         if self._fast:
             self._dest[0] = self._buf
             if not _serve(self._cfg, self._image, self._one, self._io, self._dest, self._wake, 1,
-                          self._out):
+                          self._out, self._go):
                 self.due = self._wake[0]
                 return BUSY
             r = self._out[0]
@@ -766,7 +767,7 @@ class MFRC522:
 
 
 @micropython.viper
-def _serve(cfg, image, states, buffers, dests, wake, mask: int, status) -> int:
+def _serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -> int:
     """The RP2040's fast path (Rp2FrontEnd's cfg and image): for each reader
     i in mask (bit i) of states (their state buffers) with a read under way,
     in one call: its address on the decoder (the 595 chain rewritten and
@@ -775,12 +776,14 @@ def _serve(cfg, image, states, buffers, dests, wake, mask: int, status) -> int:
     low, the bytes through the PL022's FIFOs (never more than 8 ahead),
     strobe high. wake[i]: when its frames can be through, on the RP2040's
     microsecond timer as ticks_us counts it. Returns the mask of those whose
-    read has ended, their statuses in status[i]."""
+    read has ended, their statuses in status[i]. starts[i] (not 255): reader
+    i's read of that slot begins now (page 4), as begin() would."""
     c = ptr32(cfg)
     img = ptr8(image)
     io = ptr8(buffers)
     w = ptr32(wake)
     out = ptr8(status)
+    go = ptr8(starts)
     spi = ptr32(c[0])
     sio = ptr32(0xD0000000)                  # SIO: GPIO_OUT_SET +0x14, GPIO_OUT_CLR +0x18
     timer = ptr32(0x40054000)                # TIMERAWL at +0x28
@@ -794,6 +797,11 @@ def _serve(cfg, image, states, buffers, dests, wake, mask: int, status) -> int:
             continue
         state = states[r]
         st = ptr8(state)
+        if go[r] != 255:
+            st[_SLOT] = go[r]
+            st[_PAGE] = 4
+            st[_PH] = _P_START
+            go[r] = 255
         if st[_PH] == _P_DONE:
             out[r] = st[_STATUS]
             done |= 1 << r
@@ -903,14 +911,15 @@ class Readers:
         return len(self._all)
 
     @micropython.native
-    def serve(self, mask, wake, bufs, now, status):
+    def serve(self, mask, wake, bufs, now, status, starts):
         """Move on the reads of the readers in mask (bit r), bufs[r] their
-        destinations; wake[r]: when to look at reader r next (clock ticks;
-        without a clock, now). Returns the mask of those whose read has
-        ended, their statuses in status[r]."""
+        destinations; starts[r] (not 255): reader r's read of that slot
+        begins (begin()); wake[r]: when to look at reader r next (clock
+        ticks; without a clock, now). Returns the mask of those whose read
+        has ended, their statuses in status[r]."""
         if self._fast:
             done = _serve(self._front.cfg, self._front.image, self._states, self._io, bufs,
-                          wake, mask, status)
+                          wake, mask, status, starts)
             gone = done
             r = 0
             while gone:
@@ -923,6 +932,9 @@ class Readers:
         for r in range(len(self._all)):
             if mask >> r & 1:
                 rd = self._all[r]
+                if starts[r] != 255:
+                    rd.begin(bufs[r], starts[r])
+                    starts[r] = 255
                 st = rd.step()
                 if st == BUSY:
                     wake[r] = now if rd._clock is None else rd.due

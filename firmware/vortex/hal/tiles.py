@@ -52,7 +52,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
 
 from array import array
 
-from ..tag import SIZE, NOREADER, BUSY, decode
+from ..tag import SIZE, BUSY, decode
 from ..ticks import ticks_add, ticks_diff
 from ..native import micropython, ptr8, ptr32
 
@@ -61,7 +61,7 @@ HOLD_MS = const(3000)    # how long an expected cell keeps being re-read
 BURST = const(3)         # expected-cell reads between two sweep reads, per rank
 RETRIES = const(2)       # immediate re-reads of a cell whose reads disagree
 RETRY_MS = const(1000)   # how often a missing reader is asked again
-BUDGET_US = const(1500)  # a poll stays this long at most for readers to be due
+BUDGET_US = const(1000)  # a poll stays this long at most for readers to be due
 
 # vortex.tag's codes, for the viper code (which needs its constants here).
 _OK = const(0)
@@ -91,7 +91,10 @@ _STATE = const(7)        # _IDLE, _SETTLE, _READ
 _S_STAMP = const(192)    # 8: 1 when the rank's coil switches at the next flush
 _S_RING = const(200)     # 64: each rank's ring of expected files (8 at 8 * rank)
 _S_INQ = const(264)      # 64: 1 while the cell is in its rank's ring
-_S = const(328)
+_S_START = const(328)    # 8: the file whose read the reader starts at its next turn, or 255
+_S_STATUS = const(336)   # 8: how the reader's read ended (serve() writes it)
+_S = const(344)
+_NOREADER = const(3)     # vortex.tag's NOREADER, for the viper code
 
 # _conclude()'s answer, besides the next file.
 _CHANGED = const(0x100)  # a reading changed
@@ -198,6 +201,69 @@ def _conclude(cells, ids, sched, holds, buf, r: int, st: int, now: int) -> int:
 
 
 @micropython.viper
+def _conclude_all(ctx, done: int, now: int, t: int) -> int:
+    """The reads of the ranks in done (bit r) ended, their statuses at
+    _S_STATUS: each concluded (_conclude), its next read to start at once
+    (due at t), or its coil to switch (ctx: cells, ids, sched, holds, bufs,
+    wake, the retry time of a missing reader). Returns the ranks whose
+    reader is missing (bits 0-7), reads concluded << 8, readings changed
+    << 12, first readings << 16, the ranks whose coil is to switch << 20
+    (to the file at their _CUR): a small int, under 2**28."""
+    s = ptr8(ctx[2])
+    w = ptr32(ctx[5])
+    retry = int(ctx[6])
+    switch = 0
+    missing = 0
+    reads = 0
+    changed = 0
+    first = 0
+    r = 0
+    while done:
+        if done & 1:
+            st = int(s[_S_STATUS + r])
+            o = _S_RANK + (r << 3)
+            if st == _NOREADER:
+                missing |= 1 << r
+                w[r] = (t + retry) & 0x3FFFFFFF
+                s[o + _STATE] = _IDLE
+            else:
+                reads += 1
+                res = int(_conclude(ctx[0], ctx[1], ctx[2], ctx[3], ctx[4][r], r, st, now))
+                if res & _CHANGED:
+                    changed += 1
+                    if res & _FIRST:
+                        first += 1
+                if res & _SWITCH:
+                    switch |= 1 << r
+                else:
+                    s[_S_START + r] = res & 7
+                    w[r] = t
+        done >>= 1
+        r += 1
+    return missing | reads << 8 | changed << 12 | first << 16 | switch << 20
+
+
+@micropython.viper
+def _serving(sched, due: int, n: int) -> int:
+    """Of the ranks in due, those the readers serve now: reading, or their
+    tag powered up (their read to start: _S_START), or their missing
+    reader to be asked again. The others (not started) are left out."""
+    s = ptr8(sched)
+    m = 0
+    for r in range(n):
+        if due & (1 << r):
+            o = _S_RANK + (r << 3)
+            state = int(s[o + _STATE])
+            if state == _READ:
+                m |= 1 << r
+            elif int(s[o + _CUR]) != _NONE:
+                s[o + _STATE] = _READ
+                s[_S_START + r] = s[o + _CUR]
+                m |= 1 << r
+    return m
+
+
+@micropython.viper
 def _stamp(sched, wake, n: int, t: int) -> bool:
     """The ranks whose coil has just switched wake when their tag has
     powered up (t); False if none had."""
@@ -275,22 +341,24 @@ class TileScanner:
         for r in range(n):
             s[_S_RANK + (r << 3) + _AGAIN] = _NONE
             s[_S_RANK + (r << 3) + _CUR] = _NONE
+            s[_S_START + r] = _NONE
         self._sched = s
+        v = memoryview(s)
+        self._starts = v[_S_START:_S_START + n]
+        self._status = v[_S_STATUS:_S_STATUS + n]
         self.unread = 64
         self.reads = 0
         self.missing = 0
         self._view = bytearray(64)
         self._bufs = tuple(bytearray(SIZE) for _ in range(n))
-        self._status = bytearray(n)  # the readers' statuses when serve() says they are done
         self._until = array("i", [0] * 64)   # hold deadline per cell (ms ticks)
         # When each rank next has something to do (clock ticks): its read's
         # frames through, its tag powered up, its missing reader to be asked.
         start = clock() if clock is not None else now_ms
         self._wake = array("i", [start] * n)
-        self._t = start
         self._now = now_ms
-        self._reading = 0            # bit r: rank r's reader is reading
         self._serve = getattr(readers, "serve", None)   # all due readers at once
+        self._ctx = (self.cells, self.ids, s, self._until, self._bufs, self._wake, self._retry)
         for r in range(n):
             if not getattr(readers[r], "present", True):
                 self.missing |= 1 << r       # known at once: said before any read
@@ -350,84 +418,64 @@ class TileScanner:
     @micropython.native
     def _round(self, due, t):
         """Move on the ranks in due (bit r); True if a reading changed."""
-        self._t = t
-        changed = False
         s = self._sched
-        wake = self._wake
-        lowest = _LOWEST
-        reading = due & self._reading
-        if reading:
-            status = self._status
+        serving = _serving(s, due, self.ranks)
+        changed = False
+        if serving:
             if self._serve is not None:
-                done = self._serve(reading, wake, self._bufs, t, status)
+                done = self._serve(serving, self._wake, self._bufs, t, self._status, self._starts)
             else:
-                done = self._step_each(reading, t)
-            while done:
-                r = lowest[done]
-                done &= done - 1
-                st = status[r]
-                if st == NOREADER:
-                    self.missing |= 1 << r
-                    wake[r] = ticks_add(t, self._retry)
-                    s[_S_RANK + (r << 3) + _STATE] = _IDLE
-                    self._reading &= ~(1 << r)
-                    continue
-                if self.missing:
-                    self.missing &= ~(1 << r)
-                self.reads += 1
-                res = _conclude(self.cells, self.ids, s, self._until, self._bufs[r], r, st,
-                                self._now)
-                if res & _CHANGED:
+                done = self._step_each(serving, t)
+            if done:
+                res = _conclude_all(self._ctx, done, self._now, t)
+                if res & 0xFF:
+                    self.missing |= res & 0xFF
+                if self.missing & done:
+                    self.missing &= ~(done & ~res)
+                self.reads += res >> 8 & 0x0F
+                if res >> 12 & 0x0F:
                     changed = True
-                    if res & _FIRST:
-                        self.unread -= 1
-                if res & _SWITCH:
-                    self.front.coil(r, res & 7)
-                    self._reading &= ~(1 << r)
-                else:
-                    self._begin(r, res & 7, t)
-        due &= ~reading
-        while due:
-            r = lowest[due]
-            due &= due - 1
-            o = _S_RANK + (r << 3)
-            if s[o + _CUR] != _NONE:
-                # Its tag powered up (or its missing reader asked again).
-                s[o + _STATE] = _READ
-                self._begin(r, s[o + _CUR], t)
-            else:                            # the first poll: its first cell
-                f = _pick(s, self._until, r, self._now)
-                self.front.coil(r, f)
-                s[o + _CUR] = f
-                s[o + _STATE] = _SETTLE
-                s[_S_STAMP + r] = 1
+                    self.unread -= res >> 16 & 0x0F
+                switch = res >> 20
+                r = 0
+                while switch:
+                    if switch & 1:
+                        self.front.coil(r, s[_S_RANK + (r << 3) + _CUR])
+                    switch >>= 1
+                    r += 1
+        rest = due & ~serving
+        if rest:                             # the first poll: each rank's first cell
+            for r in range(self.ranks):
+                if rest >> r & 1:
+                    o = _S_RANK + (r << 3)
+                    f = _pick(s, self._until, r, self._now)
+                    s[o + _CUR] = f
+                    s[o + _STATE] = _SETTLE
+                    s[_S_STAMP + r] = 1
+                    self.front.coil(r, f)
         if _staged(s, self.ranks):
             # The coils switch now: their tags' power-up counts from here.
             self.front.flush()
             c = self._clock
-            _stamp(s, wake, self.ranks, ticks_add(c() if c is not None else t, self._settle))
+            _stamp(s, self._wake, self.ranks, ticks_add(c() if c is not None else t, self._settle))
         return changed
 
     @micropython.native
-    def _begin(self, r, f, t):
-        """Rank r reads the cell of its coil f: due at once (its first
-        exchange goes at the poll's next round)."""
-        self._reading |= 1 << r
-        self.readers[r].begin(self._bufs[r], f)
-        self._wake[r] = t
-
-    @micropython.native
     def _step_each(self, mask, t):
-        """Readers without serve(): step each in mask; the mask of those done
-        (their statuses in _status)."""
+        """Readers without serve(): start or step each in mask; the mask of
+        those done (their statuses at _S_STATUS)."""
         readers = self.readers
         wake = self._wake
         status = self._status
+        starts = self._starts
         us = t if self._clock is not None else None
         done = 0
         for r in range(self.ranks):
             if mask >> r & 1:
                 rd = readers[r]
+                if starts[r] != _NONE:
+                    rd.begin(self._bufs[r], starts[r])
+                    starts[r] = _NONE
                 st = rd.step(us)
                 if st == BUSY:
                     d = rd.due
