@@ -5,14 +5,16 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= auto
+MICROPYTHON_UF2 ?=
+RUNTIME ?= micropython
 
-.PHONY: help play play-terminal test browser bench bench-device tables hardware flash clean
+.PHONY: help play play-terminal test browser bench bench-device tables hardware uf2 flash clean
 
 help:  ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 play:  ## the simulator in the browser: you against the board's AI (address printed)
-	$(PYTHON) -m host_sim web --ai dark
+	$(PYTHON) -m host_sim play --ai dark
 
 play-terminal:  ## the same simulator in a terminal
 	$(PYTHON) -m host_sim board --ai dark
@@ -39,13 +41,20 @@ tables:  ## regenerate firmware/vortex/engine/tables.py
 hardware: $(STAMP)  ## regenerate hardware/generated/* and hardware/power.py (SKiDL netlist + ERC, BOM, figures, drawings)
 	$(VPY) tools/hardware.py build
 
-flash: $(STAMP)  ## copy the firmware onto a Pico running MicroPython (PORT=/dev/ttyACM0)
-	$(VPY) tools/deploy.py --port "$(PORT)"
+uf2: $(STAMP)  ## build/vortex-pico-VERSION.uf2: MicroPython and the game, one file to drop on a Pico
+	$(VPY) tools/build_uf2.py $(if $(MICROPYTHON_UF2),--micropython "$(MICROPYTHON_UF2)")
+
+flash: $(STAMP)  ## update a Pico, keeping its saved game (PORT=/dev/ttyACM0; RUNTIME=circuitpython: CIRCUITPY or PORT)
+	$(VPY) tools/deploy.py --port "$(PORT)" --runtime "$(RUNTIME)"
 
 # Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico.
-$(STAMP): requirements-dev.txt tools/pico/package-lock.json
+# The board's CircuitPython libraries (pinned) go to $(VENV)/circuitpython-lib
+# without their PyPI dependencies (Blinka's, for Linux computers).
+$(STAMP): requirements-dev.txt requirements-circuitpython.txt tools/pico/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q -r requirements-dev.txt
+	$(VPY) -m pip install -q --no-deps --no-compile --upgrade --target $(VENV)/circuitpython-lib \
+	  -r requirements-circuitpython.txt
 	if command -v npm >/dev/null; then (cd tools/pico && npm ci --silent --no-audit --no-fund) \
 	|| echo "npm ci failed: the emulated Pico tests will be skipped"; \
 	else echo "node/npm not found: the emulated Pico tests will be skipped"; fi

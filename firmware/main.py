@@ -10,27 +10,23 @@ while nothing happens. The tile readers are eight MFRC522s, one per rank,
 behind the front end's 595 chain and decoder (vortex.hal.frontend); a pass
 moves each on without waiting for any (vortex.hal.tiles). With an NFC
 reader not answering, the loop goes on, says so on the console, and plays
-on with the game's tiles on that reader's rank.
+on with the game's tiles on that reader's rank. At boot it prints the
+firmware's version (vortex.version, written by the build).
+
+The same file runs on CircuitPython (deployed as code.py): build() then
+makes the parts from CircuitPython's modules (vortex/hal/cp), and the
+game, the board logic and the link are the same code.
 """
 import gc
 import sys
 import time
 
-from machine import Pin, SPI
-
 import pins
-from vortex.hal.reed import ReedMatrix, sio_columns
-from vortex.hal.frontend import FrontEnd, Rp2FrontEnd
-from vortex.hal.mfrc522 import Readers
-from vortex.hal.tiles import TileScanner
-from vortex.hal.pixels import Pixels, led_map
-from vortex.hal.store import FileStore
-from vortex.hal.watchdog import Watchdog
 from vortex.app.board import Board
 from vortex.app.service import Service
 from vortex.app import buttons as btn
 from vortex.link.link import Link
-from vortex.link.port import StdioPort
+from vortex.version import VERSION
 
 SAVE = "/game.bin"
 
@@ -44,7 +40,20 @@ def read_buttons(a, b):
 
 
 def build():
-    """The parts, from the pin map."""
+    """The parts, from the pin map, for the runtime found: (reeds, tiles,
+    pixels, buttons, clock, store, port, Watchdog)."""
+    if sys.implementation.name == "circuitpython":
+        from vortex.hal.cp import parts  # the same parts, the CircuitPython way
+        return parts.build(SAVE)
+    from machine import Pin, SPI
+    from vortex.hal.reed import ReedMatrix, sio_columns
+    from vortex.hal.frontend import FrontEnd, Rp2FrontEnd
+    from vortex.hal.mfrc522 import Readers
+    from vortex.hal.tiles import TileScanner
+    from vortex.hal.pixels import Pixels, led_map
+    from vortex.hal.store import FileStore
+    from vortex.hal.watchdog import Watchdog
+    from vortex.link.port import StdioPort
     reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
                        pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
     spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
@@ -62,18 +71,19 @@ def build():
     pixels = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
     a = Pin(pins.BUTTON_A, Pin.IN, Pin.PULL_UP)
     b = Pin(pins.BUTTON_B, Pin.IN, Pin.PULL_UP)
-    return reeds, tiles, pixels, a, b
+    return (reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms, FileStore(SAVE),
+            StdioPort(), Watchdog)
 
 
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
-    reeds, tiles, pixels, a, b = build()
+    print("Vortex firmware", VERSION)
+    reeds, tiles, pixels, buttons, clock, store, port, Watchdog = build()
     gc.collect()  # the parts' set-up garbage gone before the search's tables: no fragments
-    board = Board(FileStore(SAVE))
+    board = Board(store)
     board.make_search()  # at boot, not as a stall at the AI's first action
-    service = Service(board, reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms,
-                      link=Link(board), port=StdioPort(), watchdog=Watchdog(pins.WATCHDOG_MS),
-                      say=print)
+    service = Service(board, reeds, tiles, pixels, buttons, clock, link=Link(board), port=port,
+                      watchdog=Watchdog(pins.WATCHDOG_MS), say=print)
     gc.collect()
     try:
         while ticks:

@@ -1,17 +1,23 @@
-"""The desktop side of the board: the rules engine's command line, a game in
-the terminal, and the board simulator (the firmware on a virtual board).
+"""The desktop side of the board: the board simulator (the firmware on a
+virtual board), the rules engine's command line, the host link and the tag
+writer. `vortex` once installed (pip install .), `python3 -m host_sim` in a
+checkout: the same commands.
 
-    python3 -m host_sim legal "<position>"
-    python3 -m host_sim perft "<position>" N [--bulk] [--divide]
-    python3 -m host_sim apply "<position>" ACTION...
-    python3 -m host_sim play [--light human|random] [--dark human|random] ...
-    python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE] ...
-    python3 -m host_sim link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT]
-    python3 -m host_sim web [--port N] [--ai off|light|dark] [--no-browser] ...
+    vortex play [--ai off|light|dark] [--port N] [--no-browser] ...   the simulator, in the browser
+    vortex board [--ai light|dark] [--clock MIN+INC] [--save FILE] ...  the same, in this terminal
+    vortex game [--light human|random] [--dark human|random] ...   a plain game, no board logic
+    vortex legal "<position>"
+    vortex perft "<position>" N [--bulk] [--divide]
+    vortex apply "<position>" ACTION...
+    vortex link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT]
+    vortex write-tag TERRAIN [--serial N] [--write --cell CELL --port PORT]
 
-`python3 -m host_sim COMMAND --help` tells more of each command.
+`vortex COMMAND --help` tells more of each command; `vortex --version`
+which version this is.
 """
 import argparse
+import os
+import sys
 
 from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from . import cli
@@ -49,7 +55,7 @@ def cmd_apply(opts):
     return 0
 
 
-def cmd_play(opts):
+def cmd_game(opts):
     from .terminal import run
     return run(opts)
 
@@ -64,13 +70,31 @@ def cmd_link(opts):
     return run(opts)
 
 
-def cmd_web(opts):
+def cmd_play(opts):
     from .web.server import run
     return run(opts)
 
 
-def build_parser():
-    ap = cli.parser("python3 -m host_sim", __doc__)
+def cmd_write_tag(opts):
+    from .write_tag import run
+    return run(opts)
+
+
+class Version(argparse.Action):
+    """--version: asks git only when given (a checkout's version; see version.py)."""
+
+    def __init__(self, option_strings, dest, **kw):
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .version import current
+        print(current())
+        parser.exit()
+
+
+def build_parser(prog="python3 -m host_sim"):
+    ap = cli.parser(prog, __doc__)
+    ap.add_argument("--version", action=Version)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def command(name, run, summary, epilog=None):
@@ -80,6 +104,17 @@ def build_parser():
         p.set_defaults(run=run)
         return p
 
+    from .web.server import add_arguments as web_arguments
+    web_arguments(command("play", cmd_play, "the board simulator in the browser: the firmware's "
+                          "board logic on a virtual board, served on localhost"))
+    from .board_sim import add_arguments as board_arguments
+    board_arguments(command("board", cmd_board, "the board simulator: the firmware's board "
+                            "logic on a virtual board, in this terminal",
+                            "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4,\n"
+                            "from-tray t c7, tidy, carry); help lists them all."))
+    from .terminal import add_arguments as game_arguments
+    game_arguments(command("game", cmd_game, "the terrain game in this terminal, without the "
+                           "board logic", "Then type actions (W@d4, d2d4, d4~e4, V+d4) or help."))
     p = command("legal", cmd_legal, "every legal action of a position, one a line")
     p.add_argument("position", type=cli.position, help="a position in notation, quoted")
     p = command("perft", cmd_perft, "count the action sequences of a given depth (a move "
@@ -92,25 +127,22 @@ def build_parser():
     p = command("apply", cmd_apply, "the position after some actions")
     p.add_argument("position", type=cli.position, help="a position in notation, quoted")
     p.add_argument("actions", nargs="*", metavar="ACTION", help="in notation: W@d4 e2e4 c3~d3 V+c3")
-    from .terminal import add_arguments as play_arguments
-    play_arguments(command("play", cmd_play, "the terrain game in this terminal, without the "
-                           "board logic", "Then type actions (W@d4, d2d4, d4~e4, V+d4) or help."))
-    from .board_sim import add_arguments as board_arguments
-    board_arguments(command("board", cmd_board, "the board simulator: the firmware's board "
-                            "logic on a virtual board, in this terminal",
-                            "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4,\n"
-                            "from-tray t c7, tidy, carry); help lists them all."))
     from .link_host import add_arguments as link_arguments, DESCRIPTION as LINK
     link_arguments(command("link", cmd_link, LINK))
-    from .web.server import add_arguments as web_arguments
-    web_arguments(command("web", cmd_web, "the board simulator in the browser: the firmware's "
-                          "board logic on a virtual board, served on localhost"))
+    from .write_tag import add_arguments as tag_arguments, __doc__ as TAG
+    tag_arguments(command("write-tag", cmd_write_tag, "print a tile's tag bytes, or write them "
+                          "through the board", TAG.split("\n\n", 1)[1]))
     return ap
 
 
-def main(argv):
-    opts = build_parser().parse_args(argv)
+def main(argv, prog="python3 -m host_sim"):
+    opts = build_parser(prog).parse_args(argv)
     return opts.run(opts)
+
+
+def vortex():
+    """The installed `vortex` command ([project.scripts] in pyproject.toml)."""
+    cli.run(lambda argv: main(argv, os.path.basename(sys.argv[0])))
 
 
 if __name__ == "__main__":

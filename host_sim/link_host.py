@@ -169,22 +169,29 @@ def address(text):
 
 
 def listen(addr):
+    """A socket listening on [HOST:]PORT (every address when HOST is left out)."""
+    host = addr[0] or "0.0.0.0"
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind((addr[0] or "0.0.0.0", addr[1]))
-    s.listen(1)
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((host, addr[1]))
+        s.listen(1)
+    except OSError as e:
+        s.close()
+        raise LinkError("cannot listen on %s:%d: %s" % (host, addr[1], e.strerror or e))
     return s
 
 
 def connect(addr):
+    """The link listening at [HOST:]PORT (localhost when HOST is left out)."""
+    host = addr[0] or "localhost"
     end = time.monotonic() + TIMEOUT_S
     while True:  # the other side may still be starting
         try:
-            return Peer(socket.create_connection((addr[0] or "localhost", addr[1]),
-                                                 timeout=TIMEOUT_S))
+            return Peer(socket.create_connection((host, addr[1]), timeout=TIMEOUT_S))
         except OSError as e:
             if time.monotonic() > end:
-                raise LinkError("cannot connect to %s:%d: %s" % (addr[0], addr[1], e))
+                raise LinkError("cannot connect to %s:%d: %s" % (host, addr[1], e.strerror or e))
             time.sleep(0.1)
 
 
@@ -201,6 +208,7 @@ class Follower:
         self.actions = 0
         self.mine = {}  # this board's actions by number, for the peer
         self.peer = None
+        self.shared = set()  # the numbers of this board's actions the peer has had
         self.peer_actions = {}  # the peer board's actions by number
         self.requested = 0  # the highest number requested from the peer's actions
         self.record_lines = None  # a record being received
@@ -215,20 +223,36 @@ class Follower:
         b = self.board
         b.sync()
         kind, rest = b.ask("hello")
-        if kind != "ok" or rest != "hello " + HELLO:
+        words = rest.split()
+        if kind != "ok" or words[:3] != ("hello " + HELLO).split():
             raise LinkError("%s answers %r, not %s" % (b.port, rest, HELLO))
+        # "firmware VERSION" follows on boards built since it was added.
+        firmware = words[4] if words[3:4] == ["firmware"] and len(words) > 4 else "of unknown version"
         b.ask("subscribe all")
         kind, rest = b.ask("status")
         words = rest.split()
         self.actions = int(words[words.index("actions") + 1])
         self.over = words[words.index("result") + 1] != "*"
-        self.say("following the board on %s (%d actions so far)" % (b.port, self.actions))
+        self.say("following the board on %s, firmware %s (%d actions so far)"
+                 % (b.port, firmware, self.actions))
         b.send("position")
         self.fetch_record(True)  # (its actions, for a peer joining later)
 
     def catch_up(self):
+        """A new peer: it has had none of this board's actions yet."""
+        self.shared.clear()
+        self.share()
+
+    def share(self):
+        """Send the peer each of this board's actions it has not had: those
+        played before this link came arrive with the record fetched at the
+        start, maybe after the peer joined."""
+        if self.peer is None:
+            return
         for n in sorted(self.mine):
-            self.peer.send("action %d %s" % (n, self.mine[n]))
+            if n not in self.shared:
+                self.shared.add(n)
+                self.peer.send("action %d %s" % (n, self.mine[n]))
 
     def fetch_record(self, always=False):
         if not (self.record_path or always):
@@ -263,15 +287,16 @@ class Follower:
         if kind == "action":
             self.actions = int(words[0])
             self.mine[self.actions] = words[1]
-            if self.peer:
-                self.peer.send("action %s" % rest)
+            self.share()
         elif kind == "takeback":
             self.actions = int(words[0])
             for n in [n for n in self.mine if n > self.actions]:
                 del self.mine[n]
+                self.shared.discard(n)
         elif kind == "new":
             self.actions = 0
             self.mine.clear()
+            self.shared.clear()
             self.peer_actions.clear()
             self.requested = 0
         elif kind == "result":
@@ -299,6 +324,7 @@ class Follower:
         tags, start, actions = game
         for n in range(1, min(len(actions), self.actions) + 1):
             self.mine.setdefault(n, actions[n - 1])  # (events may have come since)
+        self.share()
         if self.record_path:
             tags.setdefault("Date", datetime.date.today().strftime("%Y.%m.%d"))
             tags.update(self.players)
@@ -341,14 +367,16 @@ def run(opts, stdin=None, out=None):
     """Follow the board until the game is over (--until-over) or Ctrl-C."""
     stdin = stdin or sys.stdin
     out = out or sys.stdout
+    # The peer first: a port in use or nobody to join fails before the board is touched.
+    server = listen(opts.listen) if opts.listen else None
+    peer = connect(opts.connect) if opts.connect else None
     board = BoardPort(opts.port)
     screen = Screen(color=opts.color and out.isatty() and not os.environ.get("NO_COLOR"))
     players = {side: name for side, name in (("Light", opts.light), ("Dark", opts.dark)) if name}
     f = Follower(board, out, screen, opts.record, opts.quiet, players)
     f.start()
-    server = listen(opts.listen) if opts.listen else None
-    if opts.connect:
-        f.peer = connect(opts.connect)
+    if peer is not None:
+        f.peer = peer
         f.catch_up()
     reading = True
     typed = b""

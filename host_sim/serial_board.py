@@ -9,22 +9,31 @@ The board's time runs tick by tick in real time; the terminal's hands
 commands (help) still work on stdin. --auto: hands carry out every action
 the board asks for (its AI's, a requested one); --robot SIDE: hands play
 that side too, with an AI of their own. Both start once a host has
-subscribed to events, and wait until it has read what the board sent, as
-players take their time.
+subscribed to events, wait until it has read what the board sent, as
+players take their time, and put the pieces back when a host's takeback or
+new game changes the game under them. A host that closes the port is seen
+to go (as the board's USB port sees it): its half line and subscriptions go
+with it.
 """
 import os
 import select
 import tty
 
 from vortex.app.ai import Ai
-from vortex.app.recognise import AGREE
+from vortex.app.recognise import AGREE, DISAGREE
 from vortex.link.link import Link
 
 TICK_S = 0.005
 
 
 class PtyPort:
-    """The link's port on the master side of a pseudo-terminal, non-blocking."""
+    """The link's port on the master side of a pseudo-terminal, non-blocking.
+
+    The board holds no end of the slave side itself (open_pty), so the
+    master sees each host go, as a USB serial port sees its host go: once
+    the last holder of the slave side closes it, a read gives what the host
+    wrote before it went, then EIO. read_byte() reports that as -2, once per
+    departure; with no host there, it is -1 (nothing to read)."""
     CHUNK = 256
 
     def __init__(self, fd):
@@ -32,18 +41,26 @@ class PtyPort:
         os.set_blocking(fd, False)
         self._buf = b""
         self._at = 0
+        self._host = False  # a host has the slave side open (as far as the reads tell)
 
     def read_byte(self):
         if self._at == len(self._buf):
             try:
                 self._buf = os.read(self.fd, 512)
-            except (BlockingIOError, InterruptedError):
+            except (BlockingIOError, InterruptedError):  # a host there, silent
+                self._host = True
                 return -1
-            except OSError:  # no host has the other end open
+            except OSError:  # EIO: no host has the slave side open
+                self._buf = b""
+                self._at = 0
+                if self._host:
+                    self._host = False
+                    return -2
                 return -1
             self._at = 0
             if not self._buf:
                 return -1
+            self._host = True
         self._at += 1
         return self._buf[self._at - 1]
 
@@ -57,11 +74,49 @@ class PtyPort:
 
 
 def open_pty():
-    """(master fd, slave fd, slave path): the slave in raw mode, as a USB
-    serial port is (no echo, no line editing, bytes as sent)."""
+    """(master fd, slave path): the slave set to raw mode, as a USB serial
+    port is (no echo, no line editing, bytes as sent; the setting outlives
+    its holders while the master is open), then closed: a host opens it by
+    its path, and the master sees it go when it closes it."""
     master, slave = os.openpty()
-    tty.setraw(slave)
-    return master, slave, os.ttyname(slave)
+    try:
+        tty.setraw(slave)
+        path = os.ttyname(slave)
+    finally:
+        os.close(slave)
+    return master, path
+
+
+class Hands:
+    """The virtual hands of --auto (carry out whatever the board asks for:
+    its AI's actions, requested ones) and --robot SIDE (play that side with
+    an AI of their own). They start once a host has subscribed to events,
+    and wait until it has read what the board sent, as players take their
+    time. When a host's command changes the game under the pieces
+    (takeback, new), they put the board back as the game has it first.
+    step() does what is due now, if anything."""
+
+    def __init__(self, rig, link, auto=False, robot=None):
+        self.rig = rig
+        self.link = link
+        self.auto = auto
+        self.robot = robot
+        self.ai = Ai(seed=7) if robot is not None else None
+
+    def step(self):
+        rig, link, board = self.rig, self.link, self.rig.board
+        if not (self.auto or self.ai) or not link.events or link.out.used or not board.judged:
+            return
+        if board.verdict == DISAGREE:
+            # A host's takeback or new game changed the game under the pieces:
+            # the board asks to be put back as the game has it.
+            rig.tidy()
+        if board.verdict != AGREE or board.result() is not None:
+            return
+        if self.auto and board.pending >= 0:
+            rig.play(board.pending, settle=False)
+        elif self.ai is not None and board.pending < 0 and board.pos.side == self.robot:
+            rig.play(self.ai.choose(board.pos), settle=False)
 
 
 def serve(sim, auto, robot, stdin, out):
@@ -69,11 +124,11 @@ def serve(sim, auto, robot, stdin, out):
     end of stdin only stops the hands commands)."""
     rig = sim.rig
     board = rig.board
-    master, slave, path = open_pty()
+    master, path = open_pty()
     link = Link(board)
     port = PtyPort(master)
     rig.service.link, rig.service.port = link, port
-    robot_ai = Ai(seed=7) if robot is not None else None
+    hands = Hands(rig, link, auto, robot)
     out.write("serial: %s\n" % path)
     out.flush()
     reading = True
@@ -92,15 +147,8 @@ def serve(sim, auto, robot, stdin, out):
                         return 0
                 out.flush()
             rig.tick()
-            idle = (link.events and link.out.used == 0 and board.judged and board.verdict == AGREE
-                    and board.result() is None)
-            if idle and auto and board.pending >= 0:
-                rig.play(board.pending, settle=False)
-            elif idle and robot_ai is not None and board.pending < 0 \
-                    and board.pos.side == robot:
-                rig.play(robot_ai.choose(board.pos), settle=False)
+            hands.step()
     except KeyboardInterrupt:
         return 0
     finally:
         os.close(master)
-        os.close(slave)

@@ -1,4 +1,4 @@
-"""The terrain game in a terminal: python3 -m host_sim play [options]
+"""The terrain game in a terminal: vortex game [options] (python3 -m host_sim game)
 
     --light human|random   who plays Light (default human)
     --dark human|random    who plays Dark (default random)
@@ -372,7 +372,7 @@ def _isatty(stream):
 
 
 def add_arguments(ap):
-    """The options of `python3 -m host_sim play`."""
+    """The options of `vortex game`."""
     ap.add_argument("--light", choices=(HUMAN, RANDOM), default=HUMAN,
                     help="who plays Light (default human)")
     ap.add_argument("--dark", choices=(HUMAN, RANDOM), default=RANDOM,

@@ -18,3 +18,14 @@ def mpy_tree(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("mpy"))
     build_mpy.build(out, with_tests=True, arch="host")
     return out
+
+
+@pytest.fixture(scope="session")
+def uf2_file(tmp_path_factory):
+    """make uf2's file, built once a session from the MicroPython UF2 the
+    emulated Pico boots: (its path, MicroPython's UF2)."""
+    import build_uf2
+    micropython = build_uf2.default_micropython()
+    if not os.path.isfile(micropython):
+        pytest.skip("no MicroPython UF2 at %s" % micropython)
+    return build_uf2.build(micropython, str(tmp_path_factory.mktemp("uf2"))), micropython

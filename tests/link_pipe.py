@@ -1,6 +1,9 @@
 """An in-memory port for the link's tests: what the host sent waits in
 `inbox`, what the board sent lands in `sent`; `reading` False plays a host
 that holds the port open and reads nothing."""
+from vortex.version import VERSION
+
+HELLO = "hello vortex-link 2 firmware " + VERSION  # the answer to hello, as the build has it
 
 
 class Pipe:

@@ -35,11 +35,11 @@ BAD = [
     (SIM + ["perft", BATTLE, "2", "--fast"], 2, "unrecognized arguments: --fast"),
     (SIM + ["apply", BATTLE, "Z@d4"], 1, "action 1:"),
     (SIM + ["apply", BATTLE, "e2e4", "e2e4"], 1, "action 2:"),
-    (SIM + ["play", "--light", "robot"], 2, "invalid choice: 'robot'"),
-    (SIM + ["play", "--seed", "-1"], 2, "seed"),
-    (SIM + ["play", "--seed", HUGE], 2, "seed"),
-    (SIM + ["play", "--position", ""], 2, "--position"),
-    (SIM + ["play", "--colour"], 2, "unrecognized arguments: --colour"),
+    (SIM + ["game", "--light", "robot"], 2, "invalid choice: 'robot'"),
+    (SIM + ["game", "--seed", "-1"], 2, "seed"),
+    (SIM + ["game", "--seed", HUGE], 2, "seed"),
+    (SIM + ["game", "--position", ""], 2, "--position"),
+    (SIM + ["game", "--colour"], 2, "unrecognized arguments: --colour"),
     (SIM + ["board", "--ai", "foo"], 2, "invalid choice: 'foo'"),
     (SIM + ["board", "--ai"], 2, "expected one argument"),
     (SIM + ["board", "--clock", "inf"], 2, "clock minutes: inf is out of range"),
@@ -60,21 +60,33 @@ BAD = [
     (PY + ["tools/deploy.py", "--port", "/dev/ttyÄCM0"], 2, "not a serial port name"),
     (PY + ["tools/deploy.py", "--port", "a b"], 2, "not a serial port name"),
     (PY + ["tools/deploy.py", "--dryrun"], 2, "unrecognized arguments: --dryrun"),
-    (PY + ["tools/write_tag.py"], 2, "required: terrain"),
-    (PY + ["tools/write_tag.py", "--serial", "-1", "F"], 2, "serial: -1 is out of range"),
-    (PY + ["tools/write_tag.py", "--serial", HUGE, "F"], 2, "serial"),
-    (PY + ["tools/write_tag.py", "--serial", "", "F"], 2, "serial"),
-    (PY + ["tools/write_tag.py", "lava"], 2, "terrain: water, fire, earth, air"),
-    (PY + ["tools/write_tag.py", ""], 2, "terrain"),
-    (PY + ["tools/write_tag.py", "ñ"], 2, "terrain"),
-    (PY + ["tools/write_tag.py", "F", "--cell", "z9"], 2, "cell: a1 .. h8"),
-    (PY + ["tools/write_tag.py", "F", "--port", "ñ"], 2, "not a serial port name"),
-    (PY + ["tools/write_tag.py", "A", "--write", "--port", "/dev/no-such-port"], 1,
+    (PY + ["tools/deploy.py", "--runtime", "java"], 2, "invalid choice: 'java'"),
+    (PY + ["tools/deploy.py", "--drive", "/media/CIRCUITPY"], 2, "--drive is for --runtime circuitpython"),
+    (PY + ["tools/deploy.py", "--runtime", "circuitpython", "--drive", "/no/such"], 1,
+     "no folder /no/such"),
+    (SIM + ["write-tag"], 2, "required: terrain"),
+    (SIM + ["write-tag", "--serial", "-1", "F"], 2, "serial: -1 is out of range"),
+    (SIM + ["write-tag", "--serial", HUGE, "F"], 2, "serial"),
+    (SIM + ["write-tag", "--serial", "", "F"], 2, "serial"),
+    (SIM + ["write-tag", "lava"], 2, "terrain: water, fire, earth, air"),
+    (SIM + ["write-tag", ""], 2, "terrain"),
+    (SIM + ["write-tag", "ñ"], 2, "terrain"),
+    (SIM + ["write-tag", "F", "--cell", "z9"], 2, "cell: a1 .. h8"),
+    (SIM + ["write-tag", "F", "--port", "ñ"], 2, "not a serial port name"),
+    (SIM + ["write-tag", "A", "--write", "--port", "/dev/no-such-port"], 1,
      "failed to access /dev/no-such-port"),
     (PY + ["tools/probe_rank.py", "--rank", "0"], 2, "rank: 0 is out of range 1..8"),
     (PY + ["tools/probe_rank.py", "--reads", "x"], 2, "reads: 'x' is not a whole number"),
     (PY + ["tools/probe_rank.py", "--port", "ñ"], 2, "not a serial port name"),
     (PY + ["tools/probe_rank.py", "--port", "/dev/no-such-port"], 1, "probe_rank:"),
+    (SIM + ["play", "--version"], 2, "unrecognized arguments: --version"),
+    (SIM + ["write-tag", "F", "--write", "--cell"], 2, "--cell: expected one argument"),
+    (PY + ["tools/build_uf2.py", "--micropython", ""], 2, "micropython: empty"),
+    (PY + ["tools/build_uf2.py", "--micropython", "/no/such.uf2"], 1,
+     "no MicroPython UF2 at /no/such.uf2: download RPI_PICO-v1.28.0.uf2"),
+    (PY + ["tools/build_uf2.py", "--micropython", "README.md"], 1, "not a UF2"),
+    (PY + ["tools/build_uf2.py", "--out"], 2, "--out: expected one argument"),
+    (PY + ["tools/build_uf2.py", "--uf2", "x"], 2, "unrecognized arguments: --uf2 x"),
     (PY + ["tools/gen_tables.py", "--write"], 2, "unrecognized arguments: --write"),
     (PY + ["tools/build_mpy.py", ""], 2, "out: empty"),
     (PY + ["tools/build_mpy.py", "--tests"], 2, "unrecognized arguments: --tests"),
@@ -93,6 +105,7 @@ BAD = [
     (PY + ["tools/match.py", "--pairs", "x:y"], 2, "unknown player 'x'"),
     (PY + ["tools/bench_device.py", "--only", "foo"], 2, "invalid choice: 'foo'"),
     (PY + ["tools/pico"], 2, "give a script or -c CODE"),
+    (PY + ["tools/pico", "--runtime", "cpython", "-c", "1"], 2, "invalid choice: 'cpython'"),
     (PY + ["tools/pico", "--timeout", "-1", "-c", "1"], 2, "timeout: -1 is out of range"),
     (PY + ["tools/pico", "/no/such/script.py"], 2, "cannot read /no/such/script.py"),
     (PY + ["tools/hardware.py"], 2, "required: COMMAND"),
@@ -101,8 +114,8 @@ BAD = [
     (PY + ["tools/hardware.py", "sweep", "--mcu-ms", "-1"], 2, "mcu ms: -1 is out of range"),
     (PY + ["tools/hardware.py", "build", "--out", ""], 2, "out: empty"),
     (PY + ["tools/hardware.py", "build", "--out", "/no/such/folder/x"], 2, "out: no folder /no/such/folder"),
-    (SIM + ["web", "--port", "99999"], 2, "port: 99999 is out of range"),
-    (SIM + ["web", "--ai", "purple"], 2, "invalid choice: 'purple'"),
+        (SIM + ["play", "--port", "99999"], 2, "port: 99999 is out of range"),
+    (SIM + ["play", "--ai", "purple"], 2, "invalid choice: 'purple'"),
     (SIM + ["link"], 2, "required: --port"),
     (SIM + ["link", "--port", "x", "--listen", "abc"], 2, "is not [HOST:]PORT"),
 ]
@@ -125,8 +138,9 @@ def test_a_bad_argument_is_one_line_and_an_exit_code(argv, code, words):
     assert os.path.getmtime(NOT_A_SAVE) == before  # nothing written over
 
 
-HELP = [SIM + [c] for c in ("legal", "perft", "apply", "play", "board", "link", "web")] + [SIM] + [
-    PY + ["tools/" + name] for name in ("deploy.py", "write_tag.py", "gen_tables.py", "build_mpy.py",
+HELP = [SIM + [c] for c in ("legal", "perft", "apply", "game", "board", "link", "play",
+                             "write-tag")] + [SIM] + [
+    PY + ["tools/" + name] for name in ("deploy.py", "build_uf2.py", "gen_tables.py", "build_mpy.py",
                                         "bench.py", "bench_ai.py", "bench_device.py", "match.py",
                                         "pico", "hardware.py", "probe_rank.py")]
 
@@ -150,10 +164,17 @@ def test_every_make_target_is_listed_by_make_help():
     assert sorted(listed) == sorted(phony) and "deploy" not in listed
 
 
-@pytest.mark.parametrize("command", [["board"], ["play", "--light", "human"]])
+def _interruptible():
+    # Ctrl-C as at a terminal, even when the tests run in a background job
+    # (whose children inherit SIGINT ignored, and would wait for ever).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("command", [["board"], ["game", "--light", "human"]])
 def test_ctrl_c_ends_quietly(command):
     p = subprocess.Popen(SIM + command + ["--no-color"], cwd=ROOT, stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=_interruptible)
     p.stdout.readline()  # started: waiting for a command
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
@@ -207,6 +228,7 @@ def test_at_a_terminal_the_simulator_edits_lines_and_ctrl_c_ends_quietly():
     pid, fd = pty.fork()
     if pid == 0:  # the child: the simulator on the pseudo-terminal
         os.chdir(ROOT)
+        _interruptible()
         os.execv(sys.executable, [sys.executable, "-m", "host_sim", "board", "--no-color"])
     seen = b""
 
@@ -228,7 +250,14 @@ def test_at_a_terminal_the_simulator_edits_lines_and_ctrl_c_ends_quietly():
     assert until(b"? lay: the terrain is W, F, E or A")
     os.write(fd, b"\x03")  # Ctrl-C, as the terminal sends it
     until(b"never", timeout=10)  # returns once the child has gone
-    _, status = os.waitpid(pid, 0)
+    for _ in range(600):  # a child that did not end is killed, not waited for for ever
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
     os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 130 and b"Traceback" not in seen, seen[-300:]
 
@@ -241,7 +270,7 @@ def test_make_play_needs_only_the_standard_library():
              "    sys.modules[m] = None\n"
              "sys.argv = ['host_sim'] + sys.argv[1:]\n"
              "runpy.run_module('host_sim', run_name='__main__')\n")
-    ok = subprocess.run([sys.executable, "-c", block, "web", "--help"], cwd=ROOT,
+    ok = subprocess.run([sys.executable, "-c", block, "play", "--help"], cwd=ROOT,
                         capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "--port" in ok.stdout, ok.stderr
     no = subprocess.run([sys.executable, "-c", block, "link", "--port", "/dev/none"], cwd=ROOT,

@@ -13,6 +13,7 @@ from mpy import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import deploy  # noqa: E402
+from host_sim import version  # noqa: E402
 from host_sim.cli import Failure  # noqa: E402
 
 
@@ -108,3 +109,22 @@ def test_a_board_that_cannot_run_the_build_is_refused(board, monkeypatch):
 def test_mpy_compatibility(header, board_mpy, problem):
     got = deploy.mpy_problem(header, board_mpy)
     assert (got is None) if problem is None else problem in got
+
+
+def test_a_deploy_says_which_firmware_the_board_had_and_has_now(board, monkeypatch, capsys):
+    folder, mpremote = board
+    monkeypatch.setattr(version, "current", lambda: "0.1.0+g1a2b3c4")
+    deploy.deploy(mpremote, "/dev/ttyACM0")
+    assert ("the board had no Vortex firmware, it has firmware 0.1.0+g1a2b3c4 now"
+            in capsys.readouterr().out)
+    monkeypatch.setattr(version, "current", lambda: "0.2.0")
+    assert deploy.deploy(mpremote, "/dev/ttyACM0") == ["vortex/version.mpy"]  # nothing else changed
+    assert ("the board had firmware 0.1.0+g1a2b3c4, it has firmware 0.2.0 now"
+            in capsys.readouterr().out)
+    # A board deployed before versions: the look says so, and the file its
+    # hash file lists but the board lacks is copied again.
+    (folder / "vortex" / "version.mpy").unlink()
+    look = subprocess.run([mpremote] + deploy.look_command("x", "auto")[1:], capture_output=True,
+                          text=True, check=True).stdout
+    assert deploy.had(deploy.parse_look(look)[0]) == "a Vortex firmware from before versions"
+    assert deploy.check_board(look, os.path.join(ROOT, "build", "flash"))["vortex/version.mpy"] == ""

@@ -137,3 +137,100 @@ def test_mypy_engine_is_clean(mypy_firmware):
 def test_mypy_firmware_is_clean(mypy_firmware):
     code, lines = mypy_firmware
     assert code == 0, "\n".join(lines)
+
+
+# --- CircuitPython -----------------------------------------------------------------
+
+CP_MYPY = """[mypy]
+python_version = 3.11
+mypy_path = %(hardware)s:%(libs)s
+check_untyped_defs = true
+warn_unused_ignores = true
+ignore_missing_imports = false
+
+# The library's own annotations are its business; its signatures are ours.
+[mypy-neopixel]
+follow_imports = silent
+"""
+
+
+def circuitpython_mypy(root, targets, cwd):
+    """mypy with CPython's typeshed and circuitpython-stubs (PEP 561 stub
+    packages, found in site-packages), pins.py and the pinned libraries
+    (.venv/circuitpython-lib) on the path; (exit code, output lines)."""
+    import deploy
+    config = os.path.join(root, "mypy.ini")
+    with open(config, "w") as f:
+        f.write(CP_MYPY % {"hardware": os.path.join(ROOT, "hardware"), "libs": deploy.CP_LIBS})
+    env = dict(os.environ)
+    env.pop("MYPYPATH", None)
+    p = subprocess.run([sys.executable, "-m", "mypy", "--config-file", config, "--cache-dir",
+                        os.path.join(root, "cache")] + targets,
+                       cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
+    return p.returncode, (p.stdout + p.stderr).splitlines()
+
+
+def test_circuitpython_build_is_the_source_without_machine_code(tmp_path):
+    import build_mpy
+    n = build_mpy.build(str(tmp_path), runtime="circuitpython")
+    assert n == len(firmware_files())  # every file, boot.py and hal/cp included
+    decorated = 0
+    for rel in firmware_files():
+        with open(os.path.join(ROOT, rel)) as f:
+            source = f.read()
+        with open(tmp_path / rel) as f:
+            built = f.read()
+        if rel == build_mpy.VERSION_MODULE:  # written by the build: the version from git
+            assert built == build_mpy.version.module_text(build_mpy.version.current())
+            continue
+        # Line for line the same, but each emitter decorator is a comment:
+        # what CPython runs, and mpy-cross with no arch compiled it.
+        assert built.splitlines() == [re.sub(r"^(\s*)(@micropython\.(native|viper))", r"\1# \2", x)
+                                      for x in source.splitlines()], rel
+        assert not re.search(r"^\s*@micropython\.", built, re.M), rel
+        decorated += len(re.findall(r"^\s*@micropython\.(?:native|viper)", source, re.M))
+    assert decorated >= 10  # the engine's and the drivers' (docs/speed.md)
+
+
+@pytest.fixture(scope="module")
+def mypy_circuitpython(tmp_path_factory):
+    """mypy once on the CircuitPython build of boot.py and vortex/hal/cp (the
+    sources as CircuitPython gets them: no emitter decorators, which its
+    micropython module lacks)."""
+    import build_mpy
+    base = tmp_path_factory.mktemp("cpmypy")
+    tree = str(base / "tree")
+    build_mpy.build(tree, runtime="circuitpython")
+    return circuitpython_mypy(str(base), ["firmware/boot.py", "firmware/vortex/hal/cp"], tree)
+
+
+def test_mypy_circuitpython_backend_is_clean(mypy_circuitpython):
+    code, lines = mypy_circuitpython
+    assert code == 0 and lines[-1].startswith("Success"), "\n".join(lines)
+
+
+def test_mypy_resolves_the_circuitpython_modules(tmp_path, mypy_circuitpython):
+    # keypad, busio, digitalio, usb_cdc, supervisor, storage, watchdog from
+    # circuitpython-stubs, neopixel from the pinned library: a probe using
+    # them type-checks, and each wrong use is caught.
+    (tmp_path / "probe.py").write_text(
+        "import board, busio, digitalio, keypad, microcontroller, storage, supervisor, usb_cdc\n"
+        "import neopixel\n"
+        "from watchdog import WatchDogMode\n"
+        "P = getattr(board, 'GP0')  # the stubs' board is no board in particular\n"
+        "m = keypad.KeyMatrix((P,), (P,), columns_to_anodes=False)\n"
+        "ev = keypad.Event()\n"
+        "got: bool = m.events.get_into(ev)\n"
+        "spi = busio.SPI(P, MOSI=P, MISO=P)\n"
+        "spi.write_readinto(bytearray(2), bytearray(2))\n"
+        "px = neopixel.NeoPixel(P, 64, auto_write=False)\n"
+        "t: int = supervisor.ticks_ms()\n"
+        "if microcontroller.watchdog:\n    microcontroller.watchdog.mode = WatchDogMode.RESET\n"
+        "ro: bool = storage.getmount('/').readonly\n"
+        "n: int = usb_cdc.console.in_waiting if usb_cdc.console else 0\n"
+        "keypad.KeyMatrix((P,), (P,), columns_to_anode=False)\n"
+        "bad: str = supervisor.ticks_ms()\n"
+        "neopixel.NeoPixel(P, '64')\n")
+    code, lines = circuitpython_mypy(str(tmp_path), ["probe.py"], str(tmp_path))
+    errors = [line for line in lines if ": error:" in line]
+    assert [e.split(":")[1] for e in errors] == ["16", "17", "18"], "\n".join(lines)

@@ -6,7 +6,7 @@ import gc
 from hal_fake_tiles import READ_ERR, ENC, rig, run, full_board
 from vortex import tag
 from vortex.tag import NO_TILE, WATER, FIRE, AIR, UNKNOWN, NOT_READ
-from vortex.hal.tiles import TileScanner, BURST, RETRY_MS
+from vortex.hal.tiles import TileScanner, BURST, RETRY_MS, DOUBT, RETRIES
 from vortex.tag import OK, NOTAG, ERR, BUSY
 from vortex.ticks import ticks_add, ticks_diff
 
@@ -56,6 +56,56 @@ def test_momentary_misreads_change_nothing():
     for c in (10, 20, 30, 40):
         seq = truth.codes_of(c, n0)
         assert seq[0] != board[c] and seq[1] == board[c]
+
+
+def test_failed_reads_change_a_reading_only_when_doubt_of_them_agree():
+    # A tag that fails now and then (no answer, a garbled frame) is what a
+    # lifted tile or a foreign tag looks like for one read: it takes DOUBT
+    # reads in a row, re-read at once, to believe it. At the simulator's
+    # worst noise (half the reads fail, a quarter of them each way) a false
+    # reading then starts once in 4**DOUBT reads: under once a minute.
+    assert 4 ** DOUBT > 60 * 150 and RETRIES == DOUBT - 1
+    board = full_board()
+    clock, truth, sc = rig(board)
+    run(clock, sc, 300)
+    truth.glitch[10] = [NO_TILE] * 3
+    truth.glitch[20] = [READ_ERR] * 3
+    truth.glitch[30] = [NO_TILE, READ_ERR] * DOUBT
+    sc.expect(10)
+    sc.expect(20)
+    sc.expect(30)
+    assert run(clock, sc, 500) == [] and sc.cells == bytearray(board)
+    truth.glitch[40] = [NO_TILE] * DOUBT
+    truth.glitch[50] = [READ_ERR] * DOUBT
+    sc.expect(40)
+    sc.expect(50)
+    n0 = truth.nlog()
+    seen = {}
+    for _ in range(60):                  # a few ms: the re-reads come at once
+        if sc.poll(clock.t):
+            for c in (40, 50):
+                if sc.cells[c] != board[c]:
+                    seen.setdefault(c, sc.cells[c])
+        clock.t += 1
+    assert seen == {40: NO_TILE, 50: UNKNOWN}
+    assert truth.codes_of(50, n0)[:DOUBT] == [READ_ERR] * DOUBT
+
+
+def test_failed_reads_among_a_tiles_reads_do_not_hold_it_back():
+    # A cell read as empty by mistake comes back at the second good read of
+    # its tile, failed reads between them or not.
+    board = full_board()
+    clock, truth, sc = rig(board)
+    run(clock, sc, 300)
+    good = board[12]
+    truth.glitch[12] = [NO_TILE] * DOUBT + [good, NO_TILE, READ_ERR, good] + [NO_TILE] * 3
+    sc.expect(12)
+    seen = []
+    for _ in range(80):
+        if sc.poll(clock.t):
+            seen.append((sc.cells[12], len(truth.glitch[12])))
+        clock.t += 1
+    assert seen == [(NO_TILE, 7), (good, 3)]
 
 
 def test_a_placed_tile_needs_two_reads_and_an_expected_cell_is_seen_at_once():
@@ -149,11 +199,11 @@ def test_a_flapping_tag_is_retried_a_bounded_number_of_times():
     for i in range(1, len(rank0)):
         run_len = run_len + 1 if rank0[i] == rank0[i - 1] else 1
         longest = max(longest, run_len)
-    assert longest <= 3
+    assert longest <= 1 + RETRIES
     assert sc.cells == before
 
 
-def test_unknown_tag_is_reported_after_two_reads():
+def test_unknown_tag_is_reported_after_doubt_reads():
     clock, truth, sc = rig(full_board())
     run(clock, sc, 300)
     truth.timeline[7] = [(clock.t, UNKNOWN)]
@@ -172,6 +222,36 @@ def test_across_the_ticks_wrap():
     sc.expect(9)
     run(clock, sc, 60)
     assert sc.cells[9] == NO_TILE
+
+
+def test_across_a_wrap_of_ticks_with_another_period():
+    # CircuitPython's supervisor.ticks_ms wraps at 2**29 (vortex.ticks):
+    # poll()'s milliseconds are counted into the scheduler's own period.
+    from vortex.hal import tiles as module
+    half = 1 << 28
+    saved = module.ticks_diff
+    module.ticks_diff = lambda a, b: (a - b + half) % (2 * half) - half
+    try:
+        board = full_board()
+        clock, truth, sc = rig(board, t0=(1 << 29) - 150)
+        mask = (1 << 29) - 1
+        for _ in range(300):
+            sc.poll(clock.t & mask)
+            clock.t += 1
+        assert sc.cells == bytearray(board) and clock.t & mask < 200
+        truth.timeline[9] = [(clock.t, NO_TILE)]
+        sc.expect(9)
+        for _ in range(60):
+            sc.poll(clock.t & mask)
+            clock.t += 1
+        assert sc.cells[9] == NO_TILE
+        n = sc.reads
+        for _ in range(100):
+            sc.poll(clock.t & mask)
+            clock.t += 1
+        assert sc.reads - n > 50
+    finally:
+        module.ticks_diff = saved
 
 
 def test_a_slow_reader_is_left_busy_while_the_others_read():

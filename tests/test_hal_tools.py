@@ -1,4 +1,4 @@
-"""tools/write_tag.py, and the tag codes against the engine's (CPython).
+"""vortex write-tag (host_sim/write_tag.py), and the tag codes against the engine's (CPython).
 
 The program write_tag sends to the board is run here under the MicroPython
 unix port, against the fake front end, MFRC522s and NTAG213 of hal_fake_front
@@ -10,12 +10,12 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import write_tag  # noqa: E402
+from host_sim import cli, write_tag
+from host_sim.__main__ import main as host_main
+from vortex import tag
+from vortex.engine import defs
 
-from vortex import tag  # noqa: E402
-from vortex.engine import defs  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 
@@ -26,13 +26,23 @@ def test_reading_codes_are_the_engines_terrains():
 
 
 def test_prints_the_pages(capsys):
-    assert write_tag.main(["fire", "--serial", "7"]) == 0
+    assert host_main(["write-tag", "fire", "--serial", "7"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Fire tile, serial 7, NTAG213 user memory:"
     assert out[1:] == ["  page 4: FD 0C 56 58", "  page 5: 01 02 07 00",
                        "  page 6: 00 00 00 00", "  page 7: 00 D9 FE 00"]
     data = bytes.fromhex("".join(l.split(":")[1] for l in out[1:]))
     assert tag.decode(data) == tag.FIRE and tag.serial(data) == 7
+
+
+def test_writing_stops_the_game_without_a_soft_reset(tmp_path, monkeypatch, capsys):
+    # A soft reset would end the timer that feeds main.py's watchdog once stopped.
+    fake = tmp_path / "mpremote"
+    fake.write_text('#!/bin/sh\necho "$1 $2 $3 $4"\necho VERIFIED\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(cli, "program", lambda name: str(fake))
+    assert host_main(["write-tag", "fire", "--write", "--port", "/dev/ttyACM0"]) == 0
+    assert "connect /dev/ttyACM0 resume exec\n" in capsys.readouterr().out
 
 
 def test_names_and_cells():
@@ -42,9 +52,9 @@ def test_names_and_cells():
     assert write_tag.parse_cell("a1") == 0 and write_tag.parse_cell("e4") == 28
     assert write_tag.parse_cell("H8") == 63
     with pytest.raises(SystemExit):
-        write_tag.main(["lava"])
+        host_main(["write-tag", "lava"])
     with pytest.raises(SystemExit):
-        write_tag.main(["fire", "--cell", "i9"])
+        host_main(["write-tag", "fire", "--cell", "i9"])
 
 
 RUNNER = """

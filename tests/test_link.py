@@ -2,6 +2,8 @@
 virtual board: commands, answers, events, the record, bad input and a host
 that does not read. Plain asserts: run by pytest and, under MicroPython, by
 tests/mpy_runner.py (test_link_micropython.py)."""
+import gc
+
 from host_sim.scenario import Rig
 from vortex.engine import START, Position, parse_action, parse_cell, action_text
 from vortex.app.session import Settings
@@ -9,15 +11,15 @@ from vortex.link.link import Link
 from vortex.link.outbox import Outbox
 from vortex.link.lines import LINE_MAX
 from vortex import record
-from link_pipe import Pipe
+from link_pipe import Pipe, HELLO
 from test_record import random_game
 
 
 class Host:
     """A board with its link, and a host at the other end of a pipe."""
 
-    def __init__(self, position=None, settings=None, store=None):
-        self.rig = Rig(position, settings=settings, store=store)
+    def __init__(self, position=None, settings=None, store=None, actions=()):
+        self.rig = Rig(position, settings=settings, store=store, actions=actions)
         self.board = self.rig.board
         self.link = Link(self.board)
         self.pipe = Pipe()
@@ -62,7 +64,7 @@ def test_subscribing_sends_the_state_now_then_changes():
 
 def test_hello_ping_and_help():
     h = Host()
-    assert h.ask("hello") == [("ok", "hello vortex-link 2")]
+    assert h.ask("hello") == [("ok", HELLO)]
     assert h.ask("ping 1f2e") == [("ok", "ping 1f2e")]
     assert h.ask("ping") == [("ok", "ping")]
     assert h.ask("ping a b")[0][0] == "error"
@@ -174,7 +176,7 @@ def test_bad_lines_get_one_error_each():
     assert got == [("error", "unknown command frobnicate (help lists them)"),
                    ("error", "line too long (at most %d bytes)" % LINE_MAX),
                    ("error", "byte 0x01 is not printable ASCII"),
-                   ("ok", "hello vortex-link 2")], got
+                   ("ok", HELLO)], got
     assert h.board.pos.text() == save
 
 
@@ -183,7 +185,7 @@ def test_lines_split_across_reads_and_typed_with_backspace():
     for part in ("he", "l", "lo\r", "posx\x7fition\r\n"):
         h.pipe.send(part)
         h.rig.tick()
-    assert answers(h.read()) == [("ok", "hello vortex-link 2"), ("ok", "position " + START)]
+    assert answers(h.read()) == [("ok", HELLO), ("ok", "position " + START)]
 
 
 def test_a_host_gone_mid_line_leaves_nothing_behind():
@@ -192,7 +194,7 @@ def test_a_host_gone_mid_line_leaves_nothing_behind():
     h.pipe.closed = True
     h.rig.tick()
     h.pipe.closed = False
-    assert answers(h.ask("hello")) == [("ok", "hello vortex-link 2")]
+    assert answers(h.ask("hello")) == [("ok", HELLO)]
 
 
 def test_a_host_that_does_not_read_loses_the_oldest_lines_whole():
@@ -216,7 +218,7 @@ def test_a_host_that_does_not_read_loses_the_oldest_lines_whole():
 def test_a_burst_of_commands_is_answered_in_order():
     h = Host()
     h.pipe.send("position\nhello\n" * 250)
-    want = (("ok", "position " + START), ("ok", "hello vortex-link 2"))
+    want = (("ok", "position " + START), ("ok", HELLO))
     n = 0
     for _ in range(200):
         h.rig.tick()
@@ -279,3 +281,118 @@ def test_the_result_when_a_heart_is_taken():
     assert h.ask("request W@d4") == [("error", "the game is over")]
     got = h.ask("takeback")  # the game goes on again
     assert ("ok", "takeback 0") in got and ("result", "*") in got
+
+
+# --- one answer a line, in order, whatever is pipelined -------------------------------
+def until_answer(h, want, ticks=400):
+    """Tick until the answer `want` has come; every message since, in order."""
+    got = []
+    for _ in range(ticks):
+        h.rig.tick()
+        got += h.read()
+        del h.log[:]  # (kept in got: MicroPython's heap holds one copy)
+        if ("ok", want) in got:
+            return got
+    raise AssertionError("no %r in %d ticks: %r" % (want, ticks, got[-5:]))
+
+
+def records_in(got):
+    """The records in messages (each a list of lines, ended by its ok record)
+    and the answers that are not records', in order."""
+    records, lines, others = [], [], []
+    for kind, rest in got:
+        if kind == "record":
+            lines.append(rest)
+        elif (kind, rest.split(" ")[0]) == ("ok", "record"):
+            assert rest == "record %d" % len(lines), (rest, len(lines))
+            records.append(lines)
+            lines = []
+        elif kind in ("ok", "error"):
+            assert not lines, ("an answer inside a record", kind, rest)
+            others.append((kind, rest))
+    assert not lines
+    return records, others
+
+
+def finished_game():
+    """A Host whose board has played a whole random game: 190 actions, ended
+    by 80 quiet actions (its record is longer than the outbox)."""
+    start, actions, end = random_game(297, max_actions=200)
+    assert len(actions) == 190 and end.outcome() is not None
+    end = None
+    gc.collect()  # (MicroPython's heap: the game played is garbage now)
+    return Host(start, actions=actions), actions
+
+
+def test_pipelined_records_are_answered_in_the_order_asked():
+    h = Host()
+    h.pipe.send("record\n" * 13 + "ping end\n")
+    records, others = records_in(until_answer(h, "ping end"))
+    assert len(records) == 13 and others == [("ok", "ping end")]
+    assert all(r == records[0] for r in records)
+    assert record.read("\n".join(records[0]))[2] == []
+
+
+def test_two_long_records_then_a_ping_come_whole_and_in_order():
+    h, actions = finished_game()
+    h.pipe.send("record\nrecord\nping x\n")
+    got = until_answer(h, "ping x")
+    assert got[-1] == ("ok", "ping x")
+    records, others = records_in(got)
+    assert len(records) == 2 and records[0] == records[1] and others == [("ok", "ping x")]
+    lines = records[0]  # (record.read replays it: test_the_record_reads_back_as_the_game)
+    assert '[Result "1/2-1/2"]' in lines and "" in lines
+    actions.append("1/2-1/2")
+    n = 0
+    for line in lines[lines.index("") + 1:]:  # the movetext: turn numbers, actions, result
+        for w in line.split():
+            if not w.endswith("."):
+                assert w == actions[n], (n, w)
+                n += 1
+    assert n == len(actions)
+
+
+def test_a_host_that_goes_takes_its_record_and_subscriptions_with_it():
+    h, _ = finished_game()
+    h.pipe.send("subscribe\nrecord\n")
+    h.rig.tick()
+    assert h.link.events and ("ok", "subscribe action lift verdict asks clock result") in h.read()
+    h.pipe.closed = True  # gone while its record is being sent
+    h.rig.tick()
+    h.pipe.closed = False
+    h.pipe.send("\nping new\nhello\nsubscribe verdict\n")  # the next host, as docs/protocol.md says
+    got = until_answer(h, "ping new")
+    h.rig.tick(5)
+    after = got[got.index(("ok", "ping new")) + 1:] + h.read()
+    assert [m for m in after if m[0] in ("ok", "error", "record")] == [
+        ("ok", HELLO), ("ok", "subscribe verdict")], after
+
+
+def test_a_tab_spoils_its_line():
+    h = Host()
+    assert answers(h.ask("hel\tlo")) == [("error", "byte 0x09 is not printable ASCII")]
+    assert answers(h.ask("ping\tx")) == [("error", "byte 0x09 is not printable ASCII")]
+    assert h.ask("ping  x ") == [("ok", "ping x")]  # spaces part words, as many as you like
+
+
+def test_the_line_limit_itself_and_a_long_ping_word_echoed_whole():
+    h = Host()
+    word = "w" * (LINE_MAX - len("ping "))
+    h.pipe.send("ping %s\r\n" % word)  # LINE_MAX bytes: taken (64 bytes are read a tick)
+    h.rig.tick(5)
+    assert h.read() == [("ok", "ping " + word)]
+    h.pipe.send("ping %sw\r\n" % word)  # one byte more: refused
+    h.rig.tick(5)
+    assert h.read() == [("error", "line too long (at most %d bytes)" % LINE_MAX)]
+    assert h.ask("hello") == [("ok", HELLO)]  # and nothing left behind
+
+
+def test_sequence_numbers_wrap_after_999999():
+    out = Outbox(256)
+    out.seq = 999998
+    for word in (b"a", b"b", b"c"):
+        out.begin()
+        out.word(word)
+        out.end()
+    sent = bytes(out.pending(256)).decode()
+    assert sent == "999998 a\n999999 b\n0 c\n", sent

@@ -108,7 +108,8 @@ def test_a_remote_opponents_actions_are_requested_and_carried_out(procs):
         time.sleep(0.3)
     link = Proc("link", "--port", pty, stdin=subprocess.PIPE)  # (positions drawn too)
     procs.append(link)
-    link.until("following the board")
+    assert link.until("following the board").startswith(
+        "following the board on %s, firmware dev (" % pty)  # the simulated board runs from source
     pos = Position()
     buf = new_buffer()
     sent = []
@@ -132,24 +133,43 @@ def test_a_remote_opponents_actions_are_requested_and_carried_out(procs):
     link.p.stdin.write("e2e9\n")  # not an action, not a command: one error line
     link.p.stdin.flush()
     assert link.until("error").startswith("error unknown command e2e9")
+    # The hands put the board back as the game now has it, then carry out
+    # the next request as before.
+    pos.pop()
+    a = action_text(buf[3 % pos.legal_into(buf)])
+    link.p.stdin.write(a + "\n")
+    link.p.stdin.flush()
+    assert link.until("ok request") == "ok request " + a
+    assert link.until("action ") == "action %d %s" % (len(pos.stack) + 1, a)
     link.p.stdin.close()
 
 
-def test_two_boards_play_each_other_over_loopback_tcp(procs, tmp_path):
+def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
+    return port
+
+
+def test_two_boards_play_each_other_over_loopback_tcp(procs, tmp_path):
+    port = free_port()
     light = board(procs, "--ai", "light", "--auto")
     dark = board(procs, "--ai", "dark", "--auto")
+    # Light's AI has played already, through a link that has gone since: the
+    # link that connects later sends that action from the board's record.
+    first = Proc("link", "--port", light, "--quiet")
+    procs.append(first)
+    first.until("action 1 ")
+    first.stop()
     ra, rb = str(tmp_path / "a.txt"), str(tmp_path / "b.txt")
-    a = Proc("link", "--port", light, "--listen", "127.0.0.1:%d" % port, "--record", ra,
-             "--until-over", "--quiet")
-    procs.append(a)
-    a.until("following the board")
-    b = Proc("link", "--port", dark, "--connect", "127.0.0.1:%d" % port, "--record", rb,
+    b = Proc("link", "--port", dark, "--listen", "127.0.0.1:%d" % port, "--record", rb,
              "--until-over", "--quiet")
     procs.append(b)
+    b.until("following the board")
+    a = Proc("link", "--port", light, "--connect", "127.0.0.1:%d" % port, "--record", ra,
+             "--until-over", "--quiet")
+    procs.append(a)
     assert a.finish() == 0, "\n".join(a.seen[-20:])
     assert b.finish() == 0, "\n".join(b.seen[-20:])
     ta, sa, game_a = record.read(open(ra).read())
@@ -157,6 +177,49 @@ def test_two_boards_play_each_other_over_loopback_tcp(procs, tmp_path):
     assert game_a == game_b and len(game_a) > 64
     assert ta["Result"] == tb["Result"] != "*"
     assert ta["Light"] == "board AI" and tb["Dark"] == "board AI"
+
+
+def silent_port():
+    """(master fd, path) of a serial port where nothing answers."""
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    os.close(slave)
+    os.set_blocking(master, False)
+    return master, path
+
+
+def link_fails(*args):
+    """Run a link that must fail; its one line of error, and whether it wrote
+    anything to its board (a silent port)."""
+    master, path = silent_port()
+    try:
+        p = subprocess.run([sys.executable, "-m", "host_sim", "link", "--port", path] + list(args),
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+        try:
+            wrote = os.read(master, 4096)
+        except OSError:  # (EAGAIN, or EIO once nothing holds the port)
+            wrote = b""
+    finally:
+        os.close(master)
+    assert p.returncode == 1 and p.stdout == "" and p.stderr.count("\n") == 1, p.stderr
+    return p.stderr, wrote
+
+
+def test_a_link_that_cannot_listen_or_connect_says_where_and_leaves_the_board_alone():
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    try:
+        err, wrote = link_fails("--listen", "127.0.0.1:%d" % port)
+    finally:
+        taken.close()
+    assert err.startswith("python3 -m host_sim: error: cannot listen on 127.0.0.1:%d: " % port)
+    assert "in use" in err and wrote == b""  # bound before the board was touched
+    port = free_port()  # nobody listens there
+    err, wrote = link_fails("--connect", str(port))
+    assert err.startswith("python3 -m host_sim: error: cannot connect to localhost:%d: " % port)
+    assert wrote == b""
 
 
 def test_a_port_without_a_board_is_one_line_of_error(tmp_path):

@@ -9,7 +9,7 @@ from vortex.hal.store import FileStore
 from vortex.link.link import Link, COMMANDS
 from vortex.link.lines import LINE_MAX
 from hal_fake_fs import MemFS
-from link_pipe import Pipe
+from link_pipe import Pipe, HELLO
 
 # Words that change the game when well formed, given garbage here.
 RISKY = ("request", "new", "set", "subscribe", "unsubscribe", "takeback", "record")
@@ -104,4 +104,4 @@ def test_random_bytes_and_a_host_gone_mid_line():
             assert (board.pos.text(), fs.files) == (pos, save), seed
         pipe.send(b"hello\n")  # the next host is answered as if nothing happened
         link.serve(pipe)
-        assert pipe.lines()[-1].split(" ", 1)[1] == "ok hello vortex-link 2", seed
+        assert pipe.lines()[-1].split(" ", 1)[1] == "ok " + HELLO, seed

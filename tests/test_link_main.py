@@ -44,8 +44,9 @@ def run(script, tmp_path, stdin, ticks=200):
 def test_commands_on_stdin_are_answered_by_the_loop(tmp_path):
     p = run(SCRIPT, tmp_path, b"hello\r\nposition\nfoo\nsubscribe action\nrequest W@d4\n")
     assert p.returncode == 0, p.stdout + p.stderr
-    lines = p.stdout.decode().splitlines()
-    assert lines[0] == "0 ok hello vortex-link 2", lines
+    banner, *lines = p.stdout.decode().splitlines()
+    assert banner == "Vortex firmware dev", banner  # run from source: the committed version.py
+    assert lines[0] == "0 ok hello vortex-link 2 firmware dev", lines
     assert lines[1].startswith("1 ok position 8/8/8/8/8/8/8/8 "), lines
     assert lines[2].startswith("2 error unknown command foo"), lines
     assert lines[3:5] == ["3 ok subscribe action", "4 ok request W@d4"], lines

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from vortex.link.link import COMMANDS
 from vortex.link.lines import LINE_MAX
 from test_link_fuzz import RISKY, board_and_link
+from link_pipe import HELLO
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=100)
 visible = st.binary(min_size=1, max_size=40).map(
@@ -64,7 +65,7 @@ def test_any_bytes_then_a_host_gone_mid_line(data, tail):
         assert (board.pos.text(), fs.files) == before
     pipe.send(b"hello\n")
     link.serve(pipe)
-    assert pipe.lines()[-1].split(" ", 1)[1] == "ok hello vortex-link 2"
+    assert pipe.lines()[-1].split(" ", 1)[1] == "ok " + HELLO
 
 
 @settings(**SETTINGS)

@@ -1,4 +1,4 @@
-"""The terminal game, driven as a user drives it: `python3 -m host_sim play`
+"""The terminal game, driven as a user drives it: `python3 -m host_sim game`
 in a subprocess from the repository root, commands on stdin."""
 import os
 import subprocess
@@ -20,7 +20,7 @@ HEARTS = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWA
 
 def play(*args, stdin="", color=False):
     """Run the game; return (exit code, stdout, stderr)."""
-    argv = [sys.executable, "-m", "host_sim", "play"] + list(args)
+    argv = [sys.executable, "-m", "host_sim", "game"] + list(args)
     if not color:
         argv.append("--no-color")
     env = dict(os.environ)

@@ -1,7 +1,10 @@
 """The browser simulator's server without a browser: real HTTP on localhost,
 bad requests answered cleanly, the game kept, every page told of changes."""
 import json
+import os
+import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -9,15 +12,25 @@ import pytest
 
 import host_sim  # noqa: F401
 from host_sim.web.game import Game, MemoryStore
-from host_sim.web.server import Server
+from host_sim.web.server import Server, MAX_BODY
 from host_sim.__main__ import main as host_sim_main
 from vortex.app import session
 from vortex.app.session import Settings, NO_AI
-from vortex.engine import DARK
+from vortex.engine import DARK, Position
+from vortex.app.recognise import AGREE
 
 
 @pytest.fixture()
 def server():
+    s = Server(Game(Settings()))
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def shared():
+    """One server for the tables of bad requests, which change nothing."""
     s = Server(Game(Settings()))
     s.start()
     yield s
@@ -49,12 +62,17 @@ def test_serves_the_page_and_nothing_outside_static(server):
         assert e.value.code == 404
 
 
+def test_the_version_is_the_simulators(server):
+    from host_sim import version
+    assert json.loads(get(server, "/api/version")[1]) == {"version": version.current()}
+
+
 def test_bad_requests_get_a_reason_and_change_nothing(server):
     before = json.loads(get(server, "/api/state")[1])["position"]
     assert post(server, "lift", b"{bad") [0] == 400
     assert post(server, "lift", b"[1]") == (400, {"error": "the arguments must be a JSON object"})
     assert post(server, "fly", {}) == (400, {"error": "no such request: fly"})
-    assert post(server, "lift", {"cell": "z9"}) == (400, {"error": "no cell 'z9' on the board"})
+    assert post(server, "lift", {"cell": "z9"}) == (400, {"error": "cell: no cell 'z9' on the board"})
     assert post(server, "lift", {"cell": 64})[0] == 400
     assert post(server, "lift", {}) [0] == 400
     assert post(server, "put", {"cell": "e4"}) == (200, {"error": "the hand is empty"})
@@ -69,6 +87,117 @@ def test_bad_requests_get_a_reason_and_change_nothing(server):
     assert post(server, "view", {"ply": 3})[0] == 400
     state = json.loads(get(server, "/api/state")[1])
     assert state["position"] == before and state["hand"] == []
+
+
+def raw(s, head, body=b"", wait=3.0):
+    """Send a request as bytes; (status, JSON answer, seconds taken), the
+    connection closed by the server (or the wait run out: status None)."""
+    host, port = s.server_address[:2]
+    t0 = time.monotonic()
+    with socket.create_connection((host, port), timeout=wait) as c:
+        c.sendall(head.replace(b"\n", b"\r\n") + b"\r\n" + body)
+        got = b""
+        try:
+            while True:  # the server answers and closes; a client that stays gets nothing more
+                chunk = c.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+                if b"\r\n\r\n" in got:
+                    top, _, rest = got.partition(b"\r\n\r\n")
+                    n = int(top.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+                    if len(rest) >= n:
+                        break
+        except socket.timeout:
+            return None, None, time.monotonic() - t0
+    top, _, rest = got.partition(b"\r\n\r\n")
+    return int(top.split()[1]), json.loads(rest), time.monotonic() - t0
+
+
+def post_head(op, length):
+    return b"POST /api/%s HTTP/1.1\nHost: x\nContent-Type: application/json\nContent-Length: %s\n" % (
+        op.encode(), length.encode())
+
+
+@pytest.mark.parametrize("length, body, codes", (
+    ("-1", b"", (400,)),                        # once: no answer, a thread waiting for ever
+    ("-5", b'{"cell": "e2"}', (400,)),
+    ("abc", b"{}", (400,)),
+    ("1e3", b"{}", (400,)),
+    (str(MAX_BODY + 1), b'{"cell": ', (400, 413)),  # the body not waited for, nor read
+    ("99999999999999999999", b"", (400, 413)),
+))
+def test_a_bad_content_length_is_answered_at_once_in_one_line(shared, capfd, length, body, codes):
+    server = shared
+    status, answer, took = raw(server, post_head("lift", length), body)
+    assert status in codes and took < 2.0, (status, took)
+    assert set(answer) == {"error"} and "\n" not in answer["error"] and answer["error"]
+    # The server goes on serving, and said nothing to its terminal.
+    assert post(server, "lift", {"cell": "e2"}) == (200, {})
+    assert post(server, "put", {"cell": "e2"}) == (200, {})
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_deep_json_is_a_400_in_one_line(server, capfd):
+    for deep in (b"[" * 100000, b'{"cell": ' * 50000, b"[" * 100000 + b"]" * 100000):
+        status, answer = post(server, "lift", deep)
+        assert status == 400 and "\n" not in answer["error"], (status, answer)
+    assert "Traceback" not in capfd.readouterr().err
+    assert json.loads(get(server, "/api/state")[1])["hand"] == []
+
+
+# Every request with each of its arguments wrong in kind: a 400 naming the
+# argument, in one line; nothing done (game.py checks them all one way).
+BAD_ARGUMENTS = [
+    ("button", {"a": "yes"}), ("button", {"b": 2}), ("button", {"a": None}),
+    ("button", {"a": True, "c": True}),
+    ("lift", {"cell": "e2", "tile": "yes"}), ("lift", {"cell": ["e2"]}), ("lift", {"cel": "e2"}),
+    ("lift", {"cell": True}), ("lift", {"cell": 2.5}),
+    ("put", {"cell": "e4", "item": "0"}), ("put", {"cell": "e4", "item": 1.5}), ("put", {}),
+    ("move", {"from": "e2"}), ("move", {"from": "e2", "to": 28.0}),
+    ("move", {"from": "e2", "to": "e4", "tile": "no"}),
+    ("lay", {"terrain": 1, "cell": "d4"}), ("lay", {"terrain": "X", "cell": "d4"}),
+    ("lay", {"terrain": "", "cell": "d4"}), ("lay", {"terrain": "WF", "cell": "d4"}),
+    ("from-tray", {"piece": 1, "cell": "a3"}), ("from-tray", {"piece": "T"}),
+    ("aside", {"item": "last"}),
+    ("act", {"action": 12}), ("act", {"action": ["e2e4"]}),
+    ("tidy", {"all": True}), ("takeback", {"n": 2}), ("hint", {"side": "light"}),
+    ("new", {"position": 5}), ("new", {"mode": "two"}),
+    ("set", {"name": "ai"}), ("set", {"name": 1, "value": "off"}),
+    ("set", {"name": "ai", "value": ["off"]}), ("set", {"name": "ai", "value": None}),
+    ("set", {"name": "level", "value": True}),
+    ("record", {"text": 3}), ("record", {}),
+    ("sensors", {"misread": "lots"}), ("sensors", {"bounce_ms": -1}), ("sensors", {"misread": 501}),
+    ("sensors", {"bounce_ms": 1.5}), ("sensors", {"noise": 3}),
+    ("view", {"ply": "1"}), ("view", {"ply": -1}), ("view", {}),
+]
+
+
+@pytest.mark.parametrize("op, args", BAD_ARGUMENTS)
+def test_every_request_checks_its_arguments(shared, op, args):
+    server = shared
+    before = json.loads(get(server, "/api/state")[1])
+    status, answer = post(server, op, args)
+    assert status == 400 and set(answer) == {"error"}, (status, answer)
+    assert "\n" not in answer["error"] and len(answer["error"]) < 200
+    after = json.loads(get(server, "/api/state")[1])
+    for key in ("position", "hand", "tiles", "pieces", "settings", "sensors", "tray"):
+        assert after[key] == before[key], key
+
+
+def test_every_request_is_in_the_bad_arguments_table():
+    from host_sim.web.game import REQUESTS
+    assert {op for op, _ in BAD_ARGUMENTS} == set(REQUESTS)
+
+
+def test_the_docs_name_every_request_with_its_arguments():
+    from host_sim.web.game import REQUESTS
+    with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "docs", "simulator.md")) as f:
+        text = " ".join(f.read().split())
+    for op, params in REQUESTS.items():
+        want = "`%s {%s}`" % (op, ", ".join(params)) if params else "`%s`" % op
+        assert want in text, want
 
 
 def test_the_opponent_changes_now_and_is_saved_with_the_game():
@@ -121,6 +250,26 @@ def test_hands_move_things_and_the_firmware_answers(server):
     assert state["tiles"][12] == 3 and state["pieces"][12] == 1 and state["hand"] == []
 
 
+def test_the_next_hand_counts_at_once_after_a_new_game_or_a_tidy(server):
+    # "New game" lays the board out at once; the firmware must have seen it
+    # before the next hand, or that hand's action is taken for a board still
+    # being put back (it once stayed at "put the board back" for good).
+    g = server.game
+    full = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+            "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+    for first, then in ((full, None), (None, full)):
+        assert post(server, "new", {"position": first} if first else {}) == (200, {})
+        if then:
+            with g.lock:  # the board, not the game, now shows another position
+                g.rig.virtual.arrange(Position(then), g.rig.now)
+            assert post(server, "tidy", {}) == (200, {})
+        with g.lock:
+            assert g.rig.board.verdict == AGREE and g.rig.board.judged
+            before = len(g.rig.board.pos.stack)
+            g.rig.play(g.rig.board.pos.parse_action("e2e3" if first else "W@d4"), settle=False)
+            assert len(g.rig.board.pos.stack) == before + 1
+
+
 def test_every_page_hears_of_a_change(server):
     def first_events(n, out):
         with urllib.request.urlopen(server.url + "events", timeout=5) as r:
@@ -143,7 +292,7 @@ def test_every_page_hears_of_a_change(server):
 
 def test_help_only_prints_help(capsys):
     with pytest.raises(SystemExit) as e:
-        host_sim_main(["web", "--help"])
+        host_sim_main(["play", "--help"])
     assert e.value.code == 0
     assert "--port" in capsys.readouterr().out
 
@@ -152,7 +301,7 @@ def test_help_only_prints_help(capsys):
                                   ["--clock", "x"]))
 def test_a_bad_option_is_one_line(capsys, args):
     with pytest.raises(SystemExit) as e:
-        host_sim_main(["web", "--no-browser"] + args)
+        host_sim_main(["play", "--no-browser"] + args)
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error:" in err

@@ -6,6 +6,7 @@ firmware's own frame and game. Screenshots and figures go to build/screenshots/.
 Skips (with the reason) where Playwright or chromium cannot be had; `make
 test` installs both where it can (chromium with apt-get when root).
 """
+import io
 import json
 import os
 import shutil
@@ -22,6 +23,7 @@ from vortex.app.ai import Rng
 from vortex.app import leds
 from vortex.app.recognise import AGREE
 from vortex.app.session import Settings, NO_AI
+from host_sim.scenario import scaled
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed "
                                "(make test installs it from requirements-dev.txt)")
@@ -95,8 +97,25 @@ def browser():
 
 
 @pytest.fixture(scope="module")
+def phone(browser, server):
+    """The page on a phone: 390 x 844, touch."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(10000)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server.url)
+    pg.wait_for_function("window.vortex.drawn > 0")
+    yield pg
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
 def page(browser, server):
     pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    pg.set_default_timeout(10000)
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.on("dialog", lambda d: d.accept())  # "leave this game?": yes
@@ -288,18 +307,17 @@ def test_illegal_move_flashes_red_then_is_restored(page, server):
     bad = next(t for t in range(24, 40) if not pos.pieces[t] and (frm << 6 | t) not in acts)
     drag(page, cell_name(frm), cell_name(bad))
     # The firmware flashes the action's cells red; the page shows exactly that frame.
-    page.wait_for_function("""c => { const e = document.querySelector(`[data-cell="${c}"]`);
-        const [r, g, b] = e.dataset.rgb.split(',').map(Number); return r > 0 && g === 0 && b === 0; }""",
-                           arg=cell_name(bad), timeout=3000)
+    red = "%d,%d,%d" % scaled(leds.ERROR)
+    page.wait_for_function("""([c, red]) => document.querySelector(`[data-cell="${c}"]`).dataset.rgb === red""",
+                           arg=[cell_name(bad), red], timeout=3000)
     shot(page, "07-illegal-red")
     with server.game.lock:
         assert server.game.rig.board.flashing
     drag(page, cell_name(bad), cell_name(frm))
     settled(server, 0)
     # The flash runs its course (ERROR_MS), then no cell is red.
-    page.wait_for_function("""() => ![...document.querySelectorAll('.cell')].some(e => {
-        const [r, g, b] = e.dataset.rgb.split(',').map(Number); return r > 0 && g === 0 && b === 0; })""",
-                           timeout=4000)
+    page.wait_for_function("""red => ![...document.querySelectorAll('.cell')].some(e => e.dataset.rgb === red)""",
+                           arg=red, timeout=4000)
     in_step(page, server)
     shot(page, "08-illegal-restored")
 
@@ -393,23 +411,6 @@ def test_opponent_chosen_mid_game_plays_at_once(page, server):
                            " && document.querySelector('#ai-level').value === '3'", timeout=3000)
 
 
-def test_hold_b_opens_the_settings_menu_on_the_leds(page, server):
-    start(server)
-    settled(server, 0)
-    btn = page.locator("#btn-b")
-    btn.hover()
-    page.mouse.down()
-    page.wait_for_function("window.vortex.state.menu", timeout=3000)
-    page.mouse.up()
-    in_step(page, server)
-    assert page.is_visible("#menu-legend")
-    shot(page, "11-settings-menu")
-    btn.hover()
-    page.mouse.down()
-    page.wait_for_function("!window.vortex.state.menu", timeout=3000)
-    page.mouse.up()
-
-
 def test_history_sensors_and_two_tabs(page, server, browser):
     start(server)
     for a in ("W@d4", "F@e5"):
@@ -456,7 +457,7 @@ def test_bad_input_gets_a_message_and_loses_nothing(page, server):
     assert len(server.game.rig.board.pos.stack) == 1
     answer = page.evaluate("""() => fetch('/api/lift', {method: 'POST', body: '{"cell": "z9"}'})
         .then(r => r.json().then(j => [r.status, j.error]))""")
-    assert answer == [400, "no cell 'z9' on the board"]
+    assert answer == [400, "cell: no cell 'z9' on the board"]
     page.set_input_files("#load-rec", files=[{"name": "bad.txt", "mimeType": "text/plain",
                                                "buffer": b"[Light \"x\"\n\n1. Q@z9 *"}])
     page.wait_for_function("document.querySelector('#banner').textContent.includes('record')")
@@ -479,3 +480,254 @@ def test_works_at_1280x720_and_390x844(page, server):
         assert box["x"] >= 0 and box["x"] + box["width"] <= w
         shot(page, "16-viewport-%dx%d" % (w, h))
     page.set_viewport_size({"width": 1280, "height": 720})
+
+
+def test_the_page_shows_the_simulators_version(page, server):
+    page.wait_for_function("document.getElementById('version').textContent !== ''")
+    assert page.text_content("#version") == server.version
+
+
+# e2 stands on Water: it slides up the e-file and may take the Traveller on e7.
+BATTLE = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+          "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+
+
+def press(pg, target):
+    """A click with the mouse, a tap on a phone."""
+    loc = cell(pg, target) if isinstance(target, str) and len(target) == 2 else (
+        pg.locator(target) if isinstance(target, str) else target)
+    if pg.viewport_size["width"] < 600:
+        loc.tap()
+    else:
+        loc.click()
+
+
+def carry(pg, source, target):
+    """Carry what is under one locator to another, in small steps: with the
+    mouse, or on a phone with a finger (touch events, as Chromium gets them
+    from a touch screen)."""
+    target.scroll_into_view_if_needed()
+    source.scroll_into_view_if_needed()
+    a, b = source.bounding_box(), target.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1 = b["x"] + b["width"] / 2  # the middle of its part in view
+    y1 = (max(b["y"], 0) + min(b["y"] + b["height"], pg.viewport_size["height"])) / 2
+    if pg.viewport_size["width"] >= 600:
+        pg.mouse.move(x0, y0)
+        pg.mouse.down()
+        pg.mouse.move(x1, y1, steps=5)
+        pg.mouse.up()
+        return
+    cdp = pg.context.new_cdp_session(pg)
+    try:
+        for i, kind in enumerate(["touchStart"] + ["touchMove"] * 5 + ["touchEnd"]):
+            k = min(i, 5) / 5
+            points = [] if kind == "touchEnd" else [{"x": x0 + (x1 - x0) * k, "y": y0 + (y1 - y0) * k}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    finally:
+        cdp.detach()
+
+
+def drawn(pg, server):
+    """Wait until the page has drawn the server's latest state."""
+    pg.wait_for_function("v => window.vortex.drawn >= v", arg=server.game.version)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_piece_taken_by_clicks_goes_beside_the_board_by_click_and_by_drag(
+        request, server, device):
+    pg = request.getfixturevalue("page" if device == "desktop" else "phone")
+    for how in ("click", "drag"):
+        start(server, BATTLE)
+        settled(server, 0)
+        drawn(pg, server)
+        press(pg, "e2")  # lift yours, lift theirs, choose yours in the hand, put it down
+        pg.wait_for_function("window.vortex.state.hand.length === 1")
+        press(pg, "e7")
+        pg.wait_for_function("window.vortex.state.hand.length === 2")
+        press(pg, '#hand .piece-chip.light')
+        press(pg, "e7")
+        settled(server, 1)
+        pg.wait_for_function("JSON.stringify(window.vortex.state.hand) === '[[\"piece\",5]]'")
+        shot(pg, "17-taken-piece-in-hand-%s" % device)
+        aside = server.game.state()["tray"][5]
+        if how == "click":
+            press(pg, "#aside")
+        else:
+            carry(pg, pg.locator('#hand [data-item="0"]'), pg.locator("#tray-shelf"))
+        pg.wait_for_function("window.vortex.state.hand.length === 0", timeout=3000)
+        assert server.game.state()["tray"][5] == aside + 1  # a Dark Traveller beside the board
+        settled(server, 1)
+        in_step(pg, server)
+
+
+def test_an_action_not_asked_for_is_said_in_words(page, server):
+    start(server, START, ai="light")  # the AI lays Light's first tile: the board asks for it
+    page.wait_for_function("window.vortex.state.pending", timeout=10000)
+    asked = page.evaluate("window.vortex.state.pending")
+    pos = Position(START)
+    cell_name_ = asked[2:]
+    other = next(t for t in "WFEA" if t != asked[0]
+                 and pos.is_legal(pos.parse_action("%s@%s" % (t, cell_name_))))
+    press(page, '#pool [data-terrain="%s"]' % other)
+    press(page, cell_name_)
+    laid = "%s@%s" % (other, cell_name_)
+    page.wait_for_function("window.vortex.state.verdict === 'not-asked'", timeout=5000)
+    text = page.inner_text("#verdict")
+    assert "%s is not the action the board asks for: %s" % (laid, asked) in text
+    assert "illegal" not in text.lower()
+    shot(page, "18-not-asked")
+    server.game.command("tidy", {})
+
+
+def test_hold_b_opens_the_settings_menu_with_every_row_labelled(page, phone, server):
+    from vortex.app import commands
+    start(server)
+    settled(server, 0)
+    for pg in (page, phone):
+        drawn(pg, server)
+        before = boxes(pg)
+        btn = pg.locator("#btn-b")
+        btn.hover()
+        pg.mouse.down()
+        pg.wait_for_function("window.vortex.state.menu", timeout=3000)
+        pg.mouse.up()
+        pg.wait_for_function("!document.querySelector('#menu-legend').hidden")
+        in_step(pg, server)
+        rows = pg.locator("#menu-legend > *")
+        assert rows.count() == len(commands.NAMES)
+        for i, name in enumerate(commands.NAMES):  # row i: rank 8 - i, where the LEDs show it
+            row = rows.nth(i)
+            assert row.inner_text().strip(), name
+            assert row.get_attribute("data-name") == name
+            r, c = row.bounding_box(), cell(pg, "h%d" % (8 - i)).bounding_box()
+            assert abs((r["y"] + r["height"] / 2) - (c["y"] + c["height"] / 2)) < 2, name
+        assert boxes(pg) == before  # the menu shifted nothing
+        shot(pg, "11-settings-menu-%d" % pg.viewport_size["width"])
+        btn.hover()
+        pg.mouse.down()
+        pg.wait_for_function("!window.vortex.state.menu", timeout=3000)
+        pg.mouse.up()
+
+
+LAYOUT = ("#board", "#verdict", "#turn", "#hand", "#tray-shelf", ".panel .card:nth-child(2)")
+
+
+def boxes(pg):
+    """Where the page's main parts are on the page (not the screen: scrolling
+    moves nothing), rounded to the pixel."""
+    return pg.evaluate("""sels => Object.fromEntries(sels.map(s => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return [s, [r.x + scrollX, r.y + scrollY, r.width, r.height].map(Math.round)]; }))""",
+                       list(LAYOUT))
+
+
+def test_on_a_phone_the_status_is_in_view_and_the_tile_box_goes_with_the_building(
+        phone, server):
+    start(server, START, ai="dark")
+    settled(server, 0)
+    drawn(phone, server)
+    assert phone.is_visible("#pool-shelf")  # the board is being built
+    phone.fill("#act-text", "W@d4")
+    phone.press("#act-text", "Enter")
+    phone.wait_for_function("window.vortex.state.pending", timeout=10000)
+    phone.evaluate("window.scrollTo(0, 0)")
+    for sel in ("#turn", "#verdict", "#pending", "#board"):
+        b = phone.locator(sel).bounding_box()
+        assert b["y"] >= 0 and b["y"] + b["height"] <= 844, (sel, b)
+    shot(phone, "19-phone-asks")
+    start(server, BATTLE)
+    settled(server, 0)
+    drawn(phone, server)
+    assert phone.is_hidden("#pool-shelf")  # the battle: no tiles to lay
+    assert not phone.evaluate("document.scrollingElement.scrollWidth > window.innerWidth")
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_banner_shifts_nothing(request, server, device):
+    pg = request.getfixturevalue("page" if device == "desktop" else "phone")
+    start(server, BATTLE)
+    settled(server, 0)
+    drawn(pg, server)
+    pg.fill("#act-text", "Q@z9")  # nonsense: the board says what is wrong
+    before = boxes(pg)
+    pg.press("#act-text", "Enter")
+    pg.wait_for_selector("#banner:not([hidden])")
+    assert boxes(pg) == before
+    banner = pg.locator("#banner").bounding_box()
+    assert banner["y"] >= 0 and banner["y"] + banner["height"] <= pg.viewport_size["height"]
+    shot(pg, "20-banner-%s" % device)
+    pg.locator("#banner").click()  # a click puts it away
+    pg.wait_for_selector("#banner", state="hidden")
+    assert boxes(pg) == before
+
+
+def cell_pixels(pg, name):
+    """A cell as the page draws it: a function of a region (a test on (dx,
+    dy), the offset from the cell's centre in cells) to its mean colour."""
+    from PIL import Image
+    img = Image.open(io.BytesIO(cell(pg, name).screenshot())).convert("RGB")
+    w, h = img.size
+    px = img.load()
+
+    def mean(inside):
+        got = [px[x, y] for y in range(h) for x in range(w)
+               if inside((x + 0.5) / w - 0.5, (y + 0.5) / h - 0.5)]
+        assert got, "no pixel in the region"
+        return tuple(sum(c[i] for c in got) / len(got) for i in range(3))
+    return mean
+
+
+def window(dx, dy):  # the tile's window over the LED (its middle)
+    return dx * dx + dy * dy < 0.07 ** 2
+
+
+def face(dx, dy):  # the tile's own colour: its lower right, clear of letter and symbol
+    return 0.25 < dx < 0.36 and 0.25 < dy < 0.36
+
+
+def ring(dx, dy):  # the cell round a piece standing on it
+    return 0.38 ** 2 < dx * dx + dy * dy < 0.46 ** 2
+
+
+def test_the_leds_read_on_every_tile_and_round_a_piece(page, phone, server):
+    from colour import APART, de2000, srgb
+    from vortex.app import commands
+    # What to put back: a Fire tile laid where an Air tile was (red), Light's
+    # Travellers off an Air tile and an Earth tile (Light's colour).
+    start(server, BATTLE)
+    settled(server, 0)
+    for op, args in (("lift", {"cell": "e4"}), ("aside", {}), ("lay", {"terrain": "F", "cell": "e4"}),
+                     ("lift", {"cell": "d2"}), ("aside", {}), ("lift", {"cell": "g2"}), ("aside", {})):
+        assert server.game.command(op, args) == {}
+    for _ in range(100):
+        with server.game.lock:
+            rig = server.game.rig
+            if rig.shows("e4", leds.EXTRA) and rig.shows("d2", leds.SIDE[0]):
+                break
+        time.sleep(0.02)
+    for pg in (page, phone):
+        in_step(pg, server, agree=False)
+        pg.locator("#board").screenshot(path=os.path.join(
+            SHOTS, "21-what-to-put-back-%d.png" % pg.viewport_size["width"]))
+        dark = srgb(cell_pixels(pg, "e5")(window))  # a window with its LED off
+        for name in ("e4", "d2"):  # red on Fire, Light's colour on Air
+            mean = cell_pixels(pg, name)
+            lit, tile = srgb(mean(window)), srgb(mean(face))
+            assert de2000(lit, tile) >= APART, (pg.viewport_size, name, de2000(lit, tile))
+            assert de2000(lit, dark) >= APART, (pg.viewport_size, name)
+    # A tile asked for under a piece: the LED's ring round the piece, blinking.
+    start(server, START)
+    settled(server, 0)
+    with server.game.lock:
+        commands.request(server.game.rig.board, "E@c2")  # a remote opponent's placement
+    for pg in (page, phone):
+        rings = []
+        for _ in range(8):  # over two blinks: lit and dark
+            rings.append(srgb(cell_pixels(pg, "c2")(ring)))
+            time.sleep(0.12)
+        spread = max(de2000(a, b) for a in rings for b in rings)
+        assert spread >= APART, (pg.viewport_size, spread)
+        pg.locator("#board").screenshot(path=os.path.join(
+            SHOTS, "22-tile-asked-under-a-piece-%d.png" % pg.viewport_size["width"]))
+    server.game.command("new", {})

@@ -10,6 +10,16 @@ import gc
 import sys
 import time
 
+try:
+    ticks_us = time.ticks_us
+    ticks_diff = time.ticks_diff
+except AttributeError:  # CircuitPython: no ticks_* in time
+    def ticks_us():
+        return time.monotonic_ns() // 1000
+
+    def ticks_diff(a, b):
+        return a - b
+
 START = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
 
 
@@ -22,25 +32,25 @@ def step_mode(repeats):
     for _ in range(repeats):
         now += 5
         occ[e2] = 0
-        t0 = time.ticks_us()
+        t0 = ticks_us()
         drawn = board.step(now, occ, tiles, ids, 0)  # the lift: destinations drawn
-        lift += time.ticks_diff(time.ticks_us(), t0)
+        lift += ticks_diff(ticks_us(), t0)
         assert drawn
         now += 5
         occ[e2] = 1
-        t0 = time.ticks_us()
+        t0 = ticks_us()
         board.step(now, occ, tiles, ids, 0)  # put back: agreement drawn
-        put += time.ticks_diff(time.ticks_us(), t0)
+        put += ticks_diff(ticks_us(), t0)
     print("lift_us", lift / repeats)
     print("putback_us", put / repeats)
     now += 5
     gc.collect()
     before = gc.mem_alloc()
-    t0 = time.ticks_us()
+    t0 = ticks_us()
     for _ in range(1000):
         now += 5
         board.step(now, occ, tiles, ids, 0)
-    idle = time.ticks_diff(time.ticks_us(), t0)
+    idle = ticks_diff(ticks_us(), t0)
     print("idle_alloc", gc.mem_alloc() - before)
     print("idle_us", idle / 1000)
 
@@ -99,14 +109,14 @@ def save_mode(n):
 
     class Timed(FileStore):
         def append(self, record):
-            t0 = time.ticks_us()
+            t0 = ticks_us()
             FileStore.append(self, record)
-            self.us = time.ticks_diff(time.ticks_us(), t0)
+            self.us = ticks_diff(ticks_us(), t0)
 
         def save(self, data):
-            t0 = time.ticks_us()
+            t0 = ticks_us()
             FileStore.save(self, data)
-            self.us = time.ticks_diff(time.ticks_us(), t0)
+            self.us = ticks_diff(ticks_us(), t0)
 
     def clean():
         for name in ("", ".tmp", ".bak", ".log", ".log.tmp"):

@@ -16,6 +16,11 @@ lift-to-LED latency),
 game (a whole game through the virtual board, the slowest: minutes).
 Device time is the emulated 125 MHz clock's; the emulator itself runs
 several times slower than a real Pico, so this takes a while.
+
+Each section but game also runs on CircuitPython 10.2.1 (the emulated
+Pico's other image, from the CircuitPython build: plain sources, keypad,
+the neopixel library), in a column of its own; --runtime micropython
+leaves it out.
 """
 import os
 import random
@@ -48,8 +53,15 @@ LIFT_CELL = "e2"
 class Bench:
     """The built tree, the rows of the table, and how to run a mode on each side."""
 
-    def __init__(self, tmp):
+    def __init__(self, tmp, circuitpython=True):
         self.tmp = tmp
+        self.cp_tree = None
+        if circuitpython:
+            # Plain sources, the scripts too: CircuitPython compiles them itself.
+            self.cp_tree = os.path.join(tmp, "cp")
+            build_mpy.build(self.cp_tree, with_tests=True, runtime="circuitpython")
+            for name in SCRIPTS:
+                shutil.copyfile(os.path.join(TOOLS, name), os.path.join(self.cp_tree, name))
         # Native code for each side: armv6m for the Pico, this machine's for
         # the unix port (neither loads the other's).
         self.tree = os.path.join(tmp, "tree")
@@ -63,18 +75,20 @@ class Bench:
         self.actions = os.path.join(tmp, "actions.txt")
         with open(self.actions, "w") as f:
             f.write(long_game(max(SAVES)))
-        self.rows = []  # (section, figure, unix, device, unit)
+        self.rows = []  # (section, figure, unix, device, unit, circuitpython)
 
-    def device_files(self):
+    def device_files(self, runtime="micropython"):
         """The test-side tree under /t, beside the deploy tree that pico adds."""
         files = {"actions.txt": self.actions}
+        tree = self.cp_tree if runtime == "circuitpython" else self.tree
         for sub in ("tests", "host_sim"):
-            for folder, _, names in os.walk(os.path.join(self.tree, sub)):
+            for folder, _, names in os.walk(os.path.join(tree, sub)):
                 for name in names:
                     local = os.path.join(folder, name)
-                    files["t/" + os.path.relpath(local, self.tree)] = local
+                    files["t/" + os.path.relpath(local, tree)] = local
         for name in SCRIPTS:
-            files["t/" + name[:-3] + ".mpy"] = os.path.join(self.tree, name[:-3] + ".mpy")
+            name = name if runtime == "circuitpython" else name[:-3] + ".mpy"
+            files["t/" + name] = os.path.join(tree, name)
         return files
 
     def unix(self, call):
@@ -85,10 +99,11 @@ class Bench:
             raise RuntimeError("unix port: %s" % err.strip().splitlines()[-1:])
         return {k: float(v[0]) for k, v in bench.dict_of(lines).items() if _number(v[0])}
 
-    def device(self, call, timeout, tiles=None):
+    def device(self, call, timeout, runtime="micropython", tiles=None):
         code = ("import sys\nsys.path[:0] = ['/t', '/t/tests']\nimport bench_device_mpy as b\n"
                 "b.%s\n" % call)
-        r = pico.run(code, files=self.device_files(), timeout=timeout, tiles=tiles)
+        r = pico.run(code, files=self.device_files(runtime), timeout=timeout, runtime=runtime,
+                     tiles=tiles)
         if r.status:
             why = {pico.TIMEOUT: "out of time after %d s" % timeout,
                    pico.WATCHDOG: "the watchdog reset the chip"}.get(r.status, r.error.strip())
@@ -97,13 +112,20 @@ class Bench:
                 if _number(v[0])}
 
     def both(self, call, unix_call=None, timeout=600):
+        """(unix port's, emulated Pico's, CircuitPython's or {}) figures."""
         u = self.unix(unix_call or call)
         d = self.device(call, timeout)
-        return u, d
+        return u, d, self.cp(call, timeout)
 
-    def row(self, section, figure, unix, device, unit):
-        self.rows.append((section, figure, unix, device, unit))
-        print("  %-44s %12s %12s %s" % (figure, _fmt(unix), _fmt(device), unit))
+    def cp(self, call, timeout):
+        """The figures on the emulated CircuitPython Pico, {} if left out."""
+        if self.cp_tree is None:
+            return {}
+        return self.device(call, timeout, runtime="circuitpython")
+
+    def row(self, section, figure, unix, device, unit, cp=None):
+        self.rows.append((section, figure, unix, device, unit, cp))
+        print("  %-44s %12s %12s %12s %s" % (figure, _fmt(unix), _fmt(device), _fmt(cp), unit))
         sys.stdout.flush()
 
 
@@ -147,48 +169,58 @@ def engine(b):
     # bench.HEAP: a late battle with 129 legal actions, the design's reference.
     call = "engine_mode(%r, %r, %r, %d, %%d)" % (bench.HEAP[0], bench.LIFT,
                                                 ",".join(c for c, _ in bench.LIFTED), 20)
-    u, d = b.both(call % 1, unix_call=call % 5, timeout=900)
+    u, d, c = b.both(call % 1, unix_call=call % 5, timeout=900)
     b.row("engine", "legal actions, battle position (%d)" % d["legal_n"], u["legal_us"],
-          d["legal_us"], "us")
-    b.row("engine", "a lifted piece's destinations, worst", u["dest_us"], d["dest_us"], "us")
+          d["legal_us"], "us", c.get("legal_us"))
+    b.row("engine", "a lifted piece's destinations, worst", u["dest_us"], d["dest_us"], "us",
+          c.get("dest_us"))
     b.row("engine", "perft 2 (%d nodes)" % d["perft2_nodes"], u["perft2_nps"], d["perft2_nps"],
-          "nodes/s")
+          "nodes/s", c.get("perft2_nps"))
     b.row("engine", "heap used by importing engine + board", u["import_heap"],
-          d["import_heap"], "bytes")
+          d["import_heap"], "bytes", c.get("import_heap"))
+    b.row("engine", "heap free after those imports", None, d["free_heap"], "bytes",
+          c.get("free_heap"))
 
 
 def board(b):
     """Board logic"""
-    u, d = b.both("step_mode(30)", timeout=600)
-    b.row("board", "lift -> frame ready", u["lift_us"], d["lift_us"], "us")
-    b.row("board", "idle step", u["idle_us"], d["idle_us"], "us")
+    u, d, c = b.both("step_mode(30)", timeout=600)
+    b.row("board", "lift -> frame ready", u["lift_us"], d["lift_us"], "us", c.get("lift_us"))
+    b.row("board", "idle step", u["idle_us"], d["idle_us"], "us", c.get("idle_us"))
 
 
 def save(b):
     """Saves"""
     counts = ",".join(str(n) for n in SAVES)
     u = b.unix("save_mode(%r, %r, %r)" % (os.path.join(b.tmp, "bench.bin"), b.actions, counts))
-    d = b.device("save_mode('/bench.bin', '/actions.txt', %r)" % counts, timeout=600)
+    call = "save_mode('/bench.bin', '/actions.txt', %r)" % counts
+    d = b.device(call, timeout=600)
+    c = b.cp(call, timeout=600)
     for what, label in (("commit", "a commit and its journal record, action %d"),
                         ("snapshot", "a whole snapshot (new game, resume), action %d")):
         for n in SAVES:
             key = "%s_%d_us" % (what, n)
             if key in d:
-                b.row("save", label % n, u.get(key), d[key], "us")
+                b.row("save", label % n, u.get(key), d[key], "us", c.get(key))
 
 
 def ai(b):
     """AI"""
-    u, d = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=900)
-    for key in sorted(d):
+    u, d, c = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=900)
+    for key in sorted(k for k in d if k.endswith("_us")):
         level = key.split("_")[1]
+        cp = c.get(key)
         b.row("ai", "time per action, level %s" % level,
-              u.get(key, 0) / 1000, d[key] / 1000, "ms")
+              u.get(key, 0) / 1000, d[key] / 1000, "ms", None if cp is None else cp / 1000)
+        nodes = "nodes_%s_per_s" % level
+        b.row("ai", "  nodes searched a second, level %s" % level, u.get(nodes), d.get(nodes),
+              "nodes/s", c.get(nodes))
 
 
 def game(b):
     """A whole game through the virtual board"""
-    u, d = b.both("game_mode(1)", timeout=3600)
+    u = b.unix("game_mode(1)")
+    d = b.device("game_mode(1)", timeout=3600)
     b.row("game", "actions played (%d), seconds" % d["actions"], u["seconds"], d["seconds"], "s")
     b.row("game", "peak live heap", u["live_peak"], d["live_peak"], "bytes")
 
@@ -196,8 +228,11 @@ def game(b):
 def hal(b):
     """Drivers on the real pins (device only)"""
     d = b.device("hal_mode(20)", timeout=300)
-    b.row("hal", "reed matrix scan (ReedMatrix.scan)", None, d["scan_us"] / 1000, "ms")
-    b.row("hal", "one NeoPixel frame (Pixels.show)", None, d["show_us"] / 1000, "ms")
+    c = b.cp("hal_mode(20)", timeout=300)
+    b.row("hal", "reed matrix scan (.scan: CircuitPython drains keypad)", None,
+          d["scan_us"] / 1000, "ms", c["scan_us"] / 1000 if c else None)
+    b.row("hal", "one NeoPixel frame (Pixels.show)", None, d["show_us"] / 1000, "ms",
+          c["show_us"] / 1000 if c else None)
 
 
 def tiles_of(pos):
@@ -285,6 +320,23 @@ def nfc(b):
 
 def loop(b):
     """main.py with its real pins, the position's tiles laid and read"""
+    d = loop_run(b, "micropython")
+    c = loop_run(b, "circuitpython") if b.cp_tree is not None else {}
+    for key, label, unit in (("idle", "reed scans/s: idle", "/s"),
+                             ("lifted", "reed scans/s: a piece lifted", "/s"),
+                             ("think", "reed scans/s: move, save, AI thinks", "/s"),
+                             ("blink", "reed scans/s: the AI's action blinking", "/s")):
+        b.row("loop", label, None, d[key][0], unit, c[key][0] if c else None)
+        b.row("loop", "  longest gap between two scans", None, d[key][1], "ms",
+              c[key][1] if c else None)
+    b.row("loop", "frames sent in the blinking second", None, d["changes"], "",
+          c.get("changes"))
+    b.row("loop", "lift -> destinations on the LEDs", None, d["latency"], "ms", c.get("latency"))
+
+
+def loop_run(b, runtime):
+    """main.py's loop on one runtime: {state: (scans a second, longest gap
+    ms)}, frames in the blinking second, lift-to-LEDs ms."""
     text = bench.FULL[0]
     pos = Position(text)
     occ = [c for c in range(64) if pos.pieces[c]]
@@ -296,7 +348,8 @@ def loop(b):
     dest = [move_to(buf[i]) for i in range(n)]
     to = next(c for c in dest if not pos.pieces[c])
     window = 1_000_000_000  # ns of device time per state
-    with pico.Pico(files, autorun=True, reeds=occ, tiles=tiles_of(pos)) as dev:
+    with pico.Pico(files, autorun=True, reeds=occ, runtime=runtime,
+                   tiles=tiles_of(pos)) as dev:
         def at(ns, limit=900):
             if not dev.wait(lambda: dev.now >= ns, limit):
                 raise RuntimeError("emulated Pico: no progress (%s)" % (
@@ -332,15 +385,10 @@ def loop(b):
         think = rate(t_put, t_put + 2 * window)
         blink = rate(t_put + 2 * window, t_put + 3 * window)
         changes = sum(1 for ft, _ in dev.frames if t_put + 2 * window <= ft < t_put + 3 * window)
-    for name, (per_s, gap) in (("idle", idle), ("a piece lifted", lifted),
-                                ("move, save, AI thinks", think),
-                                ("the AI's action blinking", blink)):
-        b.row("loop", "reed scans/s: %s" % name, None, per_s, "/s")
-        b.row("loop", "  longest gap between two scans", None, gap, "ms")
-    b.row("loop", "frames sent in the blinking second", None, changes, "")
-    b.row("loop", "lift -> destinations on the LEDs", None, latency, "ms")
     if "NFC reader" in dev.output:
-        print("  (main.py reported NFC readers not answering)")
+        print("  (%s: main.py reported NFC readers not answering)" % runtime)
+    return {"idle": idle, "lifted": lifted, "think": think, "blink": blink, "changes": changes,
+            "latency": latency}
 
 
 def lit(frame, cells):
@@ -351,32 +399,39 @@ SECTIONS = [engine, board, save, ai, hal, nfc, loop, game]
 
 
 def table(rows):
-    print("\n%-8s %-44s %12s %12s %8s  %s" % ("", "figure", "unix port", "emulated Pico",
-                                              "ratio", "unit"))
-    for section, figure, u, d, unit in rows:
+    print("\n%-8s %-44s %12s %12s %8s %14s  %s" % ("", "figure", "unix port", "emulated Pico",
+                                                   "ratio", "CircuitPython", "unit"))
+    for section, figure, u, d, unit, c in rows:
         ratio = "-"  # how many times slower the Pico is; none for heap bytes
         if u and d and unit in ("us", "ms", "s"):
             ratio = "%.0fx" % (d / u)
         elif u and d and unit == "nodes/s":
             ratio = "%.0fx" % (u / d)
-        print("%-8s %-44s %12s %12s %8s  %s" % (section, figure, _fmt(u), _fmt(d), ratio, unit))
+        print("%-8s %-44s %12s %12s %8s %14s  %s" % (section, figure, _fmt(u), _fmt(d), ratio,
+                                                     _fmt(c), unit))
 
 
 def main(argv):
     ap = cli.parser("python3 tools/bench_device.py", __doc__)
     ap.add_argument("--only", nargs="+", choices=[s.__name__ for s in SECTIONS],
                     help="run only these sections")
+    ap.add_argument("--runtime", choices=("both", "micropython"), default="both",
+                    help="both (MicroPython and CircuitPython, the default) or micropython")
     args = ap.parse_args(argv)
     why = pico.missing()
     if why:
         print("bench-device: the emulated Pico is unavailable: %s" % why)
         return 2
+    circuitpython = args.runtime == "both"
+    if circuitpython and pico.missing("circuitpython"):
+        print("bench-device: no CircuitPython column: %s" % pico.missing("circuitpython"))
+        circuitpython = False
     broken = 0
     t0 = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="vortex-bench-device-")
     try:
-        b = Bench(tmp)
-        print("%-46s %12s %12s" % ("", "unix port", "emulated Pico"))
+        b = Bench(tmp, circuitpython)
+        print("%-46s %12s %12s %12s" % ("", "unix port", "emulated Pico", "CircuitPython"))
         for section in SECTIONS:
             if args.only and section.__name__ not in args.only:
                 continue

@@ -7,16 +7,31 @@ host_sim/ on sys.path (tools/build_mpy.py --with-tests).
     step REPEATS                     board logic: lift -> frame, idle step
     game SEED                        a whole game through the virtual board
     save PATH ACTIONS_FILE N,N...    a commit (its journal record) and a whole snapshot at action N
-    ai TEXT PLIES                    time per AI action, per level
+    ai TEXT PLIES                    time per AI action (and nodes a second), per level
     hal CALLS                        reed scan, NeoPixel frame (device only)
     protocol TEXT CALLS              the tile scheduler's work a read, a tag decoded
     scanner MS                       the tile scanner over the real front end (device only)
+
+Also on CircuitPython (the emulated Pico's, from plain sources), whose time
+module has no ticks_us: there the microseconds come from monotonic_ns.
 """
 import gc
+import sys
 import time
+
+CIRCUITPYTHON = sys.implementation.name == "circuitpython"
+
+
+def _now_us():
+    return time.monotonic_ns() // 1000
+
+
+ticks_us = getattr(time, "ticks_us", _now_us)
 
 
 def _us(t0):
+    if CIRCUITPYTHON:
+        return _now_us() - t0
     return time.ticks_diff(time.ticks_us(), t0)
 
 
@@ -26,7 +41,7 @@ def _best(fn, tries):
     best = None
     for _ in range(tries):
         gc.collect()
-        t0 = time.ticks_us()
+        t0 = ticks_us()
         fn()
         dt = _us(t0)
         best = dt if best is None or dt < best else best
@@ -40,6 +55,7 @@ def engine_mode(full, lift, cells, calls, tries=1):
     import vortex.app.board  # noqa: F401
     gc.collect()
     print("import_heap", gc.mem_alloc() - before)
+    print("free_heap", gc.mem_free())
     from vortex.engine import Position, new_buffer, MAX_DESTINATIONS, parse_cell
     from vortex.engine.perft import perft
     pos = vortex.engine.Position(full)
@@ -100,12 +116,12 @@ def save_mode(path, actions_file, counts):
             done += 1
         board.save()  # the snapshot the journal record follows
         gc.collect()
-        t0 = time.ticks_us()
+        t0 = ticks_us()
         board.commit(pos.parse_action(actions[done]))
         print("commit_%d_us %d" % (n, _us(t0)))
         done += 1
         gc.collect()
-        t0 = time.ticks_us()
+        t0 = ticks_us()
         board.save()
         print("snapshot_%d_us %d" % (n, _us(t0)))
 
@@ -117,21 +133,26 @@ def ai_mode(text, plies):
         player = ai.Ai(level=level, seed=1)
         pos = Position(text)
         total = 0
+        nodes = 0
         n = 0
         for _ in range(plies):
             gc.collect()
-            t0 = time.ticks_us()
+            t0 = ticks_us()
             a = player.choose(pos)
             total += _us(t0)
+            nodes += player.search.nodes if player.search is not None else 0
             if a < 0:
                 break
             pos.push(a)
             n += 1
         print("ai_%d_us %d" % (level, total // max(n, 1)))
+        print("nodes_%d_per_s %d" % (level, nodes * 1000000 // max(total, 1)))
 
 
 def hal_mode(calls):
     """Device only: the reed scan and one NeoPixel frame, on the real pins."""
+    if CIRCUITPYTHON:
+        return hal_mode_cp(calls)
     from machine import Pin
     import pins
     from vortex.hal.reed import ReedMatrix, sio_columns
@@ -139,13 +160,13 @@ def hal_mode(calls):
     # Wired as main.py wires it: a row's columns in one register read.
     reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
                        pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
-    t0 = time.ticks_us()
+    t0 = ticks_us()
     for i in range(calls):
         reeds.scan(i)
     print("scan_us", _us(t0) / calls)
     px = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
     frame = bytearray(3 * pins.LED_COUNT)
-    t0 = time.ticks_us()
+    t0 = ticks_us()
     for i in range(calls):
         frame[0] = i & 255 | 1  # a new frame each call (an unchanged one is not sent)
         px.show(frame)
@@ -211,3 +232,29 @@ def scanner_mode(ms):
     print("cached_share", (sum(rd.hits for rd in (readers[r] for r in range(len(readers)))) - h0)
           / max(n, 1))
     print("busy_per_read_us", busy / max(n, 1))
+
+
+def hal_mode_cp(calls):
+    """The same on CircuitPython: draining keypad's events into .cells (the
+    scanning itself is C, in the background) and a frame through the
+    neopixel library."""
+    import board
+    import pins
+    from vortex.hal.cp import keys
+    from vortex.hal.cp.pixels import NeoPixelBuffer
+    from vortex.hal.pixels import Pixels, led_map
+    gp = lambda n: getattr(board, "GP%d" % n)  # noqa: E731
+    reeds = keys.reed_matrix([gp(n) for n in pins.REED_ROWS], [gp(n) for n in pins.REED_COLS],
+                             pins.DEBOUNCE_MS)
+    t0 = ticks_us()
+    for i in range(calls):
+        reeds.scan(i)
+    print("scan_us", _us(t0) / calls)
+    px = Pixels(None, pins.LED_COUNT, led_map(pins.LED_SERPENTINE),
+                driver=NeoPixelBuffer(gp(pins.LED_PIN), pins.LED_COUNT))
+    frame = bytearray(3 * pins.LED_COUNT)
+    t0 = ticks_us()
+    for i in range(calls):
+        frame[0] = i & 255 | 1
+        px.show(frame)
+    print("show_us", _us(t0) / calls)

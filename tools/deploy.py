@@ -10,11 +10,17 @@ on a board already running the firmware, main.py keeps its watchdog fed
 from a timer once stopped, and a soft reset would end that timer):
 
 1. a look: the board's MicroPython version and .mpy format, checked against
-   the build, and the hash file of the last deploy (.deploy-hashes);
+   the build, the firmware version it has, and the hash file of the last
+   deploy (.deploy-hashes);
 2. the copy: only the files whose hash changed (all with --all), files
    left over from an older deploy removed, the new hash file, a reset.
 
+It says which firmware version the board had and which it has now (the
+version comes from git: host_sim/version.py). A board flashed with `make
+uf2`'s file has the hash file too, so only what changed since is copied.
+
 Needs MicroPython v1.28 or later on the Pico (README: For makers).
+--runtime circuitpython deploys onto CircuitPython instead: tools/deploy_cp.py.
 """
 import hashlib
 import os
@@ -27,18 +33,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, ROOT)
 import build_mpy  # noqa: E402
-from host_sim import cli  # noqa: E402
+from host_sim import cli, version  # noqa: E402
 
 HASHES = ".deploy-hashes"  # on the board, beside main.py: "sha256 path" a line
 MIN_VERSION = (1, 28)
 PINS = os.path.join(ROOT, "hardware", "pins.py")
+# CircuitPython's libraries (requirements-circuitpython.txt, pinned), which
+# the set-up fetches from PyPI into this folder: copied to the board's /lib.
+CP_LIBS = os.path.join(ROOT, ".venv", "circuitpython-lib")
 
 # Run on the board by session 1 (in / there): first a timer feeds the
 # watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
 # an older main.py stopped without feeding it) until the reset that ends the
 # deploy; then what deploy needs to know, "key value" a line: every file
 # under vortex/ (a stale .py would shadow its new .mpy), the board's
-# MicroPython, and the hash file's lines after "hashes".
+# MicroPython, the firmware's version ("none": no firmware; "?": one from
+# before versions, or one that cannot load), and the hash file's lines
+# after "hashes".
 LOOK = """\
 import sys
 try:
@@ -62,6 +73,13 @@ except OSError:
 print("platform", sys.platform)
 print("version", ".".join(str(n) for n in sys.implementation.version[:3]))
 print("mpy", getattr(sys.implementation, "_mpy", 0))
+try:
+    from vortex.version import VERSION as _deploy_version
+except ImportError:
+    _deploy_version = "?" if "vortex" in os.listdir() else "none"
+except Exception:
+    _deploy_version = "?"
+print("firmware", _deploy_version)
 print("hashes")
 try:
     with open("%s") as f:
@@ -87,23 +105,46 @@ for p in %s:
 """
 
 
-def files(tree):
+def files(tree, runtime="micropython"):
     """(local file, path on the board) of everything the board gets from a
-    build tree: the compiled firmware and main.py, then the pin map."""
+    build tree (tools/build_mpy.py's, for that runtime): the firmware and
+    main.py, then the pin map. CircuitPython runs code.py at boot (its own
+    first boot writes a code.py that would win over main.py), so main.py
+    goes there under that name, and its libraries go to /lib."""
     out = []
     base = os.path.join(tree, "firmware")
     for folder, _, names in sorted(os.walk(base)):
         rel = os.path.relpath(folder, base)
         for name in sorted(names):
             dest = name if rel == "." else rel.replace(os.sep, "/") + "/" + name
+            if runtime == "circuitpython" and dest == "main.py":
+                dest = "code.py"
             out.append((os.path.join(folder, name), dest))
     out.append((PINS, "pins.py"))
+    if runtime == "circuitpython":
+        out += [(path, "lib/" + name) for path, name in circuitpython_libraries()]
     return out
+
+
+def circuitpython_libraries():
+    """(local path, name) of each library module CP_LIBS holds (the pip
+    install of requirements-circuitpython.txt: its .py/.mpy modules)."""
+    try:
+        names = sorted(os.listdir(CP_LIBS))
+    except OSError:
+        raise cli.Failure("no CircuitPython libraries in %s: run `make flash` (or `make test`), "
+                          "which fetches them" % os.path.relpath(CP_LIBS, ROOT))
+    return [(os.path.join(CP_LIBS, n), n) for n in names if n.endswith((".py", ".mpy"))]
 
 
 def digest(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def manifest(tree):
+    """{board path: sha256} of what the board gets from a build tree."""
+    return {dest: digest(path) for path, dest in files(tree)}
 
 
 def hash_lines(hashes):
@@ -125,25 +166,36 @@ def mpy_header(path):
         return f.read(4)
 
 
-def check_board(look, tree):
-    """Refuse a board whose MicroPython cannot run the build. Returns
-    {board path: sha256 of the last deploy, "" for a file found under vortex/
-    that no deploy recorded}."""
+def parse_look(look):
+    """What session 1 found: ({key: value}, the files under vortex/, the
+    last deploy's {path: sha256})."""
     info = {}
     found = []
     lines = look.splitlines()
     for i, line in enumerate(lines):
         if line == "hashes":
-            old = parse_hashes(lines[i + 1:])
-            break
+            return info, found, parse_hashes(lines[i + 1:])
         key, _, value = line.partition(" ")
         if key == "file":
             found.append(value)
         else:
             info[key] = value
-    else:
-        raise cli.Failure("the board did not answer as MicroPython does: %s"
-                          % (look.strip()[:200] or "no answer"))
+    raise cli.Failure("the board did not answer as MicroPython does: %s"
+                      % (look.strip()[:200] or "no answer"))
+
+
+def had(info):
+    """The firmware a look found, in words."""
+    firmware = info.get("firmware", "none")
+    return {"none": "no Vortex firmware", "?": "a Vortex firmware from before versions"}.get(
+        firmware, "firmware " + firmware)
+
+
+def check_board(look, tree):
+    """Refuse a board whose MicroPython cannot run the build. Returns
+    {board path: sha256 of the last deploy, "" for a file found under vortex/
+    that no deploy recorded}."""
+    info, found, old = parse_look(look)
     if info.get("platform") != "rp2":
         raise cli.Failure("the board runs MicroPython for %s, not rp2 (a Pico)"
                           % info.get("platform"))
@@ -160,6 +212,9 @@ def check_board(look, tree):
                     os.path.relpath(path, tree), problem, info.get("version")))
     for path in found:
         old.setdefault(path, "")
+    for path in old:
+        if path.startswith("vortex/") and path not in found:
+            old[path] = ""  # recorded, but gone from the board: copied again
     return old
 
 
@@ -186,7 +241,7 @@ def copy_command(mpremote, port, tree, old):
     changed, then the new hash file (written into tree), then reset. Returns
     the command and the board paths it copies."""
     local = {dest: path for path, dest in files(tree)}
-    new = {dest: digest(path) for dest, path in local.items()}
+    new = manifest(tree)
     changed = sorted(p for p in new if old.get(p) != new[p])
     stale = sorted(p for p in old if p not in new)
     folders = sorted(set(p.rsplit("/", 1)[0] for p in changed if "/" in p))  # parents first
@@ -216,7 +271,19 @@ def main(argv):
     ap.add_argument("--dry-run", action="store_true",
                     help="print the mpremote commands (as onto a blank board), run nothing")
     ap.add_argument("--all", action="store_true", help="copy every file, changed or not")
+    ap.add_argument("--runtime", default="micropython", choices=build_mpy.RUNTIMES,
+                    help="what the Pico runs (default micropython; circuitpython: see "
+                         "tools/deploy_cp.py)")
+    ap.add_argument("--drive", type=cli.text("drive"),
+                    help="CircuitPython: the mounted CIRCUITPY folder (default: found among "
+                         "the mounts; else the serial REPL)")
     opts = ap.parse_args(argv)
+    if opts.runtime == "circuitpython":
+        import deploy_cp
+        deploy_cp.run(opts.port, opts.drive, dry_run=opts.dry_run, copy_all=opts.all)
+        return 0
+    if opts.drive:
+        ap.error("--drive is for --runtime circuitpython")
     if opts.dry_run:
         deploy("mpremote", opts.port, dry_run=True)
     else:
@@ -229,13 +296,17 @@ def deploy(mpremote, port, dry_run=False, copy_all=False):
     paths copied. dry_run: print the commands (as onto a blank board)."""
     tree = os.path.join(ROOT, "build", "flash")  # kept: the printed commands name its files
     shutil.rmtree(tree, ignore_errors=True)
-    print("compiled %d modules" % build_mpy.build(tree))
+    release = version.current()
+    print("compiled %d modules: firmware %s" % (build_mpy.build(tree, release=release), release))
     look = look_command(mpremote, port)
     if dry_run:
         show(look)
         old = {}
     else:
-        old = check_board(run(look, capture=True), tree)
+        answer = run(look, capture=True)
+        old = check_board(answer, tree)
+        before = had(parse_look(answer)[0])
+        print("the board has %s" % before)
     if copy_all:
         old = {p: "" for p in old}  # copy everything, still remove what is stale
     cmd, changed = copy_command(mpremote, port, tree, old)
@@ -244,7 +315,8 @@ def deploy(mpremote, port, dry_run=False, copy_all=False):
         show(cmd)
     else:
         run(cmd)
-        print("deployed; the board has restarted")
+        print("deployed: the board had %s, it has firmware %s now, and has restarted"
+              % (before, release))
     return changed
 
 

@@ -8,6 +8,7 @@ and no hand sequence lives here: the rig's hands move things on the
 virtual board, the firmware's sensors and Board.step() make of it what the
 real board would, and the game's commands are vortex.app.commands'.
 """
+import json
 import threading
 import time
 
@@ -15,7 +16,7 @@ from vortex.engine import Position, NotationError, IllegalAction
 from vortex.engine.defs import TERRAIN_LETTERS, SIDE_NAMES
 from vortex.engine.notation import parse_cell, action_text
 from vortex.app.session import Settings
-from vortex.app.recognise import VERDICT_NAMES
+from vortex.app.recognise import VERDICT_NAMES, NOT_ASKED
 from vortex.app import leds, session, commands
 from vortex.app.commands import CommandError
 from host_sim.scenario import Rig, TICK_MS, HAND_MS
@@ -52,38 +53,102 @@ class BadRequest(ValueError):
     """A request a page should not have sent: answered with its reason, nothing changed."""
 
 
-def _cell(value):
-    try:
-        if isinstance(value, int) and not isinstance(value, bool):
-            if 0 <= value < 64:
-                return value
-            raise ValueError
-        return parse_cell(str(value))
-    except (ValueError, NotationError):
-        raise BadRequest("no cell %r on the board" % (value,))
+# --- the requests' arguments, all checked one way ---------------------------
+# Each checker takes an argument's name and its JSON value and returns the
+# value to use, or raises BadRequest naming the argument.
+def _cell(name, value):
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64:
+        return value
+    if isinstance(value, str) and len(value) <= 8:
+        try:
+            return parse_cell(value)
+        except NotationError:
+            pass
+    raise BadRequest("%s: no cell %s on the board" % (name, _shown(value)))
 
 
-def _int(args, name, low, high):
-    """An integer argument within [low, high]; BadRequest otherwise."""
-    v = args.get(name)
-    if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
-        raise BadRequest("%s: a whole number from %d to %d, not %r" % (name, low, high, v))
-    return v
+def _whole(low, high):
+    def check(name, value):
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise BadRequest("%s: a whole number from %d to %d, not %s" % (
+                name, low, high, _shown(value)))
+        return value
+    return check
 
 
-def _flag(args, name):
-    """A yes/no argument: true/false or 1/0 (absent: no)."""
-    v = args.get(name, False)
-    if v not in (True, False, 0, 1):
-        raise BadRequest("%s: true or false, not %r" % (name, v))
-    return bool(v)
+def _flag(name, value):
+    """A yes/no: true/false or 1/0."""
+    if value not in (True, False, 0, 1) or isinstance(value, float):
+        raise BadRequest("%s: true or false, not %s" % (name, _shown(value)))
+    return bool(value)
 
 
-def _text(args, name, default=None):
-    v = args.get(name, default)
-    if not isinstance(v, str):
-        raise BadRequest("%s: a text, not %r" % (name, v))
-    return v
+def _text(name, value):
+    if not isinstance(value, str):
+        raise BadRequest("%s: a text, not %s" % (name, _shown(value)))
+    return value
+
+
+def _letter(letters, what):
+    def check(name, value):
+        if not isinstance(value, str) or len(value) != 1 or value not in letters:
+            raise BadRequest("%s: %s, not %s" % (name, what, _shown(value)))
+        return value
+    return check
+
+
+def _setting(name, value):
+    """A setting's value: a text, or a whole number (a level, a budget)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return _text(name, value)
+
+
+def _shown(value):
+    """A value as the answer quotes it: short, on one line."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+CHECKS = {
+    "cell": _cell, "from": _cell, "to": _cell,
+    "tile": _flag, "a": _flag, "b": _flag,
+    "item": _whole(-64, 63), "ply": _whole(0, 1 << 16),
+    "terrain": _letter("WFEAwfea", "a terrain: W, F, E or A"),
+    "piece": _letter("TSHtsh", "a piece: T S H (Light) or t s h (Dark)"),
+    "action": _text, "position": _text, "name": _text, "text": _text,
+    "value": _setting,
+    "bounce_ms": _whole(0, MAX_BOUNCE_MS), "misread": _whole(0, MAX_MISREAD),
+}
+# Every request a page may send (POST /api/<name>) and its arguments; a
+# trailing ? marks one that may be left out.
+REQUESTS = {
+    "lift": ("cell", "tile?"), "put": ("cell", "item?"), "move": ("from", "to", "tile?"),
+    "lay": ("terrain", "cell"), "from-tray": ("piece", "cell"), "aside": ("item?",),
+    "button": ("a?", "b?"), "act": ("action?",), "tidy": (), "takeback": (), "hint": (),
+    "new": ("position?",), "set": ("name", "value"), "record": ("text",),
+    "sensors": ("bounce_ms?", "misread?"), "view": ("ply",),
+}
+
+
+def checked(op, args):
+    """A request's arguments, each checked: a dict of the ones given."""
+    params = REQUESTS.get(op)
+    if params is None:
+        raise BadRequest("no such request: %s" % op[:40])
+    names = [p.rstrip("?") for p in params]
+    out = {}
+    for key, value in args.items():
+        if key == "id":
+            continue
+        if key not in names:
+            raise BadRequest("%s takes %s, not %s" % (
+                op, ", ".join(names) or "no arguments", _shown(key)))
+        out[key] = CHECKS[key](key, value)
+    for p in params:
+        if not p.endswith("?") and p not in out:
+            raise BadRequest("%s needs %s" % (op, p))
+    return out
 
 
 class Game:
@@ -164,20 +229,18 @@ class Game:
 
     # --- requests ---------------------------------------------------------------
     def command(self, op, args):
-        """Carry out one request; a dict to answer with. BadRequest for nonsense."""
-        fn = getattr(self, "op_" + op.replace("-", "_"), None)
-        if fn is None:
-            raise BadRequest("no such request: %s" % op)
+        """Carry out one request (REQUESTS) with its arguments (a dict from
+        JSON); a dict to answer with. BadRequest for nonsense, nothing done."""
+        a = checked(op, args)
         event = args.get("id", 0)
         if not isinstance(event, int) or isinstance(event, bool):
             raise BadRequest("the event id must be a number")
+        fn = getattr(self, "op_" + op.replace("-", "_"))
         with self.lock:
             try:
-                answer = fn(args) or {}
+                answer = fn(a) or {}
             except (PhysicsError, NotationError, IllegalAction, CommandError) as e:
                 answer = {"error": str(e)}  # the board (or the hands) said no
-            except (KeyError, TypeError, IndexError) as e:
-                raise BadRequest("bad request %s: %s" % (op, e))
             except ImportError:
                 answer = {"error": NO_RECORDS}
             self._anchor = (time.monotonic(), self.rig.now)  # hands ran board time ahead
@@ -186,47 +249,45 @@ class Game:
             self._bump()
             return answer
 
-    # Hands: the rig's, each step followed by HAND_MS of board time.
-    def op_lift(self, args):
+    # Hands: the rig's, each step followed by HAND_MS of board time. Each
+    # op_ takes its request's checked arguments (REQUESTS).
+    def op_lift(self, a):
         """Pick up the piece on a cell, or the tile when there is no piece (or tile=true)."""
-        self.rig.pick(_cell(args["cell"]), _flag(args, "tile"))
+        self.rig.pick(a["cell"], a.get("tile", False))
 
-    def op_put(self, args):
+    def op_put(self, a):
         """Put a held thing (hand index `item`, default the last taken) on a cell."""
-        self.rig.put(_cell(args["cell"]), _int(args, "item", -64, 63) if "item" in args else -1)
+        self.rig.put(a["cell"], a.get("item", -1))
 
-    def op_move(self, args):
+    def op_move(self, a):
         """A drag from one cell to another (the rig's drag)."""
-        self.rig.drag(_cell(args["from"]), _cell(args["to"]), _flag(args, "tile"))
+        self.rig.drag(a["from"], a["to"], a.get("tile", False))
 
-    def op_lay(self, args):
+    def op_lay(self, a):
         """Lay a new tile of a terrain (W, F, E, A) from the box on a cell."""
-        t = TERRAIN_LETTERS.find(_text(args, "terrain").upper())
-        if t < 1:
-            raise BadRequest("no terrain %r (W, F, E or A)" % args["terrain"])
-        self.rig.lay_new(t, _cell(args["cell"]))
+        self.rig.lay_new(TERRAIN_LETTERS.index(a["terrain"].upper()), a["cell"])
 
-    def op_from_tray(self, args):
+    def op_from_tray(self, a):
         """Put a piece from beside the board (a letter: T S H Light, t s h Dark) on a cell."""
-        self.rig.virtual.from_tray(_text(args, "piece"), _cell(args["cell"]), self.rig.now)
+        self.rig.virtual.from_tray(a["piece"], a["cell"], self.rig.now)
         self.rig.wait(HAND_MS)
 
-    def op_aside(self, args):
+    def op_aside(self, a):
         """Set a held thing aside: a piece beside the board, a tile back in the box."""
-        self.rig.aside(_int(args, "item", -64, 63) if "item" in args else -1)
+        self.rig.aside(a.get("item", -1))
 
-    def op_button(self, args):
+    def op_button(self, a):
         """The raw state of the buttons: a and b, each true/false (held down or not)."""
-        self.rig.buttons = (1 if _flag(args, "a") else 0) | (2 if _flag(args, "b") else 0)
+        self.rig.buttons = (1 if a.get("a") else 0) | (2 if a.get("b") else 0)
         self.rig.wait(TICK_MS)
 
     # Tidy hands.
-    def op_act(self, args):
+    def op_act(self, a):
         """Carry out an action typed in notation (or the board's pending one) as
         tidy hands would. An illegal move is made all the same, to see the board refuse it."""
         b = self.rig.board
         self.rig.until(self._still, 3000)  # tidy hands wait until the board has seen the last ones
-        text = _text(args, "action", "").strip()
+        text = a.get("action", "").strip()
         if not text:
             if b.pending < 0:
                 return {"error": "the board has no action waiting to be carried out"}
@@ -241,37 +302,44 @@ class Game:
         return (self.rig.board.judged and bytes(v.scanner.cells) == bytes(v.tiles)
                 and all(bool(v.occupancy[c]) == bool(v.pieces[c]) for c in range(64)))
 
-    def op_tidy(self, args):
+    def op_tidy(self, a):
         """Put the board back as the game says: every piece and tile in its place, hands empty."""
+        self._arrange()
+
+    def _arrange(self):
+        # The board laid out as the game says, at once; and the firmware
+        # given the board time to see it (a sweep of tile reads), so that
+        # the next hand counts: until then the board waits to be put back.
         self.rig.arrange()
+        self.rig.until(self._still, 10000)
 
     # The game: vortex.app.commands, as the link and the menu use them.
-    def op_takeback(self, args):
+    def op_takeback(self, a):
         commands.takeback(self.rig.board)
 
-    def op_hint(self, args):
+    def op_hint(self, a):
         commands.hint(self.rig.board)
 
-    def op_new(self, args):
+    def op_new(self, a):
         """A new game, from the start or a pasted position; the board laid
         out for it at once."""
-        text = _text(args, "position", "").strip()
+        text = a.get("position", "").strip()
         try:
             commands.new_game(self.rig.board, text or None)
         except NotationError as e:
             return {"error": "position not loaded: %s" % e}
-        self.rig.arrange()
+        self._arrange()
 
-    def op_set(self, args):
+    def op_set(self, a):
         """One setting by name and value (vortex.app.commands: ai off/light/dark,
         level 1-5, clock, brightness, budget, hearts), taken at once."""
-        commands.set_setting(self.rig.board, _text(args, "name"), str(args["value"]))
+        commands.set_setting(self.rig.board, a["name"], a["value"])
 
-    def op_record(self, args):
+    def op_record(self, a):
         """Load a game record (docs/record.md): the game it holds, at its last action."""
         from vortex import record
         try:
-            tags, start, actions = record.read(_text(args, "text"))
+            tags, start, actions = record.read(a["text"])
             pos = Position(start)
             for text in actions:
                 pos.push(pos.parse_action(text))
@@ -287,21 +355,21 @@ class Game:
         return record.write(commands.record_tags(b, time.strftime("%Y.%m.%d")), b.start,
                             [action_text(a) for a in b.pos.stack])
 
-    def op_sensors(self, args):
+    def op_sensors(self, a):
         """Sensor noise: bounce_ms (reed chatter after a change), misread (per mille of NFC reads)."""
         v = self.rig.virtual
-        if "bounce_ms" in args:
-            v.bounce_ms = _int(args, "bounce_ms", 0, MAX_BOUNCE_MS)
-        if "misread" in args:
-            v.misread = _int(args, "misread", 0, MAX_MISREAD)
+        v.bounce_ms = a.get("bounce_ms", v.bounce_ms)
+        v.misread = a.get("misread", v.misread)
 
-    def op_view(self, args):
+    def op_view(self, a):
         """The position after the first `ply` actions of the game (for the action list)."""
         b = self.rig.board
-        ply = _int(args, "ply", 0, len(b.pos.stack))
+        ply = a["ply"]
+        if ply > len(b.pos.stack):
+            raise BadRequest("ply: a whole number from 0 to %d, not %d" % (len(b.pos.stack), ply))
         p = Position(b.start)
-        for a in b.pos.stack[:ply]:
-            p.push(a)
+        for action in b.pos.stack[:ply]:
+            p.push(action)
         return {"position": p.text(), "tiles": list(p.tiles), "pieces": list(p.pieces)}
 
     def _tray(self):
@@ -337,7 +405,10 @@ class Game:
             "result": None if result is None else {
                 "winner": None if result.winner is None else SIDE_NAMES[result.winner],
                 "reason": result.reason},
-            "verdict": VERDICT_NAMES[b.verdict].decode(), "menu": b.menu is not None,
+            "verdict": VERDICT_NAMES[b.verdict].decode(),
+            # the action the board saw that is not the one it asks for
+            "seen": action_text(b.sense.action) if b.verdict == NOT_ASKED else None,
+            "menu": b.menu is not None,
             "menu_item": b.menu.item if b.menu is not None else None,
             "settings": {n: commands.value(s, n) for n in commands.NAMES},
             "messages": self.log[-12:], "note": self.note,

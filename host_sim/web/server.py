@@ -1,10 +1,12 @@
-"""The browser simulator's HTTP server: python3 -m host_sim web [--port N] ...
+"""The browser simulator's HTTP server: vortex play [--port N] ...
+(python3 -m host_sim play from a checkout, make play)
 
     GET  /                 the page (static/index.html; static/* beside it)
     GET  /events           Server-Sent Events: the game's state as JSON, at once
                            and after every change (a new LED frame, a hand, a clock second)
     GET  /api/state        the same state, once
     GET  /api/record       the game record (docs/record.md), as text
+    GET  /api/version      {"version": ...}: the simulator's (host_sim/version.py)
     POST /api/<request>    a JSON object of arguments (game.py's op_<request>);
                            200 with a JSON answer ({"error": ...} when the board
                            says no), 400 {"error": ...} for a malformed request
@@ -23,13 +25,14 @@ from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 
 from vortex.app.session import Settings
 from vortex.app import commands
-from host_sim import cli
+from host_sim import cli, version
 from .game import Game, BadRequest, NO_RECORDS
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 KEEPALIVE_S = 15
+IDLE_S = 60  # longer than KEEPALIVE_S: the event streams write more often than that
 MAX_BODY = 1 << 20
 
 
@@ -50,9 +53,14 @@ class StateCache:
             return self._version, self._text
 
 
+class TooLarge(BadRequest):
+    """A request body over MAX_BODY: answered 413, never read."""
+
+
 class Handler(BaseHTTPRequestHandler):
     server_version = "VortexSim/1"
     protocol_version = "HTTP/1.1"
+    timeout = IDLE_S  # a client that stalls mid-request, or idles, is let go
 
     def log_message(self, fmt, *args):  # quiet: the terminal shows only the address
         pass
@@ -74,6 +82,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._events()
         if path == "/api/state":
             return self._send(200, self.server.cache.get()[1])
+        if path == "/api/version":
+            return self._json(200, {"version": self.server.version})
         if path == "/api/record":
             try:
                 with self.server.game.lock:
@@ -90,19 +100,37 @@ class Handler(BaseHTTPRequestHandler):
                                                            "application/octet-stream"))
         self._json(404, {"error": "nothing at %s" % path})
 
+    def _body(self):
+        """The request's body, read only when its Content-Length is a number
+        of bytes up to MAX_BODY; otherwise the connection is closed after
+        the answer, its body unread (it is not the next request)."""
+        text = self.headers.get("Content-Length") or "0"
+        if not (text.isascii() and text.isdigit()):
+            self.close_connection = True
+            raise BadRequest("Content-Length: a number of bytes, not %s" % text[:20])
+        n = int(text)
+        if n > MAX_BODY:
+            self.close_connection = True
+            raise TooLarge("the request is over %d bytes" % MAX_BODY)
+        return self.rfile.read(n)
+
     def do_POST(self):
         path = self.path.split("?", 1)[0]
         if not path.startswith("/api/"):
-            return self._json(404, {"error": "nothing at %s" % path})
+            self.close_connection = True  # its body unread
+            return self._json(404, {"error": "nothing at %s" % path[:60]})
         try:
-            n = int(self.headers.get("Content-Length") or 0)
-            if n > MAX_BODY:
-                raise BadRequest("request too large")
-            args = json.loads(self.rfile.read(n) or b"{}") if n else {}
+            body = self._body()
+            try:
+                args = json.loads(body) if body else {}
+            except RecursionError:  # json nests by recursion: a few thousand levels is a stack
+                raise BadRequest("the arguments nest too deeply")
             if not isinstance(args, dict):
                 raise BadRequest("the arguments must be a JSON object")
             answer = self.server.game.command(path[len("/api/"):], args)
-        except (ValueError, BadRequest) as e:  # json's errors are ValueErrors too
+        except TooLarge as e:
+            return self._json(413, {"error": str(e)})
+        except ValueError as e:  # BadRequest; json's errors and bad UTF-8 are ValueErrors too
             return self._json(400, {"error": str(e).split("\n")[0]})
         except Exception as e:  # noqa: BLE001 -- a bug: say it in one line, keep serving
             print("simulator: %s failed: %r" % (path, e), file=sys.stderr)
@@ -141,6 +169,7 @@ class Server(ThreadingHTTPServer):
         self.game = game
         self.cache = StateCache(game)
         self.files = set(os.listdir(STATIC))
+        self.version = version.current()
         self.closing = False
 
     @property
@@ -152,6 +181,14 @@ class Server(ThreadingHTTPServer):
         """Tick the game and serve, each in a background thread; returns at once."""
         threading.Thread(target=self.game.run, name="ticks", daemon=True).start()
         threading.Thread(target=self.serve_forever, name="http", daemon=True).start()
+
+    def handle_error(self, request, client_address):
+        """A request that failed outside do_*: one line, no traceback; a
+        client that went away, nothing."""
+        e = sys.exc_info()[1]
+        if not isinstance(e, (ConnectionError, TimeoutError)):
+            print("simulator: a request from %s failed: %r" % (client_address[0], e),
+                  file=sys.stderr)
 
     def stop(self):
         self.closing = True
@@ -177,7 +214,7 @@ def open_browser(url):
 
 
 def add_arguments(ap):
-    """The options of `python3 -m host_sim web`."""
+    """The options of `vortex play`."""
     from host_sim.board_sim import clock, save_file
     ap.add_argument("--port", type=cli.int_in(0, 65535, "port"), default=0,
                     help="the port to serve on (default: a free one)")
@@ -203,7 +240,7 @@ def run(opts):
     except OSError as e:
         raise cli.Failure("cannot serve on %s:%d: %s" % (opts.host, opts.port, e.strerror or e))
     server.start()
-    print("The Vortex simulator: %s  (Ctrl-C stops it)" % server.url, flush=True)
+    print("The Vortex simulator %s: %s  (Ctrl-C stops it)" % (server.version, server.url), flush=True)
     if not opts.no_browser:
         open_browser(server.url)
     try:

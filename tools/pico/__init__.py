@@ -1,5 +1,5 @@
-"""The emulated Pico: the real MicroPython rp2 firmware in rp2040js, with the
-deploy tree in its flash filesystem, driven from Python.
+"""The emulated Pico: the real MicroPython rp2 firmware (or CircuitPython's)
+in rp2040js, with the deploy tree in its flash filesystem, driven from Python.
 
     import pico                                  # with tools/ on sys.path
     r = pico.run("import vortex.engine; print(1)", timeout=120)
@@ -12,6 +12,9 @@ deploy tree in its flash filesystem, driven from Python.
         dev.press(pins.BUTTON_A)                 # buttons held (none: released)
         dev.fault(reader=3, dead=True)           # tools/pico/nfc.mjs FrontEnd.fault
         dev.frames[-1]                           # (device ns, 192 bytes R, G, B per LED)
+        dev.save_flash("flash.bin")              # the flash as a power cut would leave it
+
+    with pico.Pico(firmware="flash.bin", deploy=False) as dev:   # power back on
 
 What runs: tools/pico/pico.mjs (Node, rp2040js from tools/pico/node_modules,
 installed by `npm ci` in the project's set-up) boots the UF2 with the RP2040
@@ -27,6 +30,12 @@ of hardware/pins.py; tiles carry the project's tag format (tile()).
 main.py runs at boot, as on a board, only with autorun=True; otherwise it
 goes to /lib/main.py, where `import main` still finds it, so scripts get the
 REPL first.
+
+runtime="circuitpython" (Pico(...), run(...), --runtime) boots CircuitPython
+10.2.1 instead, with tools/deploy.py's CircuitPython tree (plain sources,
+boot.py, main.py as code.py, the pinned libraries in /lib) on a FAT image of
+CIRCUITPY, built with fatfs-ng (ChaN's FatFs, the code CircuitPython's own
+filesystem is made of).
 """
 import json
 import os
@@ -46,6 +55,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import build_mpy  # noqa: E402
 import deploy  # noqa: E402
 import pins  # noqa: E402
+from flash_layout import FLASH_BYTES, FS_OFFSET, fs_image  # noqa: E402
 from vortex.hal.pixels import led_map  # noqa: E402
 from vortex import tag as tagformat  # noqa: E402
 
@@ -70,14 +80,17 @@ def _device_dir():
 DEVICE_DIR = _device_dir()
 FIRMWARE = os.environ.get("VORTEX_PICO_UF2", os.path.join(DEVICE_DIR, "RPI_PICO-v1.28.0.uf2"))
 BOOTROM = os.environ.get("VORTEX_PICO_BOOTROM", os.path.join(DEVICE_DIR, "rp2040-bootrom-b1.bin"))
+CP_FIRMWARE = os.environ.get("VORTEX_PICO_CP_UF2", os.path.join(
+    DEVICE_DIR, "circuitpython-raspberry_pi_pico-10.2.1.uf2"))
+RUNTIMES = ("micropython", "circuitpython")
 
-# MicroPython's rp2 port, board RPI_PICO: a 2 MB flash whose last 1408 KB
-# are a littlefs2 filesystem of 4 KB blocks (mpconfigboard.h), mounted by
-# VfsLfs2 with its default read, prog and lookahead sizes.
-FLASH_BYTES = 2 * 1024 * 1024
-FS_BYTES = 1408 * 1024
-FS_OFFSET = FLASH_BYTES - FS_BYTES
-BLOCK = 4096
+# CircuitPython's raspberrypi port: CIRCUITPY is a FAT volume of 512-byte
+# sectors from flash offset CIRCUITPY_FIRMWARE_SIZE (1020 KB) + the 4 KB of
+# nvm (mpconfigport.h) to the end of the flash its JEDEC ID gives (2 MB:
+# supervisor/internal_flash.c), with no partition table.
+CP_FS_OFFSET = 1024 * 1024
+CP_FS_BYTES = FLASH_BYTES - CP_FS_OFFSET
+SECTOR = 512
 BOOT_SECONDS = 90  # wall time for the firmware to bring up USB (about 1 s of device time)
 
 
@@ -131,49 +144,70 @@ class Result:
 OK, FAILED, TIMEOUT, WATCHDOG = 0, 1, 2, 3
 
 
-def missing():
+def missing(runtime="micropython"):
     """Why the emulated Pico cannot run here (one line), or None if it can."""
     if not shutil.which("node"):
         return "node is not installed (the emulated Pico runs in Node.js)"
     if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
         return "rp2040js is not installed: run `npm ci` in tools/pico (make test does it)"
-    for what, path, var in (("firmware image", FIRMWARE, "VORTEX_PICO_UF2"),
-                            ("RP2040 boot ROM", BOOTROM, "VORTEX_PICO_BOOTROM")):
+    image = (("firmware image", FIRMWARE, "VORTEX_PICO_UF2") if runtime == "micropython" else
+             ("CircuitPython image", CP_FIRMWARE, "VORTEX_PICO_CP_UF2"))
+    for what, path, var in (image, ("RP2040 boot ROM", BOOTROM, "VORTEX_PICO_BOOTROM")):
         if not os.path.isfile(path):
             return "no %s at %s (set %s)" % (what, path, var)
+    module, package = ("littlefs", "littlefs-python") if runtime == "micropython" else \
+        ("fatfs", "fatfs-ng")
     try:
-        import littlefs  # noqa: F401
+        __import__(module)
     except ImportError:
-        return "littlefs-python is not installed (it is in requirements-dev.txt)"
+        return "%s is not installed (it is in requirements-dev.txt)" % package
+    if runtime == "circuitpython" and not os.path.isdir(deploy.CP_LIBS):
+        return "the CircuitPython libraries are not in %s (make test fetches them)" % deploy.CP_LIBS
     return None
 
 
-def deploy_files(tree):
+def deploy_files(tree, runtime="micropython"):
     """{device path: local file}: what tools/deploy.py sends, built into tree."""
-    build_mpy.build(tree)
-    return {dest: local for local, dest in deploy.files(tree)}
+    build_mpy.build(tree, runtime=runtime)
+    return {dest: local for local, dest in deploy.files(tree, runtime)}
 
 
-def fs_image(files):
-    """The flash filesystem's bytes holding files ({device path: local path or bytes})."""
-    import littlefs
-    fs = littlefs.LittleFS(block_size=BLOCK, block_count=FS_BYTES // BLOCK, read_size=32,
-                           prog_size=32, lookahead_size=32)
-    made = set()
+def fat_image(files, size=CP_FS_BYTES):
+    """CIRCUITPY's bytes holding files ({device path: local path or bytes}):
+    FAT as FatFs's f_mkfs makes it for that size (FAT12, as CircuitPython's
+    own first boot formats it)."""
+    from fatfs import RamDisk, create_extended_partition
+    storage = bytearray(size)
+    fs = create_extended_partition(RamDisk(storage, sector_size=SECTOR))
+    fs.mkfs()
+    fs.mount()
     for path in sorted(files):
-        parts = path.strip("/").split("/")
-        for i in range(1, len(parts)):
-            folder = "/".join(parts[:i])
-            if folder not in made:
-                fs.mkdir(folder)
-                made.add(folder)
+        folder = "/" + path.strip("/").rpartition("/")[0]
+        if folder != "/":
+            fs.makedirs(folder, exist_ok=True)
         data = files[path]
         if isinstance(data, str):
             with open(data, "rb") as f:
                 data = f.read()
-        with fs.open("/".join(parts), "wb") as f:
-            f.write(data)
-    return bytes(fs.context.buffer)
+        fs.write_file("/" + path.strip("/"), data)
+    fs.unmount()
+    return bytes(storage)
+
+
+def fat_files(flash):
+    """{path: bytes} of every file on CIRCUITPY in a dump of the flash
+    (Pico.flash()), read by FatFs as a computer would read the drive."""
+    from fatfs import RamDisk, create_extended_partition
+    storage = bytearray(flash[CP_FS_OFFSET:CP_FS_OFFSET + CP_FS_BYTES])
+    fs = create_extended_partition(RamDisk(storage, sector_size=SECTOR))
+    fs.mount()
+    out = {}
+    for folder, _, names in fs.walk("/"):
+        for name in names:
+            path = folder.rstrip("/") + "/" + name
+            out[path] = fs.read_file(path)
+    fs.unmount()
+    return out
 
 
 def cell_frame(wire):
@@ -191,27 +225,33 @@ class Pico:
 
     files: {device path: local path or bytes} on top of the deploy tree
     (deploy=False: only these). autorun: main.py at the root, run at boot.
+    firmware: the image to boot, a UF2 or a flat flash image (.bin), instead
+    of MicroPython's; with deploy=False and no files, no filesystem is
+    written over it (make uf2's file, a saved flash: they bring their own).
     reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
     tiles: {cell: tag memory (tile(), ntag213()) or a list of them} at power-on.
-    flash: the whole flash as power_cut() left it (bytes): booted instead of
-    the firmware image and a filesystem of files.
+    flash: the whole flash as power_cut() left it (bytes): booted as
+    firmware is, with no filesystem written over it.
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .output (everything the USB port printed),
     .watchdog (ns of a watchdog reset, or None), .reeds_at / .tags_at /
     .buttons_at / .fault_at (ns when the last set_reeds(), set_tags(),
-    press(), fault() took effect), .now (last device time seen)."""
+    press(), fault() took effect), .now (last device time seen).
+    runtime: "micropython" (the default) or "circuitpython"."""
 
-    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), tiles=None, flash=None):
-        why = missing()
+    def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None,
+                 runtime="micropython", tiles=None, flash=None):
+        why = missing(runtime)
         if why:
             raise Unavailable(why)
+        self.runtime = runtime
+        self.firmware = firmware or (CP_FIRMWARE if runtime == "circuitpython" else FIRMWARE)
         self.files = dict(files or {})
         self.deploy = deploy
         self.autorun = autorun
         self.reeds = list(reeds)
         self.tiles = dict(tiles or {})
-        self.flash = flash
-        self.cut = None
+        self._whole = flash
         self.frames = []
         self.scans = []
         self.output = ""
@@ -223,6 +263,7 @@ class Pico:
         self.nfc_stats = None
         self.now = 0
         self.usb = False
+        self._dumped = False
         self._events = queue.Queue()
         self._tmp = None
         self._proc = None
@@ -230,24 +271,28 @@ class Pico:
     # --- life -------------------------------------------------------------
     def __enter__(self):
         self._tmp = tempfile.mkdtemp(prefix="vortex-pico-")
-        image = os.path.join(self._tmp, "fs.img")
-        whole = None
-        if self.flash is not None:
-            whole = os.path.join(self._tmp, "flash.bin")
-            with open(whole, "wb") as f:
-                f.write(self.flash)
+        cp = self.runtime == "circuitpython"
+        image = None
+        if self._whole is not None:              # a power cut's flash, the power back
+            self.firmware = os.path.join(self._tmp, "flash.bin")
+            with open(self.firmware, "wb") as f:
+                f.write(self._whole)
         else:
-            files = deploy_files(os.path.join(self._tmp, "tree")) if self.deploy else {}
-            if not self.autorun and "main.py" in files:
-                files["lib/main.py"] = files.pop("main.py")
+            files = (deploy_files(os.path.join(self._tmp, "tree"), self.runtime)
+                     if self.deploy else {})
+            script = "code.py" if cp else "main.py"
+            if not self.autorun and script in files:
+                files["lib/main.py"] = files.pop(script)
             files.update(self.files)
-            with open(image, "wb") as f:
-                f.write(fs_image(files))
+            if self.deploy or files:
+                image = os.path.join(self._tmp, "fs.img")
+                with open(image, "wb") as f:
+                    f.write(fat_image(files) if cp else fs_image(files))
         config = os.path.join(self._tmp, "config.json")
         with open(config, "w") as f:
-            json.dump({"firmware": FIRMWARE, "bootrom": BOOTROM, "fsImage": image,
-                       "flashImage": whole,
-                       "fsOffset": FS_OFFSET, "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
+            json.dump({"firmware": self.firmware, "bootrom": BOOTROM, "fsImage": image,
+                       "fsOffset": CP_FS_OFFSET if cp else FS_OFFSET,
+                       "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
                        "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS),
                        "nfc": {"spi": pins.NFC_SPI, "sck": pins.NFC_SCK, "mosi": pins.NFC_MOSI,
                                "miso": pins.NFC_MISO, "strobe": pins.NFC_STROBE,
@@ -315,12 +360,12 @@ class Pico:
             self.fault_at = ev["t"]
         elif kind == "nfcstats":
             self.nfc_stats = ev
-        elif kind == "flash":
-            self.cut = ev["t"]
         elif kind == "usb":
             self.usb = True
         elif kind == "watchdog":
             self.watchdog = ev["t"]
+        elif kind == "dumped":
+            self._dumped = True
         elif kind == "exit":
             self._stderr.seek(0)
             err = self._stderr.read()
@@ -370,9 +415,10 @@ class Pico:
         flash as it was at that instant is returned (Pico(flash=...) boots
         it again)."""
         path = os.path.join(self._tmp, "cut.bin")
-        self._send(flash=path)
-        if not self.wait(lambda: self.cut is not None, timeout):
-            raise RuntimeError("the emulator did not stop")
+        self._dumped = False
+        self._send(dump=path, bytes=FLASH_BYTES, stop=True)
+        if not self.wait(lambda: self._dumped, timeout):
+            raise Unavailable("the emulator did not stop in %d s" % timeout)
         with open(path, "rb") as f:
             data = f.read()
         self.close()
@@ -391,14 +437,43 @@ class Pico:
         """Bytes (str, latin-1) to the USB serial port."""
         self._send(serial=data)
 
-    # --- the raw REPL (as mpremote speaks it) -----------------------------------
+    def save_flash(self, path, timeout=60):
+        """Write the Pico's flash, as it is now, to path (a flat image that
+        firmware=path boots: a power cut and the power back)."""
+        self._dumped = False
+        self._send(dump=os.path.abspath(path), bytes=FLASH_BYTES)
+        if not self.wait(lambda: self._dumped, timeout):
+            raise Unavailable("the emulator did not save its flash in %d s" % timeout)
+
+    def flash(self, timeout=60):
+        """The flash's bytes now (2 MB): the firmware, then the filesystem
+        at FS_OFFSET (CP_FS_OFFSET for CircuitPython), as written so far."""
+        path = os.path.join(self._tmp, "flash.bin")
+        self.save_flash(path, timeout)
+        with open(path, "rb") as f:
+            return f.read()
+
     def repl(self, timeout=60):
         """Stop whatever runs and enter the raw REPL."""
         if not self.wait(lambda: self.usb, min(timeout, BOOT_SECONDS)):
-            raise Unavailable("no USB port from the firmware in %d s: is %s a MicroPython "
-                              "rp2 image?" % (min(timeout, BOOT_SECONDS), FIRMWARE))
+            raise Unavailable("no USB port from the firmware in %d s: is %s a %s image?" % (
+                min(timeout, BOOT_SECONDS), self.firmware,
+                "CircuitPython" if self.runtime == "circuitpython" else "MicroPython rp2"))
         start = len(self.output)
-        self.write("\r\x03\x03\x01")
+        if self.runtime == "circuitpython":
+            # Stopped (or done), code.py waits for a key before the REPL.
+            self.write("\r\x03\x03")
+            if not self.wait(lambda: self.output.endswith((">>> ", "Use CTRL-D to reload.\r\n"))
+                             and len(self.output) > start, timeout):
+                raise Unavailable("no REPL from the emulated Pico: %r" % self.output[-200:])
+            if not self.output.endswith(">>> "):
+                self.write("\r")
+                if not self.wait(lambda: self.output.endswith(">>> "), timeout):
+                    raise Unavailable("no REPL from the emulated Pico: %r" % self.output[-200:])
+            start = len(self.output)
+            self.write("\x01")
+        else:
+            self.write("\r\x03\x03\x01")
         if not self.wait(lambda: self.output.endswith("raw REPL; CTRL-B to exit\r\n>")
                          and len(self.output) > start, timeout):
             raise Unavailable("no raw REPL from the emulated Pico: %r" % self.output[-200:])
@@ -427,12 +502,12 @@ class Pico:
         return int(a), int(f)
 
 
-def run(script, files=None, timeout=300, deploy=True, tiles=None):
+def run(script, files=None, timeout=300, deploy=True, runtime="micropython", tiles=None):
     """Boot a Pico with the deploy tree (and files, and tiles laid: Pico's),
     run script in its raw REPL, return Result(output, status, heap).
     timeout: wall seconds for the whole run, boot included."""
     end = time.monotonic() + timeout
-    with Pico(files, deploy=deploy, tiles=tiles) as dev:
+    with Pico(files, deploy=deploy, runtime=runtime, tiles=tiles) as dev:
         dev.repl(timeout)
         r = dev.exec(script, end - time.monotonic())
         if r.status in (OK, FAILED):
@@ -441,17 +516,19 @@ def run(script, files=None, timeout=300, deploy=True, tiles=None):
 
 
 def main(argv):
-    """python3 tools/pico [--timeout S] SCRIPT.py | -c CODE"""
+    """python3 tools/pico [--timeout S] [--runtime R] SCRIPT.py | -c CODE"""
     from host_sim import cli  # on sys.path through build_mpy
     ap = cli.parser("python3 tools/pico", (
-        "Run a script on the emulated Pico (MicroPython rp2 firmware in rp2040js), with the\n"
-        "firmware deployed as tools/deploy.py sends it. Prints its output; the exit status is\n"
-        "the script's (0 ok, 1 exception, 2 out of time, 3 watchdog reset)."))
+        "Run a script on the emulated Pico (MicroPython rp2 firmware, or CircuitPython, in\n"
+        "rp2040js), with the firmware deployed as tools/deploy.py sends it. Prints its output;\n"
+        "the exit status is the script's (0 ok, 1 exception, 2 out of time, 3 watchdog reset)."))
     ap.add_argument("script", nargs="?", type=cli.text("script"),
                     help="a Python file to run on the device")
     ap.add_argument("-c", dest="code", help="code to run instead of a file")
     ap.add_argument("--timeout", type=cli.float_in(1, 86400, "timeout"), default=300,
                     help="wall seconds (default 300)")
+    ap.add_argument("--runtime", default="micropython", choices=RUNTIMES,
+                    help="the firmware to boot (default micropython)")
     args = ap.parse_args(argv)
     if not args.script and args.code is None:
         ap.error("give a script or -c CODE")
@@ -464,7 +541,7 @@ def main(argv):
             print("cannot read %s: %s" % (args.script, e.strerror), file=sys.stderr)
             return 2
     try:
-        r = run(code, timeout=args.timeout)
+        r = run(code, timeout=args.timeout, runtime=args.runtime)
     except (Unavailable, RuntimeError) as e:  # missing parts, or the emulator died
         print("emulated Pico: %s" % e, file=sys.stderr)
         return 2

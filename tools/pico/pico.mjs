@@ -3,8 +3,7 @@
 //
 //   node pico.mjs CONFIG.json
 //
-// CONFIG: {firmware: UF2 path, bootrom: path, flashImage: path (the whole
-//          flash, as a power cut left it: instead of the firmware and fsImage),
+// CONFIG: {firmware: UF2 path or a whole flash image (.bin), bootrom: path,
 //          fsImage: path or null,
 //          fsOffset: byte offset in flash, ledPin, ledCount, reedRows: [gpio],
 //          reedCols: [gpio], nfc: {spi, sck, mosi, miso, strobe, latch,
@@ -15,10 +14,10 @@
 //                                        lying on a cell now (180 bytes each; [] none)
 //                                   {"fault": {...}}            nfc.mjs FrontEnd.fault()
 //                                   {"buttons": [gpio, ...]}    buttons held down (to ground)
-//                                   {"flash": path}             the flash written to path, and
-//                                        nothing more run: a power cut (then kill the process)
 //                                   {"nfcstats": true}          the readers' wake-ups per cell
 //                                        since the last ask, then counted afresh
+//                                   {"dump": path, "bytes": n}  the flash's first n bytes (all: no n) now, to a file
+//                                        ("stop": true: and nothing more run, a power cut)
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
 //                                   {"ev": "serial", "data": s} bytes from the port
 //                                   {"ev": "frame", "t": ns, "grb": hex}  an LED frame sent,
@@ -29,9 +28,9 @@
 //                                   {"ev": "tags", "t": ns}     the tags above took effect
 //                                   {"ev": "fault", "t": ns}    the fault above took effect
 //                                   {"ev": "buttons", "t": ns}  the buttons above took effect
-//                                   {"ev": "flash", "t": ns}    the flash is written; stopped
 //                                   {"ev": "nfcstats", "t": ns, "since": ns, "wakes": [64],
 //                                    "gap": [64 ns]}  REQA/WUPA per cell, longest time between two
+//                                   {"ev": "dumped", "t": ns}   the flash is in the file
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -45,7 +44,11 @@ process.on('uncaughtException', (e) => {
 });
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+// ASCII only: a device byte over 0x7f (a latin-1 character here) goes as a
+// \u escape, not as the UTF-8 that stdout would make of it.
+const send = (obj) => process.stdout.write(
+  JSON.stringify(obj).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  + '\n');
 const mcu = new RP2040();
 mcu.logger = { debug() {}, info() {}, warn() {}, error(tag, msg) { process.stderr.write(`${tag}: ${msg}\n`); } };
 
@@ -68,14 +71,17 @@ function loadUF2(bytes) {
     }
   }
 }
-if (config.flashImage) {
-  mcu.flash.set(new Uint8Array(readFileSync(config.flashImage)));
-} else {
-  const firmware = new Uint8Array(readFileSync(config.firmware));
-  if (config.firmware.endsWith('.bin')) mcu.flash.set(firmware, 0);
-  else loadUF2(firmware);
-  if (config.fsImage) mcu.flash.set(new Uint8Array(readFileSync(config.fsImage)), config.fsOffset);
-}
+const firmware = new Uint8Array(readFileSync(config.firmware));
+if (config.firmware.endsWith('.bin')) mcu.flash.set(firmware, 0);
+else loadUF2(firmware);
+if (config.fsImage) mcu.flash.set(new Uint8Array(readFileSync(config.fsImage)), config.fsOffset);
+
+// BOOTSEL released, as on a real Pico: the flash chip select's pad has its
+// input enabled and the 10K pull-up holds it high (rp2040js leaves the
+// input disabled, so it reads low). CircuitPython reads BOOTSEL there at
+// boot and waits while it is "held"; MicroPython does not read it at boot.
+mcu.qspi[1].padValue = 0x5a;
+mcu.qspi[1].setInputValue(true);
 
 // --- the flash chip behind the SSI ------------------------------------------
 // rp2040js reads XIP flash straight from mcu.flash; writes come from the boot
@@ -322,6 +328,35 @@ if (ledPin) {
   };
 }
 
+// --- PIO on the device clock ------------------------------------------------------
+// rp2040js steps PIO state machines from the host's event loop (a thousand
+// instructions a turn, between the CPU's slices), so a CPU waiting on a PIO
+// FIFO waits for the host: CircuitPython's neopixel_write (a PIO program at
+// 12.8 MHz) took over 100 ms of device time a frame. Here they step with
+// the CPU instead: each enabled state machine runs an instruction every
+// clock-divider system cycles, and an instruction's delay [n] takes n more.
+for (const pio of mcu.pio) pio.run = () => {};
+const pioBudget = new Float64Array(8);
+function stepPIO(cycles) {
+  for (let p = 0; p < mcu.pio.length; p++) {
+    const pio = mcu.pio[p];
+    if (pio.stopped) continue;
+    for (let i = 0; i < 4; i++) {
+      const sm = pio.machines[i];
+      if (!sm.enabled) continue;
+      const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
+      let budget = pioBudget[p * 4 + i] + cycles / div;
+      while (budget >= 1) {
+        const before = sm.cycles;
+        sm.step();
+        budget -= Math.max(1, sm.cycles - before);
+      }
+      pioBudget[p * 4 + i] = budget;
+    }
+    pio.checkChangedPins();
+  }
+}
+
 // --- watchdog -------------------------------------------------------------------
 const watchdog = mcu.peripherals[0x40058];
 watchdog.onWatchdogTrigger = () => {
@@ -341,9 +376,13 @@ function slice() {
     for (let i = 0; i < 20000 && running; i++) {
       if (core.waiting) {
         const next = clock.nanosToNextAlarm;
-        clock.tick(next > 0 ? next : cycleNanos);
+        const nanos = next > 0 ? next : cycleNanos;
+        clock.tick(nanos);
+        stepPIO(nanos / cycleNanos);
       } else {
-        clock.tick(core.executeInstruction() * cycleNanos);
+        const cycles = core.executeInstruction();
+        clock.tick(cycles * cycleNanos);
+        stepPIO(cycles);
       }
     }
   }
@@ -366,12 +405,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     if (nfc) nfc.fault(msg.fault);
     send({ ev: 'fault', t: mcu.clock.nanos });
   }
-  if (msg.flash !== undefined) {
-    running = false;                          // the power is cut: no instruction more
-    flushSerial();
-    writeFileSync(msg.flash, mcu.flash);
-    send({ ev: 'flash', t: mcu.clock.nanos });
-  }
   if (msg.nfcstats !== undefined && nfc) {
     const s = nfc.stats;
     send({ ev: 'nfcstats', t: mcu.clock.nanos, since: s.since, wakes: s.wakes, gap: s.gap });
@@ -386,6 +419,15 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     for (const c of msg.reeds) closed[c] = 1;
     updateColumns();
     send({ ev: 'reeds', t: mcu.clock.nanos });
+  }
+  if (msg.dump !== undefined) {
+    // Between two slices: no instruction is half done, a flash write may be.
+    if (msg.stop) {
+      running = false;                        // the power is cut: no instruction more
+      flushSerial();
+    }
+    writeFileSync(msg.dump, mcu.flash.subarray(0, msg.bytes ?? mcu.flash.length));
+    send({ ev: 'dumped', t: mcu.clock.nanos });
   }
 }).on('close', () => process.exit(0));
 

@@ -44,7 +44,20 @@ _HINT = const(2)
 class Board:
     """Board(store=None, settings=None, seed=1): resumes the game in the
     store if there is one, else starts a new game with the settings. seed
-    makes the AI's choices repeatable."""
+    makes the AI's choices repeatable.
+
+    The contract with the layers above (the service pass, the host link,
+    the simulators), as KMK states its modules' hooks:
+      changes the game   step() (the pass), and the commands new_game(),
+                         takeback(), request(), settings_changed(),
+                         ask_hint(), which vortex.app.commands calls
+      read-only view     pos, start, pending, hint_action, result(), clock,
+                         settings (changed only through commands), menu,
+                         verdict, judged, flashing, rec (the recogniser's
+                         differences), thinking, frame, messages (a log:
+                         its reader may empty it)
+      wiring             on_think (the service's hook), make_search(),
+                         read_first(reader)"""
 
     def __init__(self, store=None, settings=None, seed=1):
         self.store = store

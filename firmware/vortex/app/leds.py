@@ -23,13 +23,24 @@ TODO = (0, 220, 220)        # the action to carry out (opponent or AI): from ste
 HINT = (255, 80, 160)       # a hint: the action the AI would play for you, the same way
 THINKING = (0, 220, 220)    # the AI thinks: a light turning round the four centre cells
 MISSING = (0, 0, 255)       # a tile should be here and is not (a missing piece: its side's colour)
-EXTRA = (255, 0, 0)         # something is here that should not be
-ERROR = (255, 0, 0)         # an illegal action, flashing
+# Red, a little towards crimson: pure red through the window of a Fire tile
+# (orange-red) could hardly be told from the tile; this one stands apart
+# from it, from capture orange and the Fire tile asked for (issue 14;
+# tests/test_app_palette.py measures each pair).
+EXTRA = (255, 0, 40)        # something is here that should not be
+ERROR = (255, 0, 40)        # an illegal action, flashing
 PLACE = (40, 40, 40)        # building phase: a tile may be laid here
-SIDE = ((255, 200, 120), (60, 0, 200))  # Light's and Dark's turn / win / missing piece colours
+# Light's and Dark's turn / win / missing piece colours. Light's is a warm
+# peach rather than a warm white: white is the lifted cell's and an Air
+# tile's, amber the last action's, and a whitish light is lost in an Air
+# tile's window (issue 14).
+SIDE = ((255, 160, 90), (60, 0, 200))
 PULSE = const(4)            # a missing Heart pulses between full and 1/PULSE of its level
-LOW_CLOCK = (255, 0, 0)
-TERRAINS = (OFF, (0, 90, 255), (255, 50, 0), (150, 90, 0), (220, 220, 220))  # a tile to lay, by terrain
+LOW_CLOCK = (255, 0, 40)
+# A tile to lay, by terrain. Earth is green, as in the classic four
+# elements: an LED cannot show brown (a dim orange), and Earth's amber was
+# all but the last action's (issue 14).
+TERRAINS = (OFF, (0, 90, 255), (255, 50, 0), (0, 255, 40), (220, 220, 220))
 # The settings menu (menu.py): each item's chosen value, the others, the item being set.
 MENU_ITEMS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120), (120, 200, 0),
               (255, 80, 160))

@@ -64,15 +64,19 @@ class Renderer:
                     if not tiles[c]:
                         self._put(c, leds.PLACE)
             self._draw_last(pos)
-            self._draw_turn(pos.side, low, on)
+            v = sense.verdict
+            diff = v == WAIT or v == DISAGREE or v == ILLEGAL or v == NOT_ASKED
+            if not diff:
+                # Whose turn, in its side's colour; not while the board shows
+                # what to put back, where that colour means a missing piece.
+                self._draw_turn(pos.side, low, on)
             if todo >= 0:
                 self._draw_pending(todo, on, leds.TODO)
             elif hint >= 0:
                 self._draw_pending(hint, on, leds.HINT)
-            v = sense.verdict
             if v == HAND:
                 self._draw_hand(pos, sense.rec.hand)
-            elif v == WAIT or v == DISAGREE or v == ILLEGAL or v == NOT_ASKED:
+            elif diff:
                 self._draw_diff(pos, sense, on)
             if sense.flashing:
                 self.blinking = True

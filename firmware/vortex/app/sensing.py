@@ -151,7 +151,11 @@ class Sensing:
         elif v == HAND:
             self.judged = settled  # its view is drawn; nothing more to wait for
         elif not settled:
-            return NOTHING  # keep the last view until the hands are still
+            # Keep the last view until the hands are still, but have the
+            # differences read again now: a tile misread goes away before
+            # it could be judged, instead of showing SETTLE_MS later.
+            self._update_watch(pos)
+            return NOTHING
         else:
             self.judged = True
             if v == SETUP:

@@ -17,8 +17,14 @@ tiles.cells[c] is a reading code of vortex.tag: NOT_READ until the cell has
 been read, then NO_TILE, WATER..AIR or UNKNOWN; tiles.ids[c] the low byte of
 the tile's serial (0 when none is known), so the app can tell which tile
 moved where even when two tiles share a terrain. A reading replaces the
-previous one only when two reads in a row agree (an NFC misread is
-momentary); a read that disagrees is repeated at once.
+previous one only when reads in a row agree, an NFC misread being
+momentary: CONFIRM of them for a tile of ours (its tag answered, its CRC
+checked), DOUBT for no tile or a tag that is not ours, which is also what a
+failed read gives (no answer, a garbled frame); failed reads that come
+between two reads of a tile do not count against it. A read that disagrees
+with the reading is repeated at once (up to RETRIES times), so a tile
+lifted is still seen within a few ms, and a tag that fails now and then
+does not vanish (issue 14: the board's verdict flickered under misreads).
 
 Order of reads, per rank: a disagreeing read is repeated at once; then the
 rank's expected cells (BURST of them) alternate with one cell of its
@@ -53,15 +59,23 @@ except ImportError:  # CPython; the stub's signature cannot be matched
 from array import array
 
 from ..tag import SIZE, BUSY, decode
-from ..ticks import ticks_add, ticks_diff
+from ..ticks import ticks_diff
 from ..native import micropython, ptr8, ptr32
 
 SETTLE_MS = const(5)     # a tag accepts a request within 5 ms of entering the field (ISO/IEC 14443-3)
 HOLD_MS = const(3000)    # how long an expected cell keeps being re-read
 BURST = const(3)         # expected-cell reads between two sweep reads, per rank
-RETRIES = const(2)       # immediate re-reads of a cell whose reads disagree
+CONFIRM = const(2)       # reads in a row that agree on a tile of ours to change a reading
+# ... on no tile or a tag not ours. With half the reads failing (the
+# simulator's worst), a false run of them starts once in 4**8 = 65536 reads.
+DOUBT = const(8)
+RETRIES = const(7)       # immediate re-reads of a cell whose reads disagree: DOUBT - 1
 RETRY_MS = const(1000)   # how often a missing reader is asked again
 BUDGET_US = const(1000)  # a poll stays this long at most for readers to be due
+# The scheduler's times wrap at 2**30, as MicroPython's ticks do; poll()'s
+# milliseconds are counted into that period on a runtime whose ticks wrap
+# elsewhere (CircuitPython's supervisor.ticks_ms: 2**29).
+_WRAP = const(0x3FFFFFFF)
 
 # vortex.tag's codes, for the viper code (which needs its constants here).
 _OK = const(0)
@@ -69,6 +83,8 @@ _NOTAG = const(1)
 _NO_TILE = const(0)
 _UNKNOWN = const(5)
 _NOT_READ = const(6)
+_WATER = const(1)
+_AIR = const(4)
 _NONE = const(255)
 
 # A rank's state.
@@ -93,7 +109,8 @@ _S_RING = const(200)     # 64: each rank's ring of expected files (8 at 8 * rank
 _S_INQ = const(264)      # 64: 1 while the cell is in its rank's ring
 _S_START = const(328)    # 8: the file whose read the reader starts at its next turn, or 255
 _S_STATUS = const(336)   # 8: how the reader's read ended (serve() writes it)
-_S = const(344)
+_S_SAME = const(344)     # 64: how many reads in a row gave _S_PREV (capped at DOUBT)
+_S = const(408)
 _NOREADER = const(3)     # vortex.tag's NOREADER, for the viper code
 
 # _conclude()'s answer, besides the next file.
@@ -176,20 +193,31 @@ def _conclude(cells, ids, sched, holds, buf, r: int, st: int, now: int) -> int:
     else:
         v = _UNKNOWN
     res = 0
-    again = (s[_S_PREV + c] == v and s[_S_PID + c] == i)
-    s[_S_PREV + c] = v
-    s[_S_PID + c] = i
-    if cl[c] == v and id_[c] == i:
-        s[o + _AGAIN] = _NONE
-    elif again:                              # two reads in a row agree: the reading changes
-        res = _CHANGED | (_FIRST if cl[c] == _NOT_READ else 0)
-        cl[c] = v
-        id_[c] = i
-        s[o + _AGAIN] = _NONE
-    else:                                    # disagrees: read it again at once
-        if int(s[o + _AGAIN]) != cur:
-            s[o + _RETRIES] = RETRIES
-        s[o + _AGAIN] = cur
+    prev = int(s[_S_PREV + c])
+    tile = _WATER <= v and v <= _AIR
+    if int(s[o + _AGAIN]) == cur and _WATER <= prev and prev <= _AIR and not tile:
+        pass                                 # a failed read among a tile's re-reads proves little: they go on
+    else:
+        same = 1
+        if prev == v and int(s[_S_PID + c]) == i:
+            same = int(s[_S_SAME + c]) + 1
+        s[_S_PREV + c] = v
+        s[_S_PID + c] = i
+        s[_S_SAME + c] = same if same < DOUBT else DOUBT
+        # Not read yet: the first reading needs no more (a wrong one is a
+        # difference, which the app has read again at once).
+        need = CONFIRM if tile or int(cl[c]) == _NOT_READ else DOUBT
+        if cl[c] == v and id_[c] == i:
+            s[o + _AGAIN] = _NONE
+        elif same >= need:                   # enough reads in a row agree: the reading changes
+            res = _CHANGED | (_FIRST if cl[c] == _NOT_READ else 0)
+            cl[c] = v
+            id_[c] = i
+            s[o + _AGAIN] = _NONE
+        else:                                # disagrees: read it again at once
+            if int(s[o + _AGAIN]) != cur:
+                s[o + _RETRIES] = RETRIES
+            s[o + _AGAIN] = cur
     f = int(_pick(sched, holds, r, now))
     if f == cur:
         s[o + _STATE] = _READ
@@ -354,9 +382,10 @@ class TileScanner:
         self._until = array("i", [0] * 64)   # hold deadline per cell (ms ticks)
         # When each rank next has something to do (clock ticks): its read's
         # frames through, its tag powered up, its missing reader to be asked.
-        start = clock() if clock is not None else now_ms
+        self._last = now_ms
+        self._now = now_ms & _WRAP
+        start = clock() if clock is not None else self._now
         self._wake = array("i", [start] * n)
-        self._now = now_ms
         self._serve = getattr(readers, "serve", None)   # all due readers at once
         self._ctx = (self.cells, self.ids, s, self._until, self._bufs, self._wake, self._retry)
         for r in range(n):
@@ -368,7 +397,7 @@ class TileScanner:
         """Read `cell` before its rank's other cells (but a pending re-read),
         and keep reading it for hold_ms (default self.hold_ms) from now."""
         hold = self.hold_ms if hold_ms is None else hold_ms
-        self._until[cell] = ticks_add(self._now, hold)
+        self._until[cell] = (self._now + hold) & _WRAP
         s = self._sched
         o = _S_RANK + (cell & 0x38)
         q = _S_RING + (cell & 0x38)
@@ -396,11 +425,13 @@ class TileScanner:
         """Move on every reader that has something to do; and while one will
         have within budget_us (its frames through, its tag powered up), stay
         for it. True if .cells or .ids changed."""
-        self._now = now_ms
+        now = (self._now + ticks_diff(now_ms, self._last)) & _WRAP
+        self._last = now_ms
+        self._now = now
         clock = self._clock
-        t = clock() if clock is not None else now_ms
+        t = clock() if clock is not None else now
         changed = False
-        end = ticks_add(t, self.budget_us)
+        end = (t + self.budget_us) & _WRAP
         wake = self._wake
         n = self.ranks
         while True:
@@ -411,7 +442,7 @@ class TileScanner:
             if clock is None:
                 break
             t = clock()
-            if ticks_diff(t, end) >= 0 or not _due(end, wake, n):
+            if ((t - end) & _WRAP) < 0x20000000 or not _due(end, wake, n):
                 break                        # out of time, or none due before the end
         return changed
 
@@ -457,7 +488,7 @@ class TileScanner:
             # The coils switch now: their tags' power-up counts from here.
             self.front.flush()
             c = self._clock
-            _stamp(s, self._wake, self.ranks, ticks_add(c() if c is not None else t, self._settle))
+            _stamp(s, self._wake, self.ranks, ((c() if c is not None else t) + self._settle) & _WRAP)
         return changed
 
     @micropython.native

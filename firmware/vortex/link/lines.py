@@ -12,7 +12,8 @@ class LineReader:
     """feed(byte) -> NONE, LINE, TOO_LONG or BAD_BYTE. A line ends at CR or
     LF (a terminal sends CR, a program LF, some CRLF: the empty line between
     is no line); backspace and DEL take back a byte, as a person typing
-    expects; a tab is a space."""
+    expects. Any other byte outside printable ASCII (a tab too) spoils its
+    line."""
 
     def __init__(self, size=LINE_MAX):
         self.buf = bytearray(size)
@@ -39,8 +40,6 @@ class LineReader:
             if self.n and not self._over:
                 self.n -= 1
             return NONE
-        if b == 9:
-            b = 32
         if b < 32 or b > 126:
             if self.bad < 0:
                 self.bad = b

@@ -8,6 +8,8 @@ event leaves in the tick that made it.
     link = Link(board)
     link.serve(port)      # once a tick, after board.step()
 """
+from array import array
+
 from vortex.engine.defs import LIGHT, DARK, const
 from vortex.engine.codes import move_to
 from vortex.engine.notation import action_text
@@ -16,7 +18,7 @@ from vortex.app.recognise import HAND, VERDICT_NAMES as VERDICTS
 from vortex.app import commands
 from vortex.app.commands import CommandError
 from vortex import record
-from vortex.link.lines import LineReader, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
+from vortex.link.lines import LineReader, NONE, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
 from vortex.link.outbox import Outbox, MESSAGE_MAX
 
 VERSION = const(2)  # 2: the settings by commands' names (brightness, level), hint
@@ -43,6 +45,22 @@ class LinkError(CommandError):
     """A command refused by the link itself: its message is the one-line reason sent back."""
 
 
+class _Actions:
+    """The game's actions as record.lines() reads them (len(), [i] in
+    notation): the codes copied at 2 bytes each (the game may go on while
+    its record is sent), each written out when its turn comes, so a long
+    game's record holds no string per action."""
+
+    def __init__(self, stack):
+        self.codes = array("H", stack)
+
+    def __len__(self):
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        return action_text(self.codes[i])
+
+
 class Link:
     """The board's end of the protocol. Link(board) follows a vortex.app
     Board; serve(port) once a tick, with a port that has read_byte() (-1
@@ -56,6 +74,7 @@ class Link:
         self.events = 0
         self._dest = new_buffer(MAX_DESTINATIONS)
         self._record = None  # the record's lines still to send
+        self._held = NONE  # a line read, waiting for its turn (LINE, TOO_LONG, BAD_BYTE)
         self._record_n = 0
         self._seen(board)
 
@@ -71,18 +90,30 @@ class Link:
 
     # --- the tick -------------------------------------------------------------
     def serve(self, port):
-        """One tick: read what the host sent (while there is room to answer),
-        send events, send what is queued as far as the port takes it."""
+        """One tick: read what the host sent, answer each line in turn, send
+        events, send what is queued as far as the port takes it."""
         out = self.out
-        for _ in range(IN_PER_TICK):
-            if out.free() < ANSWER_ROOM:
-                break  # the host is not reading: let it wait, answer nothing lost
+        budget = IN_PER_TICK
+        while True:
+            held = self._held
+            if held:
+                # A whole line waits its turn: after the record being sent,
+                # and until the outbox has room for its answer (a host that
+                # does not read loses no answer: it waits). Meanwhile nothing
+                # more is read, so at most this one line waits.
+                if self._record is not None or out.free() < ANSWER_ROOM:
+                    break
+                self._held = NONE
+                self._take(held)
+            if not budget:
+                break
+            budget -= 1
             b = port.read_byte()
             if b < 0:
-                if b == -2:  # the host went away: forget its partial line
-                    self.lines.reset()
+                if b == -2:
+                    self._gone()
                 break
-            self.byte(b)
+            self._held = self.lines.feed(b)
         self.tick()
         budget = OUT_PER_TICK
         while out.used and budget > 0:
@@ -92,9 +123,16 @@ class Link:
             out.sent(n)
             budget -= n
 
-    def byte(self, b):
-        """One byte from the host."""
-        r = self.lines.feed(b)
+    def _gone(self):
+        # The host went away: what was for it goes with it, so that the next
+        # host finds a clean port (its half line, its subscriptions, a record
+        # being sent). Lines already queued stay: a host skips them (ping).
+        self.lines.reset()
+        self.events = 0
+        self._record = None
+
+    def _take(self, r):
+        """A line completed: LINE, TOO_LONG or BAD_BYTE (lines.py)."""
         if r == LINE:
             self._line()
         elif r == TOO_LONG:
@@ -227,14 +265,16 @@ class Link:
             raise LinkError("no arguments expected, got %s" % args[0][:20])
 
     def _do_hello(self, args):
+        # The protocol's name and version, then the firmware's (written by the build).
+        from vortex.version import VERSION as FIRMWARE
         self._no_args(args)
-        self._answer("hello", "vortex-link %d" % VERSION)
+        self._answer("hello", "vortex-link %d firmware %s" % (VERSION, FIRMWARE))
 
     def _do_ping(self, args):
         # A host finds where its answers begin, after whatever was queued before it.
         if len(args) > 1:
             raise LinkError("ping takes one word at most")
-        self._answer("ping", args[0][:32] if args else "")
+        self._answer("ping", args[0] if args else "")  # whole: the line's limit bounds it
 
     def _do_help(self, args):
         self._answer("help", " ".join(COMMANDS))
@@ -253,11 +293,8 @@ class Link:
 
     def _do_record(self, args):
         self._no_args(args)
-        if self._record is not None:
-            raise LinkError("a record is being sent")
         b = self.board
-        self._record = record.lines(commands.record_tags(b), b.start,
-                                    [action_text(a) for a in b.pos.stack])
+        self._record = record.lines(commands.record_tags(b), b.start, _Actions(b.pos.stack))
         self._record_n = 0
         self._send_record()
 

@@ -13,9 +13,16 @@ const READINGS = ["–", "W", "F", "E", "A", "?", "·"]; // vortex.tag reading c
 // The board's verdicts (vortex/app/recognise.py VERDICT_NAMES), in words.
 const VERDICTS = {
   agree: "the board agrees with the game", hand: "a piece in hand", wait: "an action under way",
-  action: "an action", illegal: "illegal action", disagree: "put the board back as the LEDs show",
-  setup: "a Heart moved", "not-asked": "not the action the board asks for",
+  action: "an action", illegal: "an action the rules do not allow: put it back as the LEDs show",
+  disagree: "put the board back as the LEDs show", setup: "a Heart moved",
+  "not-asked": (s) => s.seen && s.pending
+    ? `${s.seen} is not the action the board asks for: ${s.pending}. Put it back as the LEDs show.`
+    : "not the action the board asks for: put it back as the LEDs show",
 };
+// The settings menu's rows (vortex.app.commands.NAMES, the order of state.settings), in words.
+const SETTING_LABELS = { ai: "AI plays", clock: "clock", brightness: "brightness",
+  budget: "LED budget", hearts: "Hearts", level: "AI level" };
+const SETTING_UNITS = { budget: " mA" };
 const BAD_VERDICTS = new Set(["illegal", "disagree", "not-asked"]);
 
 const $ = (id) => document.getElementById(id);
@@ -103,8 +110,9 @@ function build() {
       el.className = "cell";
       el.dataset.cell = cellName(c);
       el.setAttribute("role", "gridcell");
-      el.innerHTML = '<div class="led"></div><div class="tile" hidden><span class="let"></span><span class="sym"></span></div><div class="shine"></div><div class="piece" hidden><span></span></div>';
-      cells[c] = { el, led: el.children[0], tile: el.children[1], shine: el.children[2], piece: el.children[3], key: "" };
+      el.innerHTML = '<div class="led"></div><div class="tile" hidden><span class="let"></span><span class="sym"></span><span class="win"></span></div><div class="piece" hidden><span></span></div>';
+      const tile = el.children[1];
+      cells[c] = { el, led: el.children[0], tile, win: tile.children[2], piece: el.children[2], key: "" };
       board.appendChild(el);
     }
   }
@@ -115,18 +123,33 @@ function build() {
   }
 }
 
-// An LED's light: the hue at full scale, its strength as the eye sees the
-// driven value. It fills the gap around the tile and shines through it.
+// An LED's light as the eye gets it. Its drive values are linear in light
+// (a WS2812 is pulse-width modulated): the hue is theirs at full scale,
+// sRGB-encoded; its strength the driven level as the eye sees it,
+// (value/255)^(1/2.2). The colours are those tests/colour.py measures.
+const encode = (x) => Math.round(255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * Math.pow(x, 1 / 2.4) - 0.055));
 function glow(r, g, b) {
   const m = Math.max(r, g, b);
   if (!m) return null;
-  const k = 255 / m;
-  const a = Math.pow(m / 255, 1 / 2.2);
-  const col = `${Math.round(r * k)},${Math.round(g * k)},${Math.round(b * k)}`;
-  return {
-    under: `rgba(${col},${a.toFixed(3)})`,
-    through: `radial-gradient(circle closest-side, rgba(${col},${(a * 0.8).toFixed(3)}) 0%, rgba(${col},${(a * 0.5).toFixed(3)}) 45%, transparent 100%)`,
-  };
+  const col = `${encode(r / m)},${encode(g / m)},${encode(b / m)}`;
+  const a = Math.pow(m / 255, 1 / 2.2).toFixed(3);
+  return { col, a };
+}
+
+// Where the LED shows, as on the board (hardware/README.md): through the
+// tile's window over it, and in the opal panel around the tile; with no
+// tile, all over the panel, so a ring of it shows round a piece.
+function light(x, rgb, terrain) {
+  const l = glow(...rgb);
+  if (!l) {
+    x.led.style.background = x.win.style.background = x.win.style.boxShadow = "";
+    return;
+  }
+  const c = `rgba(${l.col},${l.a})`;
+  x.led.style.background = terrain ? c
+    : `radial-gradient(circle closest-side, ${c} 50%, rgba(${l.col},${(l.a * 0.75).toFixed(3)}) 80%, rgba(${l.col},${(l.a * 0.35).toFixed(3)}) 95%, transparent 100%)`;
+  x.win.style.background = `rgb(${l.col})`; // the LED itself; its strength shows in its glow
+  x.win.style.boxShadow = `0 0 0 1px ${c}, 0 0 calc(var(--cell) * .12) ${c}`;
 }
 
 function drawCell(c, terrain, piece, rgb) {
@@ -138,9 +161,7 @@ function drawCell(c, terrain, piece, rgb) {
   x.el.dataset.rgb = rgb.join(",");
   x.el.dataset.tile = TERRAINS[terrain] || (terrain ? "?" : "");
   x.el.dataset.piece = piece ? PIECE_LETTERS[piece] : "";
-  const light = glow(r, g, b);
-  x.led.style.background = light && terrain ? light.under : ""; // no tile: a bare LED's round glow
-  x.shine.style.background = light ? light.through : "";
+  light(x, rgb, terrain);
   if (terrain) {
     x.tile.hidden = false;
     x.tile.className = "tile t" + terrain;
@@ -171,14 +192,15 @@ function draw(s) {
   }
   $("board").classList.toggle("viewing", !!viewing);
   $("power").textContent = `LEDs ≈ ${s.current_ma} mA of ${s.budget_ma}`;
-  $("menu-legend").hidden = !s.menu;
+  drawLegend(s);
 
   $("turn").textContent = s.result ? "Game over" : `${s.side} to act`;
   const dotSide = s.result ? s.result.winner : s.side; // the winner's colour once it is over
   $("turn-dot").style.background = dotSide === "Light" ? "var(--light-piece)" : dotSide === "Dark" ? "var(--dark-piece)" : "var(--muted)";
   $("phase").textContent = s.menu ? "Settings menu open (on the LEDs)" :
     s.building ? "Building: lay the tiles" : "Battle";
-  $("verdict").textContent = VERDICTS[s.verdict] || s.verdict;
+  const words = VERDICTS[s.verdict] || s.verdict;
+  $("verdict").textContent = typeof words === "function" ? words(s) : words;
   $("verdict").className = "verdict" + (BAD_VERDICTS.has(s.verdict) ? " bad" : "");
   $("pending").hidden = !s.pending;
   $("pending").textContent = s.pending ? `The board asks: ${s.pending}` : "";
@@ -214,6 +236,22 @@ function draw(s) {
   });
 }
 
+// While the settings menu is open on the LEDs, each of its rows is named
+// over the cells it leaves dark (the f and g files), with its value.
+function drawLegend(s) {
+  const el = $("menu-legend");
+  el.hidden = !s.menu;
+  if (!s.menu) return;
+  const names = Object.keys(s.settings);
+  const key = JSON.stringify([s.settings, s.menu_item]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.innerHTML = names.map((n, i) => {
+    const v = s.settings[n] + (SETTING_UNITS[n] || "");
+    return `<div data-name="${escapeHtml(n)}" class="${i === s.menu_item ? "on" : ""}"><span>${escapeHtml(SETTING_LABELS[n] || n)}</span><b>${escapeHtml(v)}</b></div>`;
+  }).join("");
+}
+
 function drawClocks(s) {
   const el = $("clocks");
   if (!s.clock) { el.textContent = "off"; return; }
@@ -240,17 +278,35 @@ function chip(cls, text, title, item) {
   return `<button type="button" class="chip ${cls}" data-item="${item}" title="${title}">${text}</button>`;
 }
 
+function heldWords(h) {
+  return h[0] === "piece" ? `${sideOf(h[1])} ${KINDS[h[1] & 3]}` : `${TERRAIN_NAMES[h[1]] || "foreign"} tile`;
+}
+
 function drawHands(s) {
   const hand = $("hand");
   if (selected >= s.hand.length) selected = -1;
   const sel = selected < 0 ? s.hand.length - 1 : selected;
-  hand.innerHTML = s.hand.map((h, i) => {
-    const on = i === sel ? " sel" : "";
-    if (h[0] === "piece") {
-      return chip(`piece-chip ${sideOf(h[1])}${on}`, PIECE_LETTERS[h[1]], `${sideOf(h[1])} ${KINDS[h[1] & 3]} (${i + 1}): click to choose it, or drag it to a cell`, i);
-    }
-    return chip(`t${h[1] <= 4 ? h[1] : 5}${on}`, SYMBOLS[h[1]] || "?", `a ${TERRAIN_NAMES[h[1]] || "foreign"} tile (${i + 1}): click to choose it, or drag it to a cell`, i);
-  }).join("");
+  // What is held can be set down beside the board: a piece there, a tile in its box.
+  const aside = $("aside");
+  aside.hidden = !s.hand.length;
+  if (s.hand.length) {
+    const h = s.hand[sel];
+    aside.textContent = h[0] === "piece" ? `Set the ${heldWords(h)} beside the board` : `Put the ${heldWords(h)} back in the box`;
+  }
+  $("pool-shelf").hidden = !s.building; // the board is built: no tile left to lay
+  // Drawn again only when it changed: a chip a finger is dragging must stay the same element.
+  const hkey = JSON.stringify([s.hand, sel]);
+  if (hand.dataset.key !== hkey) {
+    hand.dataset.key = hkey;
+    hand.innerHTML = s.hand.map((h, i) => {
+      const on = i === sel ? " sel" : "";
+      const how = `(${i + 1}): click to choose it; drag it to a cell, or beside the board`;
+      if (h[0] === "piece") {
+        return chip(`piece-chip ${sideOf(h[1])}${on}`, PIECE_LETTERS[h[1]], `${heldWords(h)} ${how}`, i);
+      }
+      return chip(`t${h[1] <= 4 ? h[1] : 5}${on}`, SYMBOLS[h[1]] || "?", `a ${heldWords(h)} ${how}`, i);
+    }).join("");
+  }
   document.querySelectorAll("#pool .chip").forEach((b, i) => { b.querySelector(".count").textContent = s.pool[i]; });
   const tray = $("tray");
   const key = s.tray.join(",");
@@ -331,6 +387,15 @@ function cellAt(x, y) {
   const cell = el && el.closest(".cell");
   return cell ? cellIndex(cell.dataset.cell) : -1;
 }
+// The shelves a held thing can be set down on: beside the board, the tile box.
+function shelfAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  return el && el.closest("#tray-shelf, #pool-shelf");
+}
+function setAside(item) {
+  selected = -1;
+  return send("aside", { item });
+}
 const cellIndex = (name) => FILES.indexOf(name[0]) + 8 * (Number(name.slice(1)) - 1);
 
 let drag = null;
@@ -378,11 +443,12 @@ async function onPointerUp(ev) {
   drag = null;
   if (d.ghost) d.ghost.remove();
   if (d.over >= 0) cells[d.over].el.classList.remove("drag-over");
-  if (d.box && d.box.dataset.item !== undefined) { // a held thing: chosen, or carried to a cell
+  if (d.box && d.box.dataset.item !== undefined) { // a held thing: chosen, or carried to a cell or aside
     const item = Number(d.box.dataset.item);
     if (!d.moved) { selected = item; return drawHands(state); }
     const to = cellAt(ev.clientX, ev.clientY);
     if (to >= 0) { selected = -1; send("put", { cell: cellName(to), item }); }
+    else if (shelfAt(ev.clientX, ev.clientY)) setAside(item);
     return;
   }
   const boxed = d.box && (d.box.dataset.terrain ? { terrain: d.box.dataset.terrain } : { piece: d.box.dataset.piece });
@@ -448,6 +514,13 @@ function wire() {
     if (!a.error) $("act-text").value = "";
   });
   $("carry").onclick = () => send("act", {});
+  $("aside").onclick = () => { const i = heldIndex(); if (i >= 0) setAside(i); };
+  // A click on the shelf beside the board (not on a piece there) sets the held piece down on it.
+  $("tray-shelf").addEventListener("click", (ev) => {
+    const i = heldIndex();
+    if (i >= 0 && !ev.target.closest(".chip") && state.hand[i][0] === "piece") setAside(i);
+  });
+  $("banner").onclick = clearBanner;
   $("tidy").onclick = () => send("tidy", {});
   $("takeback").onclick = () => send("takeback", {});
   $("mode").onchange = () => send("set", { name: "ai", value: $("mode").value });
@@ -529,7 +602,7 @@ function onKey(ev) {
     if (Number(k) <= state.hand.length) { selected = Number(k) - 1; drawHands(state); }
   } else if (k === "x" || k === "X" || k === "Delete" || k === "Backspace") {
     const i = heldIndex();
-    if (i >= 0) { selected = -1; send("aside", { item: i }); }
+    if (i >= 0) setAside(i);
   } else if (k === "Escape") {
     setPencil(null);
   } else if (k === "," || k === ".") {
@@ -542,6 +615,13 @@ function onKeyUp(ev) {
   if (ev.key === "." && buttons.b) setButton("b", false);
 }
 
+async function showVersion() {
+  try {
+    $("version").textContent = (await (await fetch("/api/version")).json()).version;
+  } catch (e) { /* the page works without it */ }
+}
+
 build();
 wire();
 connect();
+showVersion();

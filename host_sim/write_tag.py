@@ -1,29 +1,32 @@
-#!/usr/bin/env python3
-"""Print, or write through the board, the tag bytes of a terrain tile.
+"""Print, or write through the board, the tag bytes of a terrain tile:
+vortex write-tag (python3 -m host_sim write-tag from a checkout).
 
-    python3 tools/write_tag.py fire --serial 12
+    vortex write-tag fire --serial 12
         page 4: FD 0C 56 58
         ...                      the 16 bytes for pages 4-7 (hardware/tag-format.md)
 
-    python3 tools/write_tag.py fire --serial 12 --write --cell e4 --port /dev/ttyACM0
+    vortex write-tag fire --serial 12 --write --cell e4 --port /dev/ttyACM0
         writes them on the tag lying on cell e4 of a board running our
-        firmware, through the MFRC522 of the cell's rank, then reads them back. It runs
-            mpremote connect PORT exec "<script>"
-        (pip install mpremote; the board must have pins.py and vortex/ on
-        its filesystem, and no main loop running: press Ctrl-C in
-        `mpremote repl` first). --show-script prints that script instead.
+        firmware, through the MFRC522 of the cell's rank, then reads them
+        back. It runs
+            mpremote connect PORT resume exec "<script>"
+        which stops the game without a soft reset (main.py then keeps its
+        watchdog fed, as for make flash; a soft reset would let it restart
+        the board mid-write); reset the board when the tags are written.
+        mpremote comes with `pip install .` and make's .venv; the board must
+        have the firmware (make uf2 or make flash). --show-script prints
+        that script instead.
 
 Any phone app that writes raw NTAG pages (e.g. NXP TagInfo / TagWriter
 "write memory") can write the printed pages too.
 """
 import argparse
-import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from host_sim import cli  # noqa: E402  (and firmware/ on sys.path)
-from vortex import tag  # noqa: E402
+from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
+from . import cli
+from vortex import tag
 
 TERRAINS = {"water": tag.WATER, "w": tag.WATER, "fire": tag.FIRE,
             "f": tag.FIRE, "earth": tag.EARTH, "e": tag.EARTH,
@@ -96,8 +99,8 @@ def script(data, cell):
     return SCRIPT.format(data=bytes(data), cell=cell)
 
 
-def main(argv=None):
-    ap = cli.parser("python3 tools/write_tag.py", __doc__)
+def add_arguments(ap):
+    """The arguments of `vortex write-tag`."""
     ap.add_argument("terrain", type=parse_terrain, help="water, fire, earth, air (or w f e a, 1-4)")
     ap.add_argument("--serial", type=cli.int_in(0, 0xFFFF, "serial"), default=0,
                     help="the tile's serial, 0..65535 (tells identical tiles apart)")
@@ -107,7 +110,10 @@ def main(argv=None):
                     help="the cell the tile lies on (default a1)")
     ap.add_argument("--port", type=cli.port, default="auto", help="mpremote connect target")
     ap.add_argument("--show-script", action="store_true", help="print the board-side script")
-    a = ap.parse_args(argv)
+
+
+def run(a):
+    """Print the pages (and the script, and write them); returns an exit code."""
     data = tag.encode(a.terrain, a.serial)
     name = ("-", "Water", "Fire", "Earth", "Air")[a.terrain]
     print("%s tile, serial %d, NTAG213 user memory:" % (name, a.serial))
@@ -116,13 +122,9 @@ def main(argv=None):
     if a.show_script:
         print(script(data, a.cell))
     if a.write:
-        cmd = [cli.program("mpremote"), "connect", a.port, "exec", script(data, a.cell)]
+        cmd = [cli.program("mpremote"), "connect", a.port, "resume", "exec", script(data, a.cell)]
         out = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(out.stdout)
         sys.stderr.write(out.stderr)
         return 0 if "VERIFIED" in out.stdout else 1
     return 0
-
-
-if __name__ == "__main__":
-    cli.run(main)

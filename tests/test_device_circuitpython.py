@@ -1,0 +1,139 @@
+"""The firmware on CircuitPython 10.2.1 on the emulated Pico (tools/pico,
+runtime="circuitpython"): the CircuitPython deploy tree (plain sources,
+boot.py, main.py as code.py, adafruit-circuitpython-neopixel in /lib) on a
+FAT image of CIRCUITPY. One boot: main.py's loop runs on keypad, busio and
+the neopixel library; a lifted piece lights its destinations; the move put
+down is saved in the flash (read back from a dump of it, as a computer
+reads the drive); after a reload (Ctrl-C, Ctrl-D) the game resumes with
+it; the host link answers on the USB serial; the NFC bus adapter drives
+the real busio.SPI. The board's AI plays Dark, so its search (plain
+Python there, deeper in the Python stack than CircuitPython gives by
+default: settings.toml) runs under the loop. Skipped, with the reason,
+where the emulator, the image or a set-up part is missing."""
+import os
+import re
+import sys
+
+import pytest
+
+from mpy import ROOT
+from test_app_idle import BATTLE
+from hal_fake_fs import MemFS
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import pico  # noqa: E402
+from vortex.app import session  # noqa: E402
+from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
+from vortex.engine.codes import move_to  # noqa: E402
+from vortex.engine.defs import DARK  # noqa: E402
+from vortex.engine.notation import action_text  # noqa: E402
+from vortex.hal.store import FileStore, pack  # noqa: E402
+
+WHY = pico.missing("circuitpython")
+pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated CircuitPython Pico: %s" % WHY)
+
+STATUS = re.compile(r"\d+ ok status side (\w+) actions (\d+) verdict \w+ asks (\S+)")
+# Through the adapter: a reed row driven high shows a closed reed on its
+# column (the harness's matrix); a pin pulled up reads 1; the SPI transfers
+# of the MFRC522 driver (MISO low: no chip on the bus).
+ADAPTER = """
+import busio, microcontroller, digitalio, pins
+from vortex.hal.cp.bus import SPIBus, Pin
+gp = lambda n: getattr(microcontroller.pin, "GPIO%%d" %% n)
+row = Pin(digitalio.DigitalInOut(gp(pins.REED_ROWS[%(rank)d])))
+col = Pin(digitalio.DigitalInOut(gp(pins.REED_COLS[%(file)d])), Pin.IN, Pin.PULL_DOWN)
+row.init(row.OUT, value=1)
+seen = [col.value()]
+row.value(0)
+seen.append(col.value())
+row(1)
+seen.append(col())
+a = Pin(digitalio.DigitalInOut(gp(pins.BUTTON_A)), Pin.IN, Pin.PULL_UP)
+seen.append(a.value())
+spi = SPIBus(busio.SPI(gp(pins.NFC_SCK), MOSI=gp(pins.NFC_MOSI), MISO=gp(pins.NFC_MISO)),
+             pins.NFC_BAUD)
+out = bytearray(b"\\xee\\x00")
+into = bytearray(b"\\x55\\x55")
+spi.write(b"\\x12\\x34")
+spi.write_readinto(memoryview(out)[:2], memoryview(into)[:2])
+more = bytearray(b"\\x55\\x55\\x55")
+spi.readinto(more, 0xff)
+print("adapter", seen, list(into), list(more))
+spi.deinit()
+"""
+
+
+def status(dev, timeout=120):
+    """Ask the board's link for its status: (side, actions, the action it asks for)."""
+    start = len(dev.output)
+    dev.write("\r\nstatus\r\n")
+    assert dev.wait(lambda: STATUS.search(dev.output, start), timeout), dev.output[-500:]
+    side, actions, asks = STATUS.search(dev.output, start).groups()
+    return side, int(actions), asks
+
+
+def answered(dev, timeout=240):
+    """The board's status once its AI has chosen (asks for) an action."""
+    end = dev.now + 60_000_000_000
+    while dev.now < end:
+        got = status(dev, timeout)
+        if got[2] != "-":
+            return got
+        t = dev.now
+        assert dev.wait(lambda: dev.now > t + 500_000_000, timeout), dev.output[-500:]
+    raise AssertionError("the AI did not answer in a minute: %r" % dev.output[-500:])
+
+
+def test_the_board_on_circuitpython():
+    pos = Position(BATTLE)
+    occupied = [c for c in range(64) if pos.pieces[c]]
+    e2 = parse_cell("e2")
+    buf = new_buffer(MAX_DESTINATIONS)
+    moves = [buf[i] for i in range(pos.destinations(e2, buf))]
+    dest = [move_to(m) for m in moves]
+    quiet = next(m for m in moves if not pos.pieces[move_to(m)])
+    to = move_to(quiet)
+    game = pack(session.dump(session.Settings(ai_side=DARK), BATTLE, [], (0, 0)))
+    with pico.Pico({"game.bin": game}, autorun=True, reeds=occupied,
+                   runtime="circuitpython") as dev:
+        # The saved game resumes, the loop scans (keypad, in the background)
+        # and draws, and says the NFC reader (busio, no chip) is missing.
+        assert dev.wait(lambda: dev.frames and len(dev.scans) >= 100
+                        and "NFC reader not answering" in dev.output, 240), dev.output[-500:]
+        assert status(dev) == ("light", 0, "-")
+        # A piece lifted: its destinations on the LEDs, through the library.
+        shown = len(dev.frames)
+        dev.set_reeds([c for c in occupied if c != e2])
+        assert dev.wait(lambda: len(dev.frames) > shown, 60), dev.output[-500:]
+        frame = dev.frames[shown][1]
+        lit = [c for c in range(64) if any(frame[3 * c:3 * c + 3])]
+        assert e2 in lit and all(c in lit for c in dest), (lit, dest)
+        # Put down: the move is played and saved on CIRCUITPY.
+        dev.set_reeds([c for c in occupied if c != e2] + [to])
+        assert dev.wait(lambda: dev.reeds_at is not None, 60)
+        side, actions, asks = answered(dev)  # the AI thought and chose Dark's answer
+        after = Position(BATTLE)
+        after.push(quiet)
+        assert (side, actions) == ("dark", 1)
+        assert asks in [action_text(a) for a in after.legal_actions()], asks
+        saved = MemFS()
+        saved.files = pico.fat_files(dev.flash())
+        store = FileStore("/game.bin", fs=saved)
+        _, _, resumed, _ = session.load(store.load(), store.records())
+        assert [action_text(a) for a in resumed.stack] == [action_text(quiet)]
+        # Ctrl-C stops code.py (its watchdog with it); Ctrl-D reloads it,
+        # and the game resumes from the flash with the move.
+        dev.write("\x03")
+        assert dev.wait(lambda: "Use CTRL-D to reload" in dev.output, 60), dev.output[-500:]
+        dev.write("\x04")
+        assert dev.wait(lambda: dev.output.count("NFC reader not answering") == 2, 240), \
+            dev.output[-500:]
+        assert status(dev)[:2] == ("dark", 1)
+        # The NFC bus adapter on the real busio.SPI and digitalio pin.
+        dev.repl()
+        closed = occupied[0]
+        r = dev.exec(ADAPTER % {"rank": closed >> 3, "file": closed & 7})
+        assert dev.watchdog is None
+    assert r.status == pico.OK, r
+    # No reader on the bus: MISO reads low.
+    assert r.output.split() == ["adapter", "[1,", "0,", "1,", "1]", "[0,", "0]", "[0,", "0,", "0]"], r
