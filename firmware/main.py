@@ -43,11 +43,19 @@ def build():
     """The parts, from the pin map, for the runtime found: (reeds, tiles,
     pixels, buttons, clock, store, port, Watchdog)."""
     if sys.implementation.name == "circuitpython":
+        # CircuitPython compiles each source at its import, and its heap is
+        # smaller. The AI's search, the biggest source, is compiled now,
+        # and its largest table (zobrist's keys, 3.9 KB, shared by every
+        # search) made, while the heap is whole: after the parts (the eight
+        # NFC readers' small objects among them) and a game resumed, they
+        # found no room (MemoryError at the board's first search).
+        from vortex.ai import search, zobrist  # noqa: F401
+        zobrist.shared()
         from vortex.hal.cp import parts  # the same parts, the CircuitPython way
         return parts.build(SAVE)
     from machine import Pin, SPI
     from vortex.hal.reed import ReedMatrix, sio_columns
-    from vortex.hal.frontend import FrontEnd, Rp2FrontEnd
+    from vortex.hal.frontend import FrontEnd
     from vortex.hal.mfrc522 import Readers
     from vortex.hal.tiles import TileScanner
     from vortex.hal.pixels import Pixels, led_map
@@ -61,6 +69,7 @@ def build():
     strobe = Pin(pins.NFC_STROBE, Pin.OUT)
     latch = Pin(pins.NFC_LATCH, Pin.OUT)
     if sys.platform == "rp2":  # its registers straight from machine code
+        from vortex.hal.rp2nfc import Rp2FrontEnd
         front = Rp2FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_SPI, pins.NFC_STROBE,
                             pins.NFC_LATCH)
     else:

@@ -22,9 +22,11 @@ import os
 import re
 import sys
 
-from vortex.engine.position import Position
-from vortex.engine.notation import parse_cell
-from vortex.app import session
+from vortex.engine.defs import LIGHT, DARK
+from vortex.engine.position import Position, Outcome, START
+from vortex.engine.notation import parse_cell, action_text
+from vortex.app import session, commands
+from vortex.app.recognise import AGREE, HAND, NOT_ASKED, VERDICT_NAMES
 from vortex.app.buttons import A, B
 from vortex.hal.store import pack
 from host_sim.scenario import Rig, TICK_MS, SETTLE_MS
@@ -38,29 +40,69 @@ import pins  # noqa: E402  (on sys.path through pico)
 BOOT_S = 240          # wall seconds for the first agreement after power-on
 ANSWER_S = 120        # wall seconds for a link answer
 _LINE = re.compile(r"^(\d+) (\S+)(?: (.*))?$")
+ANSWER_WORD = {"set": "settings", "unsubscribe": "subscribe"}  # answers named otherwise
+
+
+class _Seen:
+    """What Board.sense offers the page: the action the board saw (a
+    legal one not asked for), or -1."""
+
+    def __init__(self):
+        self.action = -1
+
+
+class _Clock:
+    """What Board.clock offers the page: each side's time left, ms."""
+
+    def __init__(self, light, dark):
+        self.left = [light, dark]
 
 
 class DeviceBoard:
-    """The game on the device, as its host link tells it: .pos (the start
-    and the actions since, mirrored from the `action`, `takeback` and `new`
-    events), .pending (the action the board asks for, or -1), .verdict,
-    result(), .judged (the board agrees, or waits on a piece in hand)."""
+    """The game on the device, as its host link tells it, with what the
+    page and the rig read of a Board: .pos (the start and the actions
+    since, from the `action`, `takeback` and `new` events), .start,
+    .pending (the action the board asks for, or -1), .verdict (a
+    vortex.app.recognise verdict), .judged, result(), .clock, .settings,
+    .messages (main.py's console lines), .frame (the LEDs, as the device
+    sent them), .sense.action; and the commands vortex.app.commands gives a
+    Board (new_game, takeback, ask_hint, request, settings_changed), each
+    sent over the link (ask: the rig's). .menu is None: the link does not
+    say when the settings menu is open on the board (it refuses commands
+    then, which is what a host sees)."""
 
-    def __init__(self, start, actions=()):
+    def __init__(self, start, actions=(), ask=None, frame=None):
         self.new(start)
         for a in actions:
             self.pos.push(self.pos.parse_action(a))
         self.pending = -1
-        self.verdict = "agree"
-        self.outcome = "*"
+        self.verdict = AGREE
+        self.outcome = None
+        self.clock = None
+        self.settings = session.Settings()
+        self.messages = []
+        self.menu = None
+        self.sense = _Seen()
+        self._ask = ask
+        self._frame = frame
+        self._told = commands.settings_text(self.settings)   # the settings the device has
 
     def new(self, start):
         self.start = start
         self.pos = Position(start)
+        self.outcome = None
 
     @property
     def judged(self):
-        return self.verdict in ("agree", "hand")
+        return self.verdict in (AGREE, HAND)
+
+    @property
+    def frame(self):
+        return self._frame() if self._frame else bytes(192)
+
+    def result(self):
+        """The game's Outcome, or None while it goes on."""
+        return self.outcome
 
     def event(self, kind, rest):
         if kind == "action":
@@ -72,29 +114,89 @@ class DeviceBoard:
                 self.pos.pop()
         elif kind == "new":
             self.new(rest)
+            self.clock = None
         elif kind == "asks":
             self.pending = -1 if rest == "-" else self.pos.parse_action(rest)
         elif kind == "verdict":
-            self.verdict = rest
+            self.verdict = VERDICT_NAMES.index(rest.encode())
+        elif kind == "clock":
+            light, dark = rest.split()
+            self.clock = _Clock(int(light), int(dark))
         elif kind == "result":
-            self.outcome = rest.split()[0]
+            word, _, reason = rest.partition(" ")
+            self.outcome = None if word == "*" else Outcome(
+                {"1-0": LIGHT, "0-1": DARK}.get(word), reason)
 
-    def result(self):
-        """The game's result (1-0, 0-1, 1/2-1/2), or None while it goes on."""
-        return None if self.outcome == "*" else self.outcome
+    def learn_settings(self, words):
+        """The link's `settings` answer (name=value words) into .settings."""
+        for word in words:
+            name, _, value = word.partition("=")
+            commands.change(self.settings, name, value)
+        self._told = commands.settings_text(self.settings)
+
+    # --- vortex.app.commands' calls, over the link ------------------------------
+    def _command(self, line, refused=None):
+        try:
+            return self._ask(line)
+        except RuntimeError as e:
+            why = str(e).split(": ", 1)[-1]
+            if refused and why.startswith(refused):
+                return None
+            raise commands.CommandError(why)
+
+    def new_game(self, text):
+        self._command("new " + text)
+        self.new(text)
+        self.pending = -1
+
+    def takeback(self):
+        words = self._command("takeback", refused="nothing")
+        if words is None:
+            return False
+        while len(self.pos.stack) > int(words[0]):
+            self.pos.pop()
+        return True
+
+    def ask_hint(self):
+        return self._command("hint", refused="no hint") is not None
+
+    def request(self, a):
+        self._command("request " + action_text(a))
+
+    def settings_changed(self):
+        told = dict(w.split("=") for w in self._told.split())
+        for name in commands.NAMES:
+            value = commands.value(self.settings, name)
+            if value != told[name]:
+                try:
+                    self.learn_settings(self._command("set %s %s" % (name, value)))
+                except commands.CommandError:
+                    self.learn_settings(self._command("settings"))  # as the device has them
+                    raise
 
 
 class DeviceRig(Rig):
-    """DeviceRig(position, settings=None, actions=(), seed=0, flash=None,
-    truth=None): see the module's docstring. flash: boot the flash a
+    """DeviceRig(position=None, settings=None, actions=(), seed=0,
+    flash=None, truth=None, store=None): see the module's docstring.
+    position: the game's start (None: the rules' START), actions played
+    since (notation); store: a saved game to resume instead (a store's
+    load() and records(), as scenario.Rig takes); flash: boot the flash a
     power_cut() left; truth: the physical board as it stands (a
-    VirtualBoard; by default laid out as the position after the actions)."""
+    VirtualBoard; by default laid out as the game has it)."""
 
-    def __init__(self, position, settings=None, actions=(), seed=0, flash=None, truth=None):
+    def __init__(self, position=None, settings=None, actions=(), seed=0, flash=None, truth=None,
+                 store=None):
         why = pico.missing()
         if why:
             raise pico.Unavailable(why)
-        self.board = DeviceBoard(position, actions)
+        saved = store.load() if store is not None else None
+        if saved is not None:
+            records = list(store.records())
+            settings, position, pos, _ = session.load(saved, records)
+            actions = [action_text(a) for a in pos.stack]
+            saved = pack(saved) if not records else None
+        position = position or START
+        self.board = DeviceBoard(position, actions, ask=self.ask, frame=lambda: self.frame)
         self.virtual = truth or VirtualBoard.from_position(Position(self.board.pos.text()),
                                                            seed=seed)
         self.buttons = 0
@@ -110,7 +212,9 @@ class DeviceRig(Rig):
         self._mems = {}             # each tile's tag memory, by terrain and serial
         files = {}
         if flash is None:
-            files["game.bin"] = pack(self._save(settings or session.Settings(), position, actions))
+            files["game.bin"] = saved or pack(self._save(settings or session.Settings(), position,
+                                                         actions))
+        self._changed = 0           # when the truth last changed (device ms)
         reeds, tiles = self._truth()
         self.dev = pico.Pico(files, autorun=True, reeds=reeds, tiles=tiles, flash=flash)
         self.dev.__enter__()
@@ -126,6 +230,7 @@ class DeviceRig(Rig):
             out = self.dev.output[-1500:]
             self.close()
             raise RuntimeError("the board did not answer: %r" % out)
+        self.board.learn_settings(self.ask("settings"))
         self.until_read()
         self.settle()
 
@@ -149,6 +254,11 @@ class DeviceRig(Rig):
                 return True
             self.wait(100)
         return False
+
+    def still(self):
+        """The board has seen the hands' last change (SETTLE_MS and a sweep
+        since) and judged the board (the page's tidy hands wait for it)."""
+        return self.board.judged and self.now - self._changed >= SETTLE_MS + 200
 
     @staticmethod
     def _save(settings, position, actions):
@@ -195,11 +305,13 @@ class DeviceRig(Rig):
         if reeds != self._reeds:
             self.dev.set_reeds(reeds)
             self._reeds = reeds
+            self._changed = self.now
         for c in range(64):
             mem = tiles.get(c)
             if mem != self._tags[c]:
                 self.dev.set_tags(c, *([mem] if mem else []))
                 self._tags[c] = mem
+                self._changed = self.now
         if self.buttons != self._buttons_sent:
             held = []
             if self.buttons & A:
@@ -217,17 +329,37 @@ class DeviceRig(Rig):
         if end <= self._out:
             return
         for raw in out[self._out:end].splitlines():
-            m = _LINE.match(raw.strip())
+            line = raw.strip()
+            m = _LINE.match(line)
             if not m:
-                continue           # the console's own lines (main.py's messages)
+                if line:           # the console's own lines (main.py's messages)
+                    self.board.messages.append(line)
+                    del self.board.messages[:-8]
+                continue
             kind, rest = m.group(2), m.group(3) or ""
             if kind in ("ok", "error"):
                 self._answers.append((kind, rest))
             else:
                 self.board.event(kind, rest)
+                if kind == "verdict":
+                    self.board.sense.action = self._seen() if self.board.verdict == NOT_ASKED else -1
         self._out = end
 
+    def _seen(self):
+        """The legal action whose result the hands' board shows (the board
+        said not-asked: it saw one), or -1."""
+        pos, v = Position(self.board.pos.text()), self.virtual
+        for a in pos.legal_actions():
+            pos.push(a)
+            same = bytes(pos.pieces) == bytes(v.pieces) and bytes(pos.tiles) == bytes(v.tiles)
+            pos.pop()
+            if same:
+                return a
+        return -1
+
     def _until_answer(self, command, timeout):
+        command = ANSWER_WORD.get(command, command)
+
         def answered():
             self._read_link()
             return any(k == "error" or r.split()[:1] == [command] for k, r in self._answers)
@@ -241,9 +373,10 @@ class DeviceRig(Rig):
         word = command.split()[0]
         if not self._until_answer(word, ANSWER_S):
             raise RuntimeError("no answer to %r: %r" % (command, self.dev.output[-300:]))
+        word = ANSWER_WORD.get(word, word)
         kind, rest = next((k, r) for k, r in self._answers if k == "error" or r.split()[:1] == [word])
         if kind == "error":
-            raise RuntimeError("%s: %s" % (command, rest))
+            raise RuntimeError("%s: %s" % (command.split()[0], rest))
         return rest.split()[1:]
 
     def status(self):
@@ -264,6 +397,16 @@ class DeviceRig(Rig):
             raise RuntimeError("the emulated Pico stopped: %s" % (
                 "its watchdog fired" if self.dev.watchdog is not None else "out of time"))
         self.now = self.dev.now // 1_000_000
+        self._read_link()
+
+    def follow(self):
+        """The truth pushed to the emulator and what it said since taken,
+        without waiting: the device runs at its own pace (the page's rig)."""
+        self._sync()
+        self.dev.drain()
+        if self.dev.watchdog is not None:
+            raise RuntimeError("the emulated Pico stopped: its watchdog fired")
+        self.now = max(self.now, self.dev.now // 1_000_000)
         self._read_link()
 
     def until(self, done, max_ms=5000):

@@ -63,9 +63,10 @@ class VirtualReader:
             self._st = NOTAG if b.rng.below(2) else ERR
         else:
             if terrain == FOREIGN:
-                out[:] = bytes(16)  # answers, but holds no tile of ours
+                for i in range(16):
+                    out[i] = 0      # answers, but holds no tile of ours
             else:
-                out[:] = tag.encode(terrain, b.serials[self.rank * 8 + f])
+                tag.encode_into(out, terrain, b.serials[self.rank * 8 + f])
             self._st = OK
 
     due = None               # no clock: look at every poll

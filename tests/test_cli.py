@@ -80,6 +80,8 @@ BAD = [
     (PY + ["tools/probe_rank.py", "--port", "ñ"], 2, "not a serial port name"),
     (PY + ["tools/probe_rank.py", "--port", "/dev/no-such-port"], 1, "probe_rank:"),
     (SIM + ["play", "--version"], 2, "unrecognized arguments: --version"),
+    (SIM + ["play", "--device", "--no-browser", "--save", os.path.join(ROOT, "no-such-save.bin")],
+     1, "--save is the simulator's: the emulated Pico saves in its own flash"),
     (SIM + ["write-tag", "F", "--write", "--cell"], 2, "--cell: expected one argument"),
     (PY + ["tools/build_uf2.py", "--micropython", ""], 2, "micropython: empty"),
     (PY + ["tools/build_uf2.py", "--micropython", "/no/such.uf2"], 1,

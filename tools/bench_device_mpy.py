@@ -205,7 +205,7 @@ def scanner_mode(ms):
     second and the CPU a read takes."""
     from machine import Pin, SPI
     import pins
-    from vortex.hal.frontend import Rp2FrontEnd
+    from vortex.hal.rp2nfc import Rp2FrontEnd
     from vortex.hal.mfrc522 import Readers
     from vortex.hal.tiles import TileScanner
     spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),

@@ -16,10 +16,12 @@ read success (a read that gives a tile of ours), the mean time of a read,
 the tag that answers most there, cross-talk (reads there that gave the tag
 of another cell of the rank: its coil reached that tile; "b1 3" = 3 reads
 of b1's tag) and the share of reed scans with that cell's switch closed. A
-summary line follows. It runs on the board through mpremote (pip install
-mpremote), as tools/write_tag.py does: the board needs pins.py and vortex/
-on its filesystem (tools/deploy.py) and no main loop running (Ctrl-C in
-`mpremote repl` first). --show-script prints the board's program instead.
+summary line follows. It runs on the board through mpremote (it comes with
+`pip install .` and make's .venv), as `vortex write-tag` does:
+    mpremote connect PORT resume exec "<program>"
+which stops the game without a soft reset (main.py then keeps its watchdog
+fed, as for make flash); the board needs the firmware (make uf2 or make
+flash); reset it when done. --show-script prints the board's program instead.
 """
 import argparse
 import os
@@ -35,7 +37,7 @@ import sys, time
 from machine import Pin, SPI
 import pins
 from vortex import tag
-from vortex.hal.frontend import FrontEnd, Rp2FrontEnd, OFF
+from vortex.hal.frontend import FrontEnd, OFF
 from vortex.hal.mfrc522 import MFRC522, OK, NOTAG
 from vortex.hal.reed import ReedMatrix, sio_columns
 RANK = {rank}
@@ -45,6 +47,7 @@ spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
 strobe = Pin(pins.NFC_STROBE, Pin.OUT)
 latch = Pin(pins.NFC_LATCH, Pin.OUT)
 if sys.platform == 'rp2':
+    from vortex.hal.rp2nfc import Rp2FrontEnd
     front = Rp2FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_SPI,
                         pins.NFC_STROBE, pins.NFC_LATCH)
 else:
@@ -150,7 +153,7 @@ def main(argv=None):
     if a.show_script:
         print(code)
         return 0
-    cmd = [cli.program("mpremote"), "connect", a.port, "exec", code]
+    cmd = [cli.program("mpremote"), "connect", a.port, "resume", "exec", code]
     p = subprocess.run(cmd, capture_output=True, text=True)
     lines = report(p.stdout.splitlines(), a.rank - 1, a.reads)
     if p.returncode or lines is None:

@@ -91,11 +91,18 @@ def crc8(buf, n: int) -> int:
 
 def encode(terrain, serial=0):
     """The 16 bytes (pages 4-7) to write on a tile of `terrain`."""
+    b = bytearray(SIZE)
+    encode_into(b, terrain, serial)
+    return bytes(b)
+
+
+def encode_into(b, terrain, serial=0):
+    """encode() into the 16 bytes of b, allocating nothing (the virtual
+    board's readers fill each read's buffer so)."""
     if not WATER <= terrain <= AIR:
         raise ValueError("terrain must be 1-4")
     if not 0 <= serial <= 0xFFFF:
         raise ValueError("serial must be 0-65535")
-    b = bytearray(SIZE)
     b[0] = _TLV
     b[1] = _LEN
     b[2] = _M0
@@ -104,9 +111,10 @@ def encode(terrain, serial=0):
     b[5] = terrain
     b[6] = serial & 0xFF
     b[7] = serial >> 8
+    for i in range(8, SIZE):
+        b[i] = 0
     b[_CRC_AT] = crc8(b, _CRC_AT)
     b[14] = 0xFE
-    return bytes(b)
 
 
 @micropython.viper

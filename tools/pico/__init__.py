@@ -384,6 +384,11 @@ class Pico:
             self._take(min(left, 0.5))
         return True
 
+    def drain(self):
+        """Handle the events that have come, without waiting for more."""
+        while not self._events.empty():
+            self._take(0)
+
     def set_reeds(self, cells):
         """Close exactly these reed switches (cells), from now on (.reeds_at
         is None until they take effect)."""

@@ -23,11 +23,10 @@ The decoder's /E is the strobe, so reader r's NSS is low only while the
 strobe is low and the chain's address is r.
 
 FrontEnd uses the bus through spi.write and spi.write_readinto and the pins
-through value(): thin enough for a CircuitPython twin (busio.SPI,
-digitalio). On the RP2040, Rp2FrontEnd does each of xfer(), run() and the
-chain's update in one viper function, straight on the SPI and SIO
-registers (machine.SPI sets the bus up first): the same bytes on the wires
-in a fraction of the Pin and SPI calls' time. Nothing here allocates after
+through value(): thin enough for CircuitPython (vortex.hal.cp.bus wraps
+busio.SPI and digitalio so). On the RP2040, vortex.hal.rp2nfc.Rp2FrontEnd
+does each of xfer(), run() and the chain's update in one viper function,
+straight on the SPI and SIO registers. Nothing here allocates after
 __init__.
 """
 try:
@@ -37,9 +36,8 @@ except ImportError:  # CPython; the stub's signature cannot be matched
         return x
 
 import time
-from array import array
 
-from ..native import micropython, ptr8, ptr32
+from ..native import micropython, ptr8
 
 CHAIN_BYTES = const(5)
 _DIRTY = const(5)       # image[5]: 1 while the image differs from the latched outputs
@@ -169,121 +167,3 @@ class FrontEnd:
                 self.xfer(reader, seg)
             i += 1 + (k & 0x7F)
             k = script[i]
-
-
-_SIO = const(0xD0000000)   # RP2040 SIO: GPIO_OUT_SET at +0x14, GPIO_OUT_CLR at +0x18
-_SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C); SPI1 +0x4000
-
-
-# The viper functions below each begin by addressing the reader: the chain
-# rewritten and latched if the decoder's address is another or something is
-# staged (image[5]). Then their transactions: strobe low (GPIO_OUT_CLR),
-# bytes through the PL022's FIFOs (SSPSR.TNF: room to send; RNE: a byte
-# in; never more than 8 ahead, so the RX FIFO never overfills), strobe high
-# (GPIO_OUT_SET) once the last byte is in. cfg: the SPI's base address, the
-# strobe's and the latch's GPIO masks.
-
-
-@micropython.viper
-def _xfer(config, chain, reader: int, out, into, n: int):
-    """One transaction with reader: n bytes out, n in."""
-    cfg = ptr32(config)
-    image = ptr8(chain)
-    spi = ptr32(cfg[0])
-    sio = ptr32(_SIO)
-    if (image[0] & 7) != reader or image[5]:
-        image[0] = (image[0] & 0xF8) | reader
-        i = 0
-        j = 0
-        while j < 5:
-            if i < 5 and spi[3] & 2:
-                spi[2] = image[i]
-                i += 1
-            if spi[3] & 4:
-                x = spi[2]  # noqa: F841
-                j += 1
-        sio[5] = cfg[2]                       # RCLK up: the outputs change
-        sio[6] = cfg[2]
-        image[5] = 0
-    o = ptr8(out)
-    d = ptr8(into)
-    strobe = cfg[1]
-    sio[6] = strobe
-    i = 0
-    j = 0
-    while j < n:
-        if i < n and i - j < 8 and spi[3] & 2:
-            spi[2] = o[i]
-            i += 1
-        if spi[3] & 4:
-            d[j] = spi[2]
-            j += 1
-    sio[5] = strobe
-
-
-@micropython.viper
-def _run(config, chain, reader: int, script):
-    """FrontEnd.run's script with reader, a transaction a segment (what comes
-    back dropped)."""
-    cfg = ptr32(config)
-    image = ptr8(chain)
-    spi = ptr32(cfg[0])
-    sio = ptr32(_SIO)
-    if (image[0] & 7) != reader or image[5]:
-        image[0] = (image[0] & 0xF8) | reader
-        i = 0
-        j = 0
-        while j < 5:
-            if i < 5 and spi[3] & 2:
-                spi[2] = image[i]
-                i += 1
-            if spi[3] & 4:
-                x = spi[2]  # noqa: F841
-                j += 1
-        sio[5] = cfg[2]
-        sio[6] = cfg[2]
-        image[5] = 0
-    strobe = cfg[1]
-    p = ptr8(script)
-    i = 0
-    k = p[0]
-    while k:
-        if not k & 0x80:
-            sio[6] = strobe
-            o = i + 1
-            end = o + k
-            got = 0
-            while got < k:
-                if o < end and (o - i - 1) - got < 8 and spi[3] & 2:
-                    spi[2] = p[o]
-                    o += 1
-                if spi[3] & 4:
-                    x = spi[2]  # noqa: F841
-                    got += 1
-            sio[5] = strobe
-        i += 1 + (k & 0x7F)
-        k = p[i]
-
-
-class Rp2FrontEnd(FrontEnd):
-    """Rp2FrontEnd(spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
-    FrontEnd on the RP2040's registers. spi: the machine.SPI(spi_id) that set
-    up the bus (pins, rate, mode 0); strobe, latch: their machine.Pins
-    (outputs) and GPIO numbers."""
-
-    def __init__(self, spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
-        # The SPI's registers, the strobe's and the latch's GPIO masks: what
-        # the viper functions (and the MFRC522 driver's, mfrc522._service) use.
-        self.cfg = array("I", (_SPI0 + 0x4000 * spi_id, 1 << strobe_gpio, 1 << latch_gpio))
-        self._sink = bytearray(_MAX_SEG)      # what comes back while writing
-        FrontEnd.__init__(self, spi, strobe, latch, readers)
-
-    def _load(self):
-        self.image[_DIRTY] = 1
-        _xfer(self.cfg, self.image, self.image[0] & _ADDR, self._sink, self._sink, 0)
-
-    def xfer(self, reader, out, into=None):
-        _xfer(self.cfg, self.image, reader, out, self._sink if into is None else into, len(out))
-
-    def run(self, reader, script):
-        _run(self.cfg, self.image, reader, script)

@@ -54,7 +54,7 @@ from array import array
 
 from ..tag import OK, NOTAG, ERR, NOREADER, BUSY, FIRST_PAGE, SIZE  # noqa: F401 (re-exported)
 from ..ticks import ticks_diff
-from ..native import micropython, ptr8, ptr32
+from ..native import micropython, ptr8
 
 _ticks_us = getattr(time, "ticks_us", None)   # CPython: no clock, no waiting
 
@@ -416,12 +416,12 @@ class MFRC522:
     """MFRC522(front, n, timeout_us=1000, clock=ticks_us, max_polls=200).
 
     front: vortex.hal.frontend.FrontEnd (anything with xfer(n, out,
-    into=None) and run(n, script); and poll(n, ...) for the one-call poll of
-    Rp2FrontEnd); n: the reader's decoder address. timeout_us: the chip's
-    timer, how long a tag may take to answer; clock: a microsecond tick
-    source for knowing when frames are through (None: look at once);
-    max_polls: how often the chip may be looked at before a hung exchange
-    counts as an error."""
+    into=None) and run(n, script); one with .cfg is vortex.hal.rp2nfc's
+    Rp2FrontEnd, whose serve() does an exchange in one call); n: the
+    reader's decoder address. timeout_us: the chip's timer, how long a tag
+    may take to answer; clock: a microsecond tick source for knowing when
+    frames are through (None: look at once); max_polls: how often the chip
+    may be looked at before a hung exchange counts as an error."""
 
     def __init__(self, front, n, timeout_us=1000, clock=_ticks_us, max_polls=200):
         self.front = front
@@ -432,28 +432,19 @@ class MFRC522:
         bufs = _Buffers.one
         if bufs is None:
             bufs = _Buffers.one = _Buffers()
-        self._reg = bufs.reg
-        self._regin = bufs.regin
+        self._b = bufs
         self._io = bufs.io
-        self._poll = bufs.poll
-        self._got = bufs.got
-        self._sc = bufs.script
-        self._rx = bufs.rx
-        self._rxv = bufs.rxv
-        self._rdv = bufs.rdv
-        # Rp2FrontEnd: each exchange's transactions in one call (_serve).
-        self._fast = hasattr(front, "cfg")
-        self._cfg = front.cfg if self._fast else None
-        self._image = front.image if self._fast else None
         self.state = bytearray(_STATE)
         self.state[_ADDR] = n
         self._buf = bytearray(SIZE)  # the read's destination (begin()'s buf)
-        # For _serve() on this reader alone (step() on the RP2040).
-        self._one = (self.state,)
-        self._dest = [self._buf]
-        self._wake = array("i", [0])
-        self._out = bytearray(1)
-        self._go = bytearray(b"\xff")
+        # Rp2FrontEnd: each exchange's transactions in one call
+        # (vortex.hal.rp2nfc.serve, on this reader alone in step()): the
+        # function, the front end's cfg and image, and its arguments.
+        self._fast = None
+        if hasattr(front, "cfg"):
+            from .rp2nfc import serve
+            self._fast = (serve, front.cfg, front.image, (self.state,), [self._buf],
+                          array("i", [0]), bytearray(1), bytearray(b"\xff"))
         self.uid = memoryview(self.state)[_UID:_UID + 10]
         self.due = 0         # clock time when the exchange under way can be through
         self.present = False
@@ -473,17 +464,18 @@ class MFRC522:
 
     # -- registers: one SPI transaction each ---------------------------------
     def _w(self, reg, val):
-        b = self._reg
+        b = self._b.reg
         b[0] = reg << 1
         b[1] = val
         self.front.xfer(self.n, b)
 
     def _r(self, reg):
-        b = self._reg
+        b = self._b.reg
         b[0] = 0x80 | reg << 1
         b[1] = 0
-        self.front.xfer(self.n, b, self._regin)
-        return self._regin[1]
+        into = self._b.regin
+        self.front.xfer(self.n, b, into)
+        return into[1]
 
     # -- chip set-up -------------------------------------------------------
     def init(self):
@@ -554,15 +546,16 @@ class MFRC522:
 
     @micropython.native
     def _look(self):
-        """The poll: its registers into _got[1:6], the reply (if one waits)
-        into _rx[1..] (what _serve does in the same call as the rest on the
+        """The poll: its registers into got[1:6], the reply (if one waits)
+        into rx[1..] (what rp2nfc.serve does in the same call as the rest on the
         RP2040)."""
         f = self.front
-        got = self._got
-        f.xfer(self.n, self._poll, got)
+        b = self._b
+        got = b.got
+        f.xfer(self.n, b.poll, got)
         n = got[3] & 0x7F
         if got[1] & 0x30 and not got[2] & 0x1F and 0 < n < _MAXF and got[5] == _ANTENNA:
-            f.xfer(self.n, self._rdv[n], self._rxv[n])
+            f.xfer(self.n, b.rdv[n], b.rxv[n])
 
     def _gone(self):
         """The chip is not as set up: ERR if it answers (set up again), else NOREADER."""
@@ -615,13 +608,13 @@ class MFRC522:
                 now = clock()
             if ticks_diff(now, self.due) < 0:
                 return BUSY                  # still on the air: no SPI spent
-        if self._fast:
-            self._dest[0] = self._buf
-            if not _serve(self._cfg, self._image, self._one, self._io, self._dest, self._wake, 1,
-                          self._out, self._go):
-                self.due = self._wake[0]
+        f = self._fast
+        if f is not None:
+            f[4][0] = self._buf
+            if not f[0](f[1], f[2], f[3], self._io, f[4], f[5], 1, f[6], f[7]):
+                self.due = f[5][0]
                 return BUSY
-            r = self._out[0]
+            r = f[6][0]
             if r != _GONE:
                 return r
         else:
@@ -629,7 +622,7 @@ class MFRC522:
                 self._look()
             r = _advance(st, self._io, self._buf)
             if r == _CONT:
-                self.front.run(self.n, self._sc)
+                self.front.run(self.n, self._b.script)
                 self._sent()
                 return BUSY
         if r == _WAIT:
@@ -668,14 +661,14 @@ class MFRC522:
         st[_AIR + 1] = air & 0xFF
         _advance(st, self._io, self._buf)
         st[_PH] = _P_DONE
-        self.front.run(self.n, self._sc)
+        self.front.run(self.n, self._b.script)
         self._sent()
         clock = self._clock
         while True:
             while clock is not None and ticks_diff(clock(), self.due) < 0:
                 pass
             self._look()
-            got = self._got
+            got = self._b.got
             if got[5] != _ANTENNA:
                 return self._gone()
             if got[1] & 0x30:
@@ -695,7 +688,7 @@ class MFRC522:
                 return ERR
 
     def _frame_bytes(self, *data):
-        sc = self._sc
+        sc = self._b.script
         for i in range(len(data)):
             sc[_TX + 1 + i] = data[i]
 
@@ -710,15 +703,15 @@ class MFRC522:
         st[_LSLOT] = 255
         if r != OK or self.rx_n != 2 or st[_RXBITS]:
             return ERR
-        st[_ATQA] = self._rx[1]
-        st[_ATQA + 1] = self._rx[2]
+        st[_ATQA] = self._b.rx[1]
+        st[_ATQA + 1] = self._b.rx[2]
         return OK
 
     def select(self):
         """Anticollision and SELECT at cascade levels 1 and 2 (after a
         request). Fills .uid, .uid_len and .sak; the tag is ACTIVE."""
         st = self.state
-        rx = self._rx
+        rx = self._b.rx
         st[_ULEN] = 0
         for sel in (_SEL_CL1, _SEL_CL2):
             self._frame_bytes(sel, 0x20)
@@ -750,7 +743,7 @@ class MFRC522:
         if self._exchange(2, 0, _TXCRC | _RXCRC, _AIR_READ) != OK or self.rx_n != SIZE:
             return ERR
         for i in range(SIZE):
-            buf[i] = self._rx[1 + i]
+            buf[i] = self._b.rx[1 + i]
         return OK
 
     def write(self, page, data):
@@ -763,130 +756,7 @@ class MFRC522:
         self.set_timeout(self.timeout_us)
         if r != OK or self.rx_n != 1 or self.state[_RXBITS] != 4:
             return ERR
-        return OK if self._rx[1] & 0x0F == 0x0A else ERR
-
-
-@micropython.viper
-def _serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -> int:
-    """The RP2040's fast path (Rp2FrontEnd's cfg and image): for each reader
-    i in mask (bit i) of states (their state buffers) with a read under way,
-    in one call: its address on the decoder (the 595 chain rewritten and
-    latched if need be); the poll and the reply, unless the read is only
-    starting; _advance(); the script it made. A transaction each: strobe
-    low, the bytes through the PL022's FIFOs (never more than 8 ahead),
-    strobe high. wake[i]: when its frames can be through, on the RP2040's
-    microsecond timer as ticks_us counts it. Returns the mask of those whose
-    read has ended, their statuses in status[i]. starts[i] (not 255): reader
-    i's read of that slot begins now (page 4), as begin() would."""
-    c = ptr32(cfg)
-    img = ptr8(image)
-    io = ptr8(buffers)
-    w = ptr32(wake)
-    out = ptr8(status)
-    go = ptr8(starts)
-    spi = ptr32(c[0])
-    sio = ptr32(0xD0000000)                  # SIO: GPIO_OUT_SET +0x14, GPIO_OUT_CLR +0x18
-    timer = ptr32(0x40054000)                # TIMERAWL at +0x28
-    strobe = c[1]
-    n = int(len(states))
-    done = 0
-    r = 0
-    while r < n:
-        if not mask & (1 << r):
-            r += 1
-            continue
-        state = states[r]
-        st = ptr8(state)
-        if go[r] != 255:
-            st[_SLOT] = go[r]
-            st[_PAGE] = 4
-            st[_PH] = _P_START
-            go[r] = 255
-        if st[_PH] == _P_DONE:
-            out[r] = st[_STATUS]
-            done |= 1 << r
-            r += 1
-            continue
-        a = st[_ADDR]
-        if (img[0] & 7) != a or img[5]:
-            img[0] = (img[0] & 0xF8) | a
-            i = 0
-            j = 0
-            while j < 5:
-                if i < 5 and spi[3] & 2:     # SSPSR.TNF: room to send
-                    spi[2] = img[i]          # SSPDR
-                    i += 1
-                if spi[3] & 4:               # SSPSR.RNE: a byte in
-                    x = spi[2]  # noqa: F841
-                    j += 1
-            sio[5] = c[2]                    # the latch: the chain's outputs change
-            sio[6] = c[2]
-            img[5] = 0
-        if st[_PH] != _P_START:
-            sio[6] = strobe
-            i = 0
-            j = 0
-            while j < 6:
-                if i < 6 and spi[3] & 2:
-                    spi[2] = io[_IO_POLL + i]
-                    i += 1
-                if spi[3] & 4:
-                    io[_IO_GOT + j] = spi[2]
-                    j += 1
-            sio[5] = strobe
-            k = io[_IO_GOT + 3] & 0x7F
-            if io[_IO_GOT + 1] & 0x30 and not io[_IO_GOT + 2] & 0x1F and 0 < k < _MAXF \
-                    and io[_IO_GOT + 5] == _ANTENNA:
-                k += 1
-                sio[6] = strobe
-                i = 0
-                j = 0
-                while j < k:
-                    if i < k and i - j < 8 and spi[3] & 2:
-                        spi[2] = io[_IO_RD + _MAXF + 1 - k + i]
-                        i += 1
-                    if spi[3] & 4:
-                        io[_IO_RX + j] = spi[2]
-                        j += 1
-                sio[5] = strobe
-        res = int(_advance(state, buffers, dests[r]))
-        if res == _CONT:
-            p = _IO_SC
-            k = io[p]
-            while k:
-                if not k & 0x80:
-                    sio[6] = strobe
-                    o = p + 1
-                    end = o + k
-                    got = 0
-                    while got < k:
-                        if o < end and (o - p - 1) - got < 8 and spi[3] & 2:
-                            spi[2] = io[o]
-                            o += 1
-                        if spi[3] & 4:
-                            x = spi[2]  # noqa: F841
-                            got += 1
-                    sio[5] = strobe
-                p += 1 + (k & 0x7F)
-                k = io[p]
-            st[_POLLS] = 200
-            w[r] = (timer[10] + (st[_AIR] << 8 | st[_AIR + 1])) & 0x3FFFFFFF
-        elif res == _WAIT:
-            st[_POLLS] = st[_POLLS] - 1
-            if st[_POLLS]:
-                w[r] = (timer[10] + 50) & 0x3FFFFFFF
-            else:                            # hung: start afresh
-                st[_RESTART] = 1
-                st[_DIRTY] = 1
-                st[_PH] = _P_DONE
-                st[_STATUS] = _ERR
-                out[r] = _ERR
-                done |= 1 << r
-        else:
-            out[r] = _GONE if res == _GONE else st[_STATUS]
-            done |= 1 << r
-        r += 1
-    return done
+        return OK if self._b.rx[1] & 0x0F == 0x0A else ERR
 
 
 class Readers:
@@ -894,14 +764,14 @@ class Readers:
     **kw) for r in range(n), as the read scheduler (vortex.hal.tiles) uses
     them: readers[r], len(readers), and serve(mask, wake, bufs), which
     moves on every reader in mask at once: one call for all of them on the
-    RP2040 (_serve), their step() in turn elsewhere."""
+    RP2040 (vortex.hal.rp2nfc.serve), their step() in turn elsewhere."""
 
     def __init__(self, front, n=8, **kw):
         self._all = tuple(MFRC522(front, r, **kw) for r in range(n))
         self._states = tuple(rd.state for rd in self._all)
         self._front = front
         rd = self._all[0]
-        self._fast = rd._fast and rd._clock is _ticks_us
+        self._serve = rd._fast[0] if rd._fast is not None and rd._clock is _ticks_us else None
         self._io = rd._io
 
     def __getitem__(self, r):
@@ -917,8 +787,8 @@ class Readers:
         begins (begin()); wake[r]: when to look at reader r next (clock
         ticks; without a clock, now). Returns the mask of those whose read
         has ended, their statuses in status[r]."""
-        if self._fast:
-            done = _serve(self._front.cfg, self._front.image, self._states, self._io, bufs,
+        if self._serve is not None:
+            done = self._serve(self._front.cfg, self._front.image, self._states, self._io, bufs,
                           wake, mask, status, starts)
             gone = done
             r = 0
