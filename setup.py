@@ -1,7 +1,11 @@
 """setuptools' hook for `pip install .` (the rest is in pyproject.toml): the
 installed firmware package's vortex/version.py says the version of the
-checkout it was built from (host_sim/version.py), as a board's does."""
+checkout it was built from (host_sim/version.py), as a board's does; and
+hardware/power.py, which the simulator reads as the board does (the USB-C
+source's thresholds and LED budgets), goes beside host_sim, where host_sim
+looks for it when it is installed."""
 import os
+import shutil
 import sys
 
 from setuptools import setup
@@ -17,6 +21,10 @@ class BuildPy(build_py):
         super().run()
         with open(os.path.join(self.build_lib, "vortex", "version.py"), "w") as f:
             f.write(version.module_text(version.of_checkout(ROOT)))
+        hardware = os.path.join(self.build_lib, "host_sim", "hardware")
+        os.makedirs(hardware, exist_ok=True)
+        shutil.copyfile(os.path.join(ROOT, "hardware", "power.py"),
+                        os.path.join(hardware, "power.py"))
 
 
 # setuptools' own scratch files under build/setuptools (`make clean` removes them),

@@ -11,7 +11,10 @@ behind the front end's 595 chain and decoder (vortex.hal.frontend); a pass
 moves each on without waiting for any (vortex.hal.tiles). With an NFC
 reader not answering, the loop goes on, says so on the console, and plays
 on with the game's tiles on that reader's rank. At boot it prints the
-firmware's version (vortex.version, written by the build).
+firmware's version (vortex.version, written by the build), reads what the
+USB-C source offers and budgets the LEDs to it (power.py, deployed next to
+pins.py; the host link's `power` says what it read); the buzzer sounds
+what the board decides.
 
 The same file runs on CircuitPython (deployed as code.py): build() then
 makes the parts from CircuitPython's modules (vortex/hal/cp), and the
@@ -22,9 +25,13 @@ import sys
 import time
 
 import pins
+import power
+from vortex.hal.buzzer import Buzzer
+from vortex.hal.supply import CCSense
 from vortex.app.board import Board
 from vortex.app.service import Service
 from vortex.app import buttons as btn
+from vortex.app import sounds
 from vortex.link.link import Link
 from vortex.version import VERSION
 
@@ -40,8 +47,7 @@ def read_buttons(a, b):
 
 
 def build():
-    """The parts, from the pin map, for the runtime found: (reeds, tiles,
-    pixels, buttons, clock, store, port, Watchdog)."""
+    """The parts, from the pin map, for the runtime found (vortex.hal.parts)."""
     if sys.implementation.name == "circuitpython":
         # CircuitPython compiles each source at its import, and its heap is
         # smaller. The AI's search, the biggest source, is compiled now,
@@ -53,7 +59,8 @@ def build():
         zobrist.shared()
         from vortex.hal.cp import parts  # the same parts, the CircuitPython way
         return parts.build(SAVE)
-    from machine import Pin, SPI
+    from machine import Pin, SPI, ADC, PWM
+    from vortex.hal.parts import Parts
     from vortex.hal.reed import ReedMatrix, sio_columns
     from vortex.hal.frontend import FrontEnd
     from vortex.hal.mfrc522 import Readers
@@ -80,19 +87,30 @@ def build():
     pixels = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
     a = Pin(pins.BUTTON_A, Pin.IN, Pin.PULL_UP)
     b = Pin(pins.BUTTON_B, Pin.IN, Pin.PULL_UP)
-    return (reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms, FileStore(SAVE),
-            StdioPort(), Watchdog)
+    return Parts(reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms, FileStore(SAVE),
+                 StdioPort(), Watchdog, PWM(Pin(pins.BUZZER)), ADC(Pin(pins.CC_SENSE)))
+
+
+def supply(board, cc):
+    """What the USB-C source offers, read once at boot from the CC line:
+    the LEDs' budget from now on (hardware/power.py)."""
+    source = power.source(CCSense(cc).read_u16())
+    board.set_supply(source, power.LED_BUDGET_MA[source])  # the link's `power` says it
 
 
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     print("Vortex firmware", VERSION)
-    reeds, tiles, pixels, buttons, clock, store, port, Watchdog = build()
+    parts = build()
     gc.collect()  # the parts' set-up garbage gone before the search's tables: no fragments
-    board = Board(store)
+    buzzer = Buzzer(parts.buzzer, sounds.NOTES)
+    board = Board(parts.store)
+    supply(board, parts.cc)
+    gc.collect()  # the resumed game's garbage too: the tables want whole blocks
     board.make_search()  # at boot, not as a stall at the AI's first action
-    service = Service(board, reeds, tiles, pixels, buttons, clock, link=Link(board), port=port,
-                      watchdog=Watchdog(pins.WATCHDOG_MS), say=print)
+    service = Service(board, parts.reeds, parts.tiles, parts.pixels, parts.buttons, parts.clock,
+                      link=Link(board), port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
+                      say=print, buzzer=buzzer)
     gc.collect()
     try:
         while ticks:
@@ -101,7 +119,8 @@ def run(ticks=-1):
     except KeyboardInterrupt:
         # Stopped from a computer (Ctrl-C, mpremote, tools/deploy.py): the
         # REPL takes over, and the watchdog, which cannot be stopped, is fed
-        # from a timer until the next reset.
+        # from a timer until the next reset. A tone playing would go on.
+        buzzer.stop()
         service.watchdog.keep_fed()
         raise
     return board

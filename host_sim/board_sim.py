@@ -3,7 +3,11 @@ terminal. Left, the physical board (tiles and pieces); right, its 64 LEDs.
 Type what hands do and watch the board answer.
 
     python3 -m host_sim board [--ai light|dark] [--clock MIN+INC] [--save FILE]
-                              [--position "<text>"] [--no-color]
+                              [--position "<text>"] [--supply usb|1.5a|3a]
+                              [--no-color] [--quiet]
+
+The board's sounds ring the terminal's bell; without colour they are said
+in words instead (plain text holds no control character); --quiet: neither.
 """
 import argparse
 import os
@@ -14,6 +18,7 @@ from vortex.engine import NotationError, IllegalAction, LIGHT, DARK
 from vortex.engine.defs import TERRAIN_LETTERS, PIECE_LETTERS, SIDE_NAMES
 from vortex.app.session import Settings
 from vortex.app import leds, commands
+from .usb import SUPPLIES, SUPPLY, WORDS as SUPPLY_WORDS
 from vortex.app.commands import CommandError
 from vortex.app.advice import todo
 from vortex.hal.store import FileStore, MAGIC, JOURNAL
@@ -34,7 +39,7 @@ Buttons:  undo (short A) | hint (hold A) | level (short B) | new (hold A+B) | me
   B the next item, hold B to close, hold A+B to close and start a new game)
 Commands (as the host link's):  takeback | ask-hint | new-game [POSITION] | settings
   set NAME VALUE   (ai off|light|dark, level 1-5, clock MIN+INC, brightness 0-3,
-  budget 300|500|900, hearts fixed|free)"""
+  budget auto|300|500|900|1500, hearts fixed|free, volume off|soft|loud)"""
 
 SHORTCUTS = {"undo": ("press", "a"), "hint": ("hold", "a"), "level": ("press", "b"),
              "new": ("hold", "ab"), "menu": ("hold", "b")}
@@ -94,17 +99,22 @@ def _bg(rgb):
 
 
 class BoardSim:
-    def __init__(self, rig, out, color):
+    def __init__(self, rig, out, color, quiet=False):
         self.rig = rig
         self.out = out
         self.color = color
+        self.quiet = quiet
+        self.heard = rig.virtual.buzzer.count  # the sounds already rung
 
     def say(self, text=""):
         self.out.write(text + "\n")
 
     def draw(self):
         rig, v = self.rig, self.rig.virtual
-        self.say("    physical board            LEDs")
+        b = rig.board
+        self.say("    physical board            LEDs ~%d mA of %d (%s)" % (
+            leds.current_ma(b.frame), b.budget_ma(),
+            SUPPLY_WORDS[leds.SUPPLY_NAMES[b.supply]] if b.supply >= 0 else "source not read"))
         for rank in range(7, -1, -1):
             row = ["%d " % (rank + 1)]
             for f in range(8):
@@ -148,6 +158,21 @@ class BoardSim:
         if b.result() is not None:
             r = b.result()
             self.say("game over: %s (%s)" % (r.name(), r.reason))
+        self.ring()
+
+    def ring(self):
+        """The sounds played since the last draw: the bell (once: a terminal
+        rings them as one), or their names in plain text."""
+        bz = self.rig.virtual.buzzer
+        new = min(bz.count - self.heard, len(bz.played))
+        self.heard = bz.count
+        if new <= 0 or self.quiet:
+            return
+        if self.color:
+            self.out.write("\a")
+            self.out.flush()
+        else:
+            self.say("sound: " + ", ".join(name for _, name, _ in bz.played[-new:]))
 
     def _cell(self, text, rgb):
         return _bg(rgb) + text + ESC + "0m" if self.color else text
@@ -250,8 +275,14 @@ def add_arguments(ap):
     ap.add_argument("--save", type=save_file, metavar="FILE",
                     help="save the game here after every action, and resume from it")
     ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
+    ap.add_argument("--supply", choices=SUPPLIES, default=SUPPLY,
+                    help="the USB-C source the board is plugged into, which sets the LEDs' "
+                         "budget (default %s)" % SUPPLY)
     ap.add_argument("--no-color", action="store_true",
-                    help="plain text: LEDs as symbols (also when NO_COLOR is set)")
+                    help="plain text: LEDs as symbols, sounds in words (also when NO_COLOR "
+                         "is set)")
+    ap.add_argument("--quiet", action="store_true",
+                    help="no bell and no word for the board's sounds")
     ap.add_argument("--replay", metavar="RECORD",
                     help="start from a game record (docs/record.md), after its last action")
     ap.add_argument("--serial", action="store_true",
@@ -276,9 +307,9 @@ def run(opts, stdin=None, stdout=None):
                 _, position, actions = record.read(f.read())
         except ValueError as e:
             raise cli.Failure("%s: %s" % (opts.replay, e))
-    rig = Rig(position, settings=settings, store=opts.save, actions=actions)
+    rig = Rig(position, settings=settings, store=opts.save, actions=actions, supply=opts.supply)
     color = not opts.no_color and not os.environ.get("NO_COLOR")
-    sim = BoardSim(rig, out, color)
+    sim = BoardSim(rig, out, color, opts.quiet)
     sim.say("The board simulator. Type help for the commands.")
     sim.draw()
     if opts.serial:

@@ -20,6 +20,7 @@ from vortex.app.board import Board, SETTLE_MS
 from vortex.app.service import Service
 from vortex.app.buttons import A, B, HOLD_MS
 from vortex.app import leds
+from vortex.app.leds import SUPPLY_NAMES
 from host_sim.virtual import VirtualBoard, FOREIGN, PhysicsError
 
 TICK_MS = 5
@@ -36,10 +37,14 @@ class Rig:
     the firmware's own pass (vortex.app.service), with the virtual board's
     reeds and tile reader, a host link if given (link and port), and
     simulated time. node_us: simulated time each AI search node takes (the
-    device's speed, to see what happens while it thinks; 0: none)."""
+    device's speed, to see what happens while it thinks; 0: none). supply:
+    the USB-C source the board is plugged into ("usb", "1.5a", "3a": see
+    plug()); None leaves the LEDs the budget of a board not told (500 mA).
+    The buzzer is the virtual board's (virtual.buzzer: the sounds played)."""
 
     def __init__(self, position=None, settings=None, store=None, seed=0, bounce_ms=0,
-                 misread=0, on_frame=None, actions=(), link=None, port=None, node_us=0):
+                 misread=0, on_frame=None, actions=(), link=None, port=None, node_us=0,
+                 supply=None):
         self.board = Board(store, settings, seed=seed + 1)
         if position is not None and (self.board.start != position or actions):
             self.board.new_game(position)
@@ -53,9 +58,30 @@ class Rig:
         self.on_frame = on_frame  # called with each new frame (e.g. a budget check)
         self.node_us = node_us
         self._node_us = 0
+        self._nodes = 0  # the search's node count at the last look
+        if supply is not None:
+            self.plug(supply)
         self.service = Service(self.board, self.virtual.reeds, self.virtual.scanner, self,
-                               self._buttons, self._clock, link=link, port=port)
+                               self._buttons, self._clock, link=link, port=port,
+                               buzzer=self.virtual.buzzer)
         self.settle()
+
+    def plug(self, supply):
+        """Plug the board into a USB-C source (vortex.app.leds.SUPPLY_NAMES:
+        none, usb, 1.5a, 3a) and do what main.py does at boot: read the CC
+        line, budget the LEDs to what the source offers (hardware/power.py).
+        A board reads it at power-on only: this is a power cycle that keeps
+        the game."""
+        # On demand: a rig never plugged in holds none of this.
+        import power  # hardware/power.py, on sys.path through host_sim
+        from vortex.hal.supply import CCSense
+        from host_sim.usb import VirtualCC
+        if supply not in SUPPLY_NAMES:
+            raise PhysicsError("no USB source %r: %s" % (supply, ", ".join(SUPPLY_NAMES)))
+        v = self.virtual
+        v.usb = VirtualCC(supply, v.rng)
+        source = power.source(CCSense(v.usb).read_u16())
+        self.board.set_supply(source, power.LED_BUDGET_MA[source])
 
     # --- the firmware's parts -------------------------------------------------
     def show(self, frame):
@@ -68,8 +94,15 @@ class Rig:
         return self.buttons
 
     def _clock(self):
-        if self.node_us and self.board.thinking:  # the search asks at every node
-            self._node_us += self.node_us
+        # While the AI thinks, board time runs by the search's nodes (the
+        # search asks the time every few nodes, through the service).
+        b = self.board
+        if self.node_us and b.thinking and b.ai is not None and b.ai.search is not None:
+            nodes = b.ai.search.nodes
+            if nodes < self._nodes:
+                self._nodes = 0  # a new search
+            self._node_us += (nodes - self._nodes) * self.node_us
+            self._nodes = nodes
             self.now += self._node_us // 1000
             self._node_us %= 1000
         return self.now

@@ -15,13 +15,14 @@ from vortex.engine.codes import piece_side, piece_kind
 from vortex.engine.notation import parse_cell
 from vortex.hal.debounce import Debouncer
 from vortex.hal.tiles import TileScanner
+from vortex.hal.buzzer import Buzzer
+from vortex.app.sounds import NOTES, NAMES as SOUND_NAMES
 from vortex import tag
 from vortex.tag import OK, NOTAG, ERR
 from vortex.ai.rng import Rng
 
 
 FOREIGN = 255  # a tile whose tag answers but is not ours (or is corrupt)
-
 
 class PhysicsError(ValueError):
     """A physical operation that cannot happen (an empty hand, a full cell)."""
@@ -73,6 +74,44 @@ class VirtualReader:
 
     def step(self, now=None):
         return self._st
+
+
+class VirtualBuzzer(Buzzer):
+    """The piezo buzzer: the firmware's own player (vortex.hal.buzzer) on a
+    virtual PWM (itself: freq() and duty_u16()), heard by the tests and the
+    simulators. count: the sounds started so far; played: (ms, sound name,
+    volume) of the last ones; tones: (ms, Hz, duty) of the last changes of
+    what it sounds (0 Hz: silent)."""
+
+    def __init__(self):
+        self.now = 0
+        self.hz = 0
+        self.count = 0
+        self.played = []
+        self.tones = []
+        Buzzer.__init__(self, self, NOTES)
+
+    def play(self, sound, volume, now):
+        self.now = now
+        self.count += 1
+        self.played.append((now, SOUND_NAMES[sound], volume))
+        del self.played[:-32]
+        Buzzer.play(self, sound, volume, now)
+
+    def tick(self, now):
+        self.now = now
+        Buzzer.tick(self, now)
+
+    # The PWM's side.
+    def freq(self, hz):
+        self.hz = hz
+
+    def duty_u16(self, duty):
+        tones = self.tones
+        hz = self.hz if duty else 0
+        if (hz, duty) != (tones[-1][1:] if tones else (0, 0)):
+            tones.append((self.now, hz, duty))
+            del tones[:-64]
 
 
 class VirtualReeds:
@@ -128,6 +167,8 @@ class VirtualBoard:
         self.front = VirtualFrontEnd()
         self.readers = [VirtualReader(self, r) for r in range(8)]
         self.scanner = TileScanner(self.readers, self.front, 0)
+        self.buzzer = VirtualBuzzer()
+        self.usb = None  # the USB-C source it is plugged into (host_sim.usb), once plugged
 
     @classmethod
     def from_position(cls, pos, **kw):

@@ -3,6 +3,7 @@ code that MicroPython makes of the engine's viper and native functions with
 the same source read as plain Python (CPython): both must print the same
 lines. Runs under both (tests/test_engine_native.py)."""
 from vortex.engine import Position, new_buffer, MAX_DESTINATIONS
+from vortex.engine.movegen import watch
 
 # The start, and battle positions with Awakened pieces, spent Vortexes, a ban.
 STARTS = (
@@ -16,11 +17,13 @@ STARTS = (
 
 def trace(seed, games, plies):
     """One line per position reached: game, ply and a hash of its legal
-    actions in order, every cell's destinations and has_legal(); after each
-    game, the text of its start once every action is popped again."""
+    actions in order, every cell's destinations, has_legal() and what
+    watch() counts around the Hearts; after each game, the text of its
+    start once every action is popped again."""
     x = seed
     buf = new_buffer()
     dest = new_buffer(MAX_DESTINATIONS)
+    hearts = bytearray(4)
     out = []
     for g in range(games):
         pos = Position(STARTS[g % len(STARTS)])
@@ -33,6 +36,9 @@ def trace(seed, games, plies):
                 for i in range(pos.destinations(c, dest)):
                     h = (h * 31 + dest[i]) & 0xFFFFFF
             h = (h * 31 + (1 if pos.has_legal() else 0)) & 0xFFFFFF
+            watch(pos, hearts)
+            for i in range(4):
+                h = (h * 31 + hearts[i]) & 0xFFFFFF
             out.append("%d %d %06x" % (g, ply, h))
             if not n:
                 break

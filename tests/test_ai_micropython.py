@@ -9,7 +9,8 @@ from mpy import check_compiled
 # The whole game loads the board logic beside the AI (with the engine's
 # codes, shapes and setup modules: 4.5 KB more on this port than before them).
 HEAPS = {"test_ai_search": "128K", "test_ai_heap": "128K", "test_ai_evaluate": "128K",
-         "test_ai_games": "144K"}
+         "test_ai_exact": "160K",
+         "test_ai_games": "144K", "test_ai_native": "128K"}
 
 
 @pytest.mark.parametrize("module", sorted(HEAPS))

@@ -12,7 +12,7 @@ from test_app_scenarios import BATTLE
 
 def test_ai_thinks_with_the_board_alive_and_its_action_is_checked():
     # Each node takes the device's time (about 0.3 ms), so passes run while it thinks.
-    rig = Rig(BATTLE, settings=Settings(ai_side=DARK, ai_level=2), node_us=300)
+    rig = Rig(BATTLE, settings=Settings(ai_side=DARK, ai_level=2), node_us=3000)
     seen = [0, 0]  # frames while it thinks, and of them frames showing the thinking light
 
     def frame(f):
@@ -51,6 +51,38 @@ def test_ai_level_chosen_in_the_menu_and_saved():
     assert s.ai_level == 4
     text = session.dump(s, BATTLE, [], (0, 0))
     assert session.load(text)[0].ai_level == 4
-    old = text.decode().replace(" 4\n" + BATTLE, "\n" + BATTLE)  # a save from before levels
+    old = text.decode().replace(" 4 1\n" + BATTLE, "\n" + BATTLE)  # from before levels (and volume)
     assert old != text.decode()
     assert session.load(old.encode())[0].ai_level == 3
+
+
+def test_the_search_fits_a_smaller_table_when_the_heap_has_no_block_for_its_own():
+    # CircuitPython's heap can lack the level's 8 KB block at boot: the table
+    # halves until one fits, and the board still gets its opponent.
+    from vortex.ai import search
+    from vortex.app.ai import searcher, MIN_TT_BITS
+    real = search.Search
+
+    class Tight(real):
+        def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None):
+            if tt_bits > 8:
+                raise MemoryError("no block for %d bytes" % (8 << tt_bits))
+            real.__init__(self, max_ply, tt_bits, history, poll)
+
+    class Starved(real):
+        def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None):
+            raise MemoryError("nothing at all")
+
+    try:
+        search.Search = Tight
+        s = searcher(5)
+        assert len(s.tt) == 8 << 8 and s.tt_mask == 255 and s.history is not None
+        search.Search = Starved
+        try:
+            searcher(5)
+            assert False, "a heap with no room at all is not hidden"
+        except MemoryError:
+            pass
+    finally:
+        search.Search = real
+    assert MIN_TT_BITS < 8

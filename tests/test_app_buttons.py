@@ -3,6 +3,7 @@ plain asserts (dual-run)."""
 from vortex.app.buttons import (Buttons, A, B, NONE, SHORT_A, SHORT_B, HOLD_A, HOLD_B,
                                 HOLD_AB, HOLD_MS)
 from vortex.app.menu import Menu
+from vortex.app import commands
 from vortex.app.session import Settings, NO_AI
 from vortex.ticks import ticks_add
 from host_sim.scenario import Rig
@@ -49,7 +50,16 @@ def test_menu_cycles_values_and_items():
     m.next_item()
     m.next_item()
     m.next_value()
-    assert s.budget_ma == 900
+    assert s.budget_ma == 300  # auto (what the power source allows) -> a 300 mA cap
+    for _ in range(4):
+        m.next_value()
+    assert s.budget_ma == 0  # 500, 900, 1500, and round to auto again
+    for _ in range(3):
+        m.next_item()
+    assert commands.NAMES[m.item] == "volume"
+    m.next_value()
+    m.next_value()
+    assert s.volume == 0  # soft -> loud -> off
 
 
 def test_menu_on_the_board():

@@ -13,7 +13,7 @@ from vortex.link.link import Link
 from link_pipe import Pipe
 from test_app_idle import BATTLE
 
-NODE_US = 1000  # a slow device's search node: level 5 thinks for about half a second and more
+NODE_US = 264  # the emulated Pico's level-5 search: 3,788 nodes a second (make bench-device)
 
 
 def thinking_rig(node_us=NODE_US):
@@ -51,7 +51,7 @@ def test_a_takeback_pressed_while_the_ai_thinks_stops_it():
 
 
 def test_a_new_game_held_while_the_ai_thinks_stops_it():
-    rig = thinking_rig(node_us=5000)  # a search of seconds: long enough to hold A and B
+    rig = thinking_rig()  # level 5 thinks for seconds: long enough to hold A and B
     press_while_thinking(rig, A | B, 200, hold_ms=1100)
     rig.run("play e2e4")
     board = rig.board
@@ -61,7 +61,7 @@ def test_a_new_game_held_while_the_ai_thinks_stops_it():
 
 def test_the_link_answers_and_the_reeds_are_scanned_while_the_ai_thinks():
     link_pipe = Pipe()
-    rig = thinking_rig(node_us=2000)
+    rig = thinking_rig()
     rig.service.link = Link(rig.board)
     rig.service.port = link_pipe
     asked = {}

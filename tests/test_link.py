@@ -77,8 +77,21 @@ def test_position_status_and_settings():
     assert h.ask("position") == [("ok", "position " + START)]
     assert h.ask("status") == [("ok", "status side light actions 0 verdict agree asks - "
                                       "result * dropped 0")]
-    assert h.ask("settings") == [("ok", "settings ai=off clock=0+0 brightness=2 budget=500 "
-                                        "hearts=fixed level=3")]
+    assert h.ask("settings") == [("ok", "settings ai=off clock=0+0 brightness=2 budget=auto "
+                                        "hearts=fixed level=3 volume=soft")]
+
+
+def test_power_says_what_the_source_offers_and_the_budget():
+    h = Host()
+    # A board not told of its source budgets what a USB 2.0 port gives.
+    assert h.ask("power") == [("ok", "power source - leds 500 budget 500")]
+    h.rig.plug("1.5a")  # a USB-C source advertising 1.5 A: 1113 mA above the idle 64
+    assert h.ask("power") == [("ok", "power source 1.5a leds 1177 budget 1177")]
+    h.ask("set budget 900")  # the setting caps it lower
+    assert h.ask("power") == [("ok", "power source 1.5a leds 1177 budget 900")]
+    h.ask("set budget 1500")  # and never raises it
+    assert h.ask("power") == [("ok", "power source 1.5a leds 1177 budget 1177")]
+    assert h.ask("power now")[0][0] == "error"
 
 
 def test_an_event_leaves_in_the_tick_of_its_commit():
@@ -142,10 +155,10 @@ def test_new_game_takeback_and_set():
     got = h.ask("new")
     assert ("ok", "new") in got and ("new", START) in got
     assert h.ask("set clock 10+5") == [("ok", "settings ai=off clock=10+5 brightness=2 "
-                                             "budget=500 hearts=fixed level=3")]
+                                             "budget=auto hearts=fixed level=3 volume=soft")]
     assert h.board.settings.clock_ms == 600000
     for bad in ("set clock 10", "set ai maybe", "set level 9", "set level 0", "set brightness 4",
-                "set budget 1", "set x 1", "set hearts"):
+                "set budget 1", "set x 1", "set hearts", "set volume 11"):
         assert h.ask(bad)[0][0] == "error", bad
 
 

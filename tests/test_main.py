@@ -11,8 +11,12 @@ import sys
 sys.path[:0] = [%(fake)r, %(tests)r, %(hardware)r, %(firmware)r]
 import gc, main, machine
 machine.SPI.reader = %(reader)r
+machine.ADC.u16 = %(cc)r
 main.SAVE = %(save)r
 board = main.run(300)
+print("supply", board.supply, board.supply_ma, "read on", machine.ADC.made[0].pin.name)
+bz = machine.PWM.made[0]
+print("buzzer on", bz.pin.name, "duty", bz.duty)
 print("transfers", machine.SPI.made[0].transfers())
 import neopixel
 print("fed", machine.WDT.made[0].fed, "frames", neopixel.NeoPixel.made[0].writes)
@@ -23,14 +27,15 @@ print("heap", gc.mem_alloc())
 """
 
 
-def run_main(tmp_path, reader=True):
+def run_main(tmp_path, reader=True, cc=0):
     save = str(tmp_path / "game.bin")
     code = SCRIPT % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
                      "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
-                     "save": save, "reader": reader}
-    # 448 KB: main's imports, the host link's included, compiled from source here (the
-    # board loads them as .mpy, which needs far less), and eight readers with their fakes.
-    p = subprocess.run([micropython(), "-X", "heapsize=448K", "-c", code], capture_output=True,
+                     "save": save, "reader": reader, "cc": cc}
+    # 480 KB: main's imports, the host link's and the sounds' included, compiled from
+    # source here (the board loads them as .mpy, which needs far less), and eight
+    # readers with their fakes.
+    p = subprocess.run([micropython(), "-X", "heapsize=480K", "-c", code], capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     return p, save
@@ -43,6 +48,20 @@ def test_main_loop_runs_on_faked_hardware(tmp_path):
     assert "frames 0" not in p.stdout and "lit 0" not in p.stdout  # the LEDs were drawn
     assert "stack 0 building True" in p.stdout
     assert os.path.exists(save)  # the new game was saved
+
+
+def test_the_leds_are_budgeted_to_what_the_usb_c_source_offers(tmp_path):
+    import host_sim  # noqa: F401  (hardware/ on sys.path)
+    import pins
+    import power
+    from vortex.app.leds import MA_IDLE
+    # A 3 A source's CC level (above its threshold), and nothing on CC at
+    # all (a legacy cable: default USB).
+    for cc, source in ((power.CC_3A0_U16 + 4000, power.SOURCE_3A0), (0, power.SOURCE_NONE)):
+        p, _ = run_main(tmp_path, cc=cc)
+        want = power.LED_BUDGET_MA[source] + 64 * MA_IDLE
+        assert "supply %d %d read on GP%d" % (source, want, pins.CC_SENSE) in p.stdout, p.stdout
+        assert "buzzer on GP%d duty 0" % pins.BUZZER in p.stdout  # silent: nothing happened
 
 
 def test_without_a_reader_the_loop_says_so_and_spends_nothing_on_it(tmp_path):
@@ -87,7 +106,7 @@ def test_stopped_from_a_computer_the_watchdog_is_fed_by_a_timer(tmp_path):
     code = STOPPED % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
                       "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
                       "save": str(tmp_path / "game.bin")}
-    p = subprocess.run([micropython(), "-X", "heapsize=448K", "-c", code], capture_output=True,
+    p = subprocess.run([micropython(), "-X", "heapsize=480K", "-c", code], capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "interrupted" in p.stdout

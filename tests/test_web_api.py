@@ -168,7 +168,8 @@ BAD_ARGUMENTS = [
     ("set", {"name": "level", "value": True}),
     ("record", {"text": 3}), ("record", {}),
     ("sensors", {"misread": "lots"}), ("sensors", {"bounce_ms": -1}), ("sensors", {"misread": 501}),
-    ("sensors", {"bounce_ms": 1.5}), ("sensors", {"noise": 3}),
+    ("sensors", {"bounce_ms": 1.5}), ("sensors", {"noise": 3}), ("sensors", {"supply": "5a"}),
+    ("sensors", {"supply": 3}), ("sensors", {"supply": "none"}),
     ("view", {"ply": "1"}), ("view", {"ply": -1}), ("view", {}),
 ]
 
@@ -217,7 +218,7 @@ def test_the_opponent_changes_now_and_is_saved_with_the_game():
                            ({"name": "level", "value": 6}, "level is 1, 2, 3, 4 or 5"),
                            ({"name": "level", "value": "0"}, "level is 1, 2, 3, 4 or 5"),
                            ({"name": "mode", "value": "two"},
-                            "no setting mode: ai, clock, brightness, budget, hearts, level")):
+                            "no setting mode: ai, clock, brightness, budget, hearts, level, volume")):
             assert post(s, "set", bad) == (200, {"error": error})
         assert (settings.ai_side, settings.ai_level) == (DARK, 1)  # nothing changed
         assert post(s, "set", {"name": "ai", "value": "off"}) == (200, {})
@@ -268,6 +269,36 @@ def test_the_next_hand_counts_at_once_after_a_new_game_or_a_tidy(server):
             before = len(g.rig.board.pos.stack)
             g.rig.play(g.rig.board.pos.parse_action("e2e3" if first else "W@d4"), settle=False)
             assert len(g.rig.board.pos.stack) == before + 1
+
+
+def test_the_source_sets_the_budget_and_the_state_carries_each_sound(server):
+    state = json.loads(get(server, "/api/state")[1])
+    assert (state["supply"], state["supply_ma"], state["budget_ma"]) == ("3a", 2527, 2527)
+    assert state["sound"] is None and state["settings"]["volume"] == "soft"
+    assert post(server, "sensors", {"supply": "usb"}) == (200, {})
+    state = json.loads(get(server, "/api/state")[1])
+    assert (state["supply"], state["budget_ma"]) == ("usb", 277)
+    assert state["current_ma"] <= 277
+    assert post(server, "set", {"name": "budget", "value": 300}) == (200, {})
+    assert json.loads(get(server, "/api/state")[1])["budget_ma"] == 277  # a cap never raises it
+    # A placement off the building phase's rules: the board refuses it and sounds.
+    full = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+            "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")
+    assert post(server, "new", {"position": full}) == (200, {})
+    assert post(server, "set", {"name": "volume", "value": "loud"}) == (200, {})
+    assert post(server, "act", {"action": "e2d3"})[1]["note"].startswith("illegal e2d3")
+    g = server.game
+    with g.lock:
+        g.rig.until(lambda: g.rig.virtual.buzzer.count, 3000)
+    sound = json.loads(get(server, "/api/state")[1])["sound"]
+    assert (sound["id"], sound["name"], sound["volume"]) == (1, "illegal", "loud")
+    assert sound["notes"] == [[1319, 110], [988, 220]]
+    # A record loaded makes a new rig: sound ids go on from where they were.
+    with g.lock:
+        g._fresh(g.rig.board.settings, full)
+        g.rig.board.request(g.rig.board.pos.parse_action("e2e4"))
+        g.rig.tick(2)
+    assert json.loads(get(server, "/api/state")[1])["sound"]["id"] == 2
 
 
 def test_every_page_hears_of_a_change(server):

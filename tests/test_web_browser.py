@@ -731,3 +731,92 @@ def test_the_leds_read_on_every_tile_and_round_a_piece(page, phone, server):
         pg.locator("#board").screenshot(path=os.path.join(
             SHOTS, "22-tile-asked-under-a-piece-%d.png" % pg.viewport_size["width"]))
     server.game.command("new", {})
+
+
+# Web Audio, recorded: each oscillator's type, frequency and start and stop
+# times, each gain's value changes, on the page's own clock (a fake
+# AudioContext put in before the page's script runs).
+FAKE_AUDIO = """
+window.__audio = { tones: [], gains: [] };
+class FakeParam {
+  constructor(list) { this.list = list; }
+  setValueAtTime(v, t) { this.list.push([v, t]); return this; }
+  linearRampToValueAtTime(v, t) { this.list.push([v, t]); return this; }
+}
+class FakeNode { connect(n) { return n; } }
+class FakeOscillator extends FakeNode {
+  constructor() { super(); this.type = "sine"; this.hz = []; this.frequency = new FakeParam(this.hz); }
+  start(t) { this.t0 = t; }
+  stop(t) { window.__audio.tones.push({ type: this.type, hz: this.hz[0][0], start: this.t0, stop: t }); }
+}
+class FakeGain extends FakeNode {
+  constructor() { super(); const g = []; window.__audio.gains.push(g); this.gain = new FakeParam(g); }
+}
+window.AudioContext = class {
+  constructor() { this.currentTime = 12.5; this.state = "running"; this.destination = new FakeNode(); }
+  createOscillator() { return new FakeOscillator(); }
+  createGain() { return new FakeGain(); }
+  resume() { return Promise.resolve(); }
+};
+"""
+
+
+def test_the_page_plays_each_board_sound_once_with_the_firmware_s_tones(browser, server):
+    from vortex.app import sounds
+    start(server, BATTLE)
+    settled(server, 0)
+    server.game.command("set", {"name": "volume", "value": "soft"})
+    server.game.command("act", {"action": "e2d3"})  # a sound before the page opens: not played
+    with server.game.lock:
+        assert server.game.rig.until(lambda: server.game.rig.virtual.buzzer.played, 3000)
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.add_init_script(FAKE_AUDIO)
+    pg.goto(server.url)
+    pg.wait_for_function("window.vortex.drawn > 0")
+    server.game.command("tidy", {})
+    settled(server, 0)
+    assert pg.evaluate("window.__audio.tones") == []
+
+    def heard(n):
+        pg.wait_for_function("window.__audio.tones.length >= %d" % n, timeout=5000)
+        time.sleep(0.3)  # states keep coming (the flash): no tone twice
+        return pg.evaluate("window.__audio")
+
+    server.game.command("act", {"action": "e2d3"})
+    audio = heard(2)
+    notes = sounds.NOTES[sounds.ILLEGAL]
+    tones = audio["tones"]
+    assert [t["hz"] for t in tones] == [notes[0], notes[2]] and {t["type"] for t in tones} == {"square"}
+    for tone, ms in zip(tones, (notes[1], notes[3])):
+        assert abs(tone["stop"] - tone["start"] - ms / 1000) < 1e-6
+    assert abs(tones[1]["start"] - tones[0]["stop"]) < 1e-6  # one after the other
+    soft = max(v for g in audio["gains"] for v, _ in g)
+    assert pg.evaluate("window.vortex.sounds") == ["illegal"]
+    # Loud is louder; off plays nothing; a request asks with its own tones, rests left out.
+    server.game.command("tidy", {})
+    settled(server, 0)
+    server.game.command("set", {"name": "volume", "value": "loud"})
+    with server.game.lock:
+        commands_request(server, "e2e4")
+    audio = heard(4)
+    asks = sounds.NOTES[sounds.ASKS]
+    assert [t["hz"] for t in audio["tones"][2:]] == [asks[0], asks[4]]
+    assert abs(audio["tones"][3]["start"] - audio["tones"][2]["stop"] - asks[3] / 1000) < 1e-6
+    loud = max(v for g in audio["gains"][2:] for v, _ in g)
+    assert loud > 4 * soft
+    server.game.command("set", {"name": "volume", "value": "off"})
+    server.game.command("act", {"action": "d2c3"})  # not the action asked for
+    time.sleep(1.0)
+    assert len(pg.evaluate("window.__audio.tones")) == 4
+    assert pg.evaluate("window.vortex.sounds") == ["illegal", "asks"]
+    server.game.command("set", {"name": "volume", "value": "soft"})
+    server.game.command("tidy", {})
+    assert not errors, errors
+    pg.close()
+
+
+def commands_request(server, text):
+    from vortex.app import commands
+    commands.request(server.game.rig.board, text)

@@ -368,6 +368,28 @@ def app_step(figures):
     show("idle tick, no sensor changed (mean of 1,000)", "%.1f" % figures["app_idle_us"], "us")
 
 
+def app_pass(figures):
+    """Board logic: the board's whole pass and its sounds (MicroPython).
+
+    vortex.app.service's pass on an idle board (sensors and LEDs stubbed:
+    the drivers have figures of their own): with no buzzer, with the buzzer
+    idle, and while it plays; the tick that changes a tone. The device's
+    figures, on the real PWM pin: make bench-device (section sound)."""
+    if not need_micropython():
+        return
+    values, rc, err = _app_run(_app_tree(figures), "pass", 2000, 128)
+    if rc:
+        raise RuntimeError("bench_app_mpy pass failed: %s" % err.strip())
+    for name, label in (("none", "no buzzer"), ("idle", "buzzer idle"), ("playing", "buzzer playing")):
+        figures["pass_%s_us" % name] = float(values["pass_%s_us" % name][0])
+        show("pass, %s (best mean of 3 x 2,000)" % label, "%.1f" % figures["pass_%s_us" % name], "us")
+    figures["pass_sound_alloc"] = max(int(values["pass_idle_alloc"][0]),
+                                      int(values["pass_playing_alloc"][0]))
+    show("heap allocated by 2,000 passes, buzzer idle or playing", figures["pass_sound_alloc"],
+         "bytes")
+    show("a tick that changes the tone", "%.1f" % float(values["tone_change_us"][0]), "us")
+
+
 def app_save(figures):
     """Board logic: the save a commit makes, at action 10 and at action 300
     (MicroPython, FileStore on real files through the unix port's os and
@@ -463,7 +485,7 @@ def link(figures):
 
 
 SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, legal_actions,
-            destinations, app_step, app_save, app_game, link]
+            destinations, app_step, app_pass, app_save, app_game, link]
 
 
 # --- summary ----------------------------------------------------------------------
@@ -503,6 +525,8 @@ TARGETS = [
     ("board: whole game heap (unix port)", lambda f: f.get("app_min_heap"), "%d KB",
      "<= 128 KB", lambda v: v <= 128),
     ("board: idle tick allocation", lambda f: f.get("app_idle_alloc"), "%d bytes",
+     "0 bytes", lambda v: v == 0),
+    ("pass: sounds, idle or playing, allocation", lambda f: f.get("pass_sound_alloc"), "%d bytes",
      "0 bytes", lambda v: v == 0),
     ("link: idle tick added (unix port)", lambda f: f.get("link_idle_us"), "%.1f us",
      "<= 20 us", lambda v: v <= 20),

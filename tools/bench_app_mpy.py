@@ -5,6 +5,7 @@ Prints "key value" lines.
     micropython bench_app_mpy.mpy step REPEATS     lift -> frame ready, idle tick, in us
     micropython bench_app_mpy.mpy game SEED        a whole game through the virtual board
     micropython bench_app_mpy.mpy save N           a commit's save at action 10 and N, real files
+    micropython bench_app_mpy.mpy pass N           the board's pass: no buzzer, buzzer idle, playing
 """
 import gc
 import sys
@@ -149,14 +150,127 @@ def save_mode(n):
     clean()
 
 
+class _Stub:
+    """The pass's sensors and LEDs on an idle board (their drivers have
+    figures of their own): reeds, tile reader and pixels in one."""
+
+    def __init__(self, occ, tiles, ids):
+        self.cells = occ
+        self.tile_cells = tiles
+        self.ids = ids
+        self.missing = False
+
+    def scan(self, now):
+        pass
+
+    def show(self, frame):
+        pass
+
+
+class _Tiles:
+    def __init__(self, stub):
+        self.cells = stub.tile_cells
+        self.ids = stub.ids
+        self.missing = False
+
+    def poll(self, now):
+        pass
+
+    def expect(self, cell):
+        pass
+
+
+class _PWM:
+    """machine.PWM's two calls, where there is no machine.PWM (the unix port)."""
+
+    def freq(self, hz):
+        pass
+
+    def duty_u16(self, duty):
+        pass
+
+
+def pass_mode(passes, tries=3):
+    """The board's whole pass (vortex.app.service) on an idle board, 5 ms
+    of board time apart: with no buzzer, with the buzzer idle, and while it
+    plays (the longest sound, started again as it ends): us a pass (the
+    best mean of `tries` runs) and the heap allocated; and the buzzer's
+    tick that changes the tone (its PWM's frequency and duty set). The
+    buzzer drives the board's PWM on pins.BUZZER where there is one."""
+    from test_app_idle import idle_board
+    from vortex.app.session import Settings
+    from vortex.app.service import Service
+    from vortex.app import sounds
+    from vortex.hal.buzzer import Buzzer
+    try:
+        from machine import Pin, PWM
+        import pins
+        pwm = PWM(Pin(pins.BUZZER))
+    except ImportError:
+        pwm = _PWM()
+    board, occ, tiles, ids, now = idle_board(Settings(volume=2))
+    stub = _Stub(occ, tiles, ids)
+    clock = [now]
+    buzzer = Buzzer(pwm, sounds.NOTES)
+
+    def buttons():
+        return 0
+
+    def time_of():
+        return clock[0]
+
+    def run(service, playing):
+        gc.collect()
+        gc.disable()
+        before = gc.mem_alloc()
+        t0 = time.ticks_us()
+        for _ in range(passes):
+            clock[0] += 5
+            if playing and not buzzer.playing:
+                buzzer.play(sounds.OVER, 2, clock[0])
+            service.tick()
+        us = time.ticks_diff(time.ticks_us(), t0)
+        alloc = gc.mem_alloc() - before
+        gc.enable()
+        return us / passes, alloc
+
+    tiles_view = _Tiles(stub)
+    for name, service, playing in (
+            ("none", Service(board, stub, tiles_view, stub, buttons, time_of), False),
+            ("idle", Service(board, stub, tiles_view, stub, buttons, time_of, buzzer=buzzer), False),
+            ("playing", Service(board, stub, tiles_view, stub, buttons, time_of, buzzer=buzzer),
+             True)):
+        best = None
+        for _ in range(tries):
+            us, alloc = run(service, playing)
+            best = us if best is None or us < best else best
+        print("pass_%s_us" % name, best)
+        print("pass_%s_alloc" % name, alloc)
+    # A tick at each of the longest sound's tone changes, alone.
+    notes = sounds.NOTES[sounds.OVER]
+    changes = 0
+    t_sum = 0
+    for _ in range(20):
+        at = clock[0] = clock[0] + 1000
+        buzzer.play(sounds.OVER, 2, at)
+        for i in range(1, len(notes), 2):
+            at += notes[i]
+            t0 = time.ticks_us()
+            buzzer.tick(at)
+            t_sum += time.ticks_diff(time.ticks_us(), t0)
+            changes += 1
+    print("tone_change_us", t_sum / changes)
+    buzzer.stop()
+
+
 def main(argv):
     # Run by tools/bench.py under MicroPython: checked by hand, no argparse.
-    usage = "usage: bench_app_mpy.mpy step REPEATS | game SEED | save N"
+    usage = "usage: bench_app_mpy.mpy step REPEATS | game SEED | save N | pass N"
     if argv[:1] in (["-h"], ["--help"]):
         print(usage)  # MicroPython keeps no __doc__
         return 0
     try:
-        if len(argv) != 2 or argv[0] not in ("step", "game", "save"):
+        if len(argv) != 2 or argv[0] not in ("step", "game", "save", "pass"):
             raise ValueError(usage)
         n = int(argv[1])
     except ValueError as e:
@@ -166,6 +280,8 @@ def main(argv):
         step_mode(n)
     elif argv[0] == "save":
         save_mode(n)
+    elif argv[0] == "pass":
+        pass_mode(n)
     else:
         game_mode(n)
     return 0

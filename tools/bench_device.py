@@ -5,7 +5,9 @@ their ratio. Figures, never a pass/fail on a time.
     make bench-device     (or: .venv/bin/python tools/bench_device.py [--only SECTION ...])
 
 Sections: engine (legal actions, a lifted piece's destinations, perft 2,
-heap of the imports), board (lift to frame, idle step), save (after 10 and
+heap of the imports), board (lift to frame, idle step), sound (the board's
+whole pass with no buzzer, the buzzer idle and playing, on the real PWM
+pin on the device; a tone change), save (after 10 and
 300 actions), ai (time per action, per level), hal (the reed scan and a
 NeoPixel frame on the real pins), nfc (the NFC front end's eight readers:
 an exchange's protocol step, the scanner alone, main.py's sweep, reed scans
@@ -189,6 +191,19 @@ def board(b):
     b.row("board", "idle step", u["idle_us"], d["idle_us"], "us", c.get("idle_us"))
 
 
+def sound(b):
+    """The board's pass and its buzzer (sensors and LEDs stubbed)"""
+    u, d = b.both("pass_mode(200)", unix_call="pass_mode(2000)", timeout=600)
+    for name, label in (("none", "pass, no buzzer"), ("idle", "pass, buzzer idle"),
+                        ("playing", "pass, buzzer playing")):
+        b.row("sound", label, u["pass_%s_us" % name], d["pass_%s_us" % name], "us")
+    for name in ("idle", "playing"):
+        b.row("sound", "heap allocated by the passes, buzzer %s" % name,
+              u["pass_%s_alloc" % name], d["pass_%s_alloc" % name], "bytes")
+    b.row("sound", "a tick that changes the tone (PWM freq + duty)", u["tone_change_us"],
+          d["tone_change_us"], "us")
+
+
 def save(b):
     """Saves"""
     counts = ",".join(str(n) for n in SAVES)
@@ -206,15 +221,30 @@ def save(b):
 
 def ai(b):
     """AI"""
-    u, d, c = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=900)
-    for key in sorted(k for k in d if k.endswith("_us")):
-        level = key.split("_")[1]
-        cp = c.get(key)
-        b.row("ai", "time per action, level %s" % level,
-              u.get(key, 0) / 1000, d[key] / 1000, "ms", None if cp is None else cp / 1000)
-        nodes = "nodes_%s_per_s" % level
-        b.row("ai", "  nodes searched a second, level %s" % level, u.get(nodes), d.get(nodes),
-              "nodes/s", c.get(nodes))
+    # The board just built (every piece home) and a middle game, each side
+    # acting in turn: 6 actions a level, then level 5's nodes a second; the
+    # CircuitPython column where it runs (plain Python: no machine code).
+    u, d, c = b.both("ai_mode(%r, 6)" % bench.FULL[0], timeout=1800)
+
+    def ms(fig, key):
+        return None if fig.get(key) is None else fig[key] / 1000
+    for level in range(1, 6):
+        key = "ai_%d_us" % level
+        if key in d:
+            b.row("ai", "time per action, level %d (mean of 6)" % level,
+                  ms(u, key), ms(d, key), "ms", ms(c, key))
+            nps = "ai_%d_nps" % level
+            b.row("ai", "  nodes searched a second, level %d" % level, u.get(nps), d.get(nps),
+                  "nodes/s", c.get(nps))
+    b.row("ai", "  level 5, worst of the 6", ms(u, "ai_5_worst_us"), ms(d, "ai_5_worst_us"),
+          "ms", ms(c, "ai_5_worst_us"))
+    b.row("ai", "  level 5, nodes an action", u.get("ai_5_nodes"), d.get("ai_5_nodes"), "",
+          c.get("ai_5_nodes"))
+    u, d, c = b.both("ai_mode(%r, 4, [5])" % bench.BULK[0], timeout=1800)
+    b.row("ai", "level 5 search, a middle game", u.get("ai_5_nps"), d.get("ai_5_nps"),
+          "nodes/s", c.get("ai_5_nps"))
+    b.row("ai", "  its time per action (mean of 4)", ms(u, "ai_5_us"), ms(d, "ai_5_us"), "ms",
+          ms(c, "ai_5_us"))
 
 
 def game(b):
@@ -395,7 +425,7 @@ def lit(frame, cells):
     return all(any(frame[3 * c:3 * c + 3]) for c in cells)
 
 
-SECTIONS = [engine, board, save, ai, hal, nfc, loop, game]
+SECTIONS = [engine, board, sound, save, ai, hal, nfc, loop, game]
 
 
 def table(rows):

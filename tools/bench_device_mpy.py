@@ -7,10 +7,11 @@ host_sim/ on sys.path (tools/build_mpy.py --with-tests).
     step REPEATS                     board logic: lift -> frame, idle step
     game SEED                        a whole game through the virtual board
     save PATH ACTIONS_FILE N,N...    a commit (its journal record) and a whole snapshot at action N
-    ai TEXT PLIES                    time per AI action (and nodes a second), per level
+    ai TEXT PLIES [LEVELS]           time per AI action and nodes a second, per level
     hal CALLS                        reed scan, NeoPixel frame (device only)
     protocol TEXT CALLS              the tile scheduler's work a read, a tag decoded
     scanner MS                       the tile scanner over the real front end (device only)
+    pass PASSES                      the board's pass: no buzzer, buzzer idle, playing
 
 Also on CircuitPython (the emulated Pico's, from plain sources), whose time
 module has no ticks_us: there the microseconds come from monotonic_ns.
@@ -96,6 +97,11 @@ def game_mode(seed):
     bench_app_mpy.game_mode(seed)
 
 
+def pass_mode(passes):
+    import bench_app_mpy
+    bench_app_mpy.pass_mode(passes)
+
+
 def save_mode(path, actions_file, counts):
     """What a commit costs at action n (its save is one journal record, the
     same at any length of game), and what a whole snapshot costs there (a
@@ -126,27 +132,34 @@ def save_mode(path, actions_file, counts):
         print("snapshot_%d_us %d" % (n, _us(t0)))
 
 
-def ai_mode(text, plies):
+def ai_mode(text, plies, levels=None):
+    """Per level: the mean and worst time of `plies` actions from `text`
+    (each side in turn), and the search's nodes a second. The search is
+    made once, before the clock starts, and shared by the levels, as the
+    board makes it at boot."""
     from vortex.app import ai
     from vortex.engine import Position
-    for level in range(1, ai.DEVICE_LEVELS + 1):
-        player = ai.Ai(level=level, seed=1)
+    search = ai.searcher(ai.DEVICE_LEVELS)
+    for level in levels or range(1, ai.DEVICE_LEVELS + 1):
+        player = ai.Ai(level=level, seed=1, search=search)
         pos = Position(text)
-        total = 0
-        nodes = 0
-        n = 0
+        total = worst = nodes = n = 0
         for _ in range(plies):
             gc.collect()
             t0 = ticks_us()
             a = player.choose(pos)
-            total += _us(t0)
-            nodes += player.search.nodes if player.search is not None else 0
+            dt = _us(t0)
             if a < 0:
                 break
+            total += dt
+            worst = max(worst, dt)
+            nodes += search.nodes
             pos.push(a)
             n += 1
         print("ai_%d_us %d" % (level, total // max(n, 1)))
-        print("nodes_%d_per_s %d" % (level, nodes * 1000000 // max(total, 1)))
+        print("ai_%d_worst_us %d" % (level, worst))
+        print("ai_%d_nps %d" % (level, nodes * 1000000 // max(total, 1)))
+        print("ai_%d_nodes %d" % (level, nodes // max(n, 1)))
 
 
 def hal_mode(calls):

@@ -34,7 +34,8 @@ sys.path.insert(0, ROOT)
 from host_sim import cli, version  # noqa: E402
 FIRMWARE = ["firmware"]
 ARCH = "armv6m"
-TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py", "tests"]
+TESTING = ["host_sim/__init__.py", "host_sim/virtual.py", "host_sim/scenario.py", "tests",
+           "host_sim/usb.py", "hardware/power.py"]  # (a rig plugged into a USB-C source)
 VERSION_MODULE = "firmware/vortex/version.py"
 RUNTIMES = ("micropython", "circuitpython")
 # What only CircuitPython gets: its boot.py and its hal backends.

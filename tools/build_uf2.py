@@ -7,7 +7,7 @@ its filesystem.
 Writes FOLDER/vortex-pico-<version>.uf2 (default build/): MicroPython's own
 UF2 for the RPI_PICO board as released, then a littlefs2 filesystem where the
 rp2 port mounts it (tools/flash_layout.py) holding exactly what `make flash`
-sends: the same .mpy build, main.py, pins.py, and the deploy's hash file, so
+sends: the same .mpy build, main.py, pins.py, power.py, and the deploy's hash file, so
 that a later `make flash` copies only what changed. The whole filesystem
 region is written, blank blocks too: dropping the file replaces the board's
 filesystem, saved game included (`make flash` keeps it).

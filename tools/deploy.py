@@ -41,6 +41,7 @@ PINS = os.path.join(ROOT, "hardware", "pins.py")
 # CircuitPython's libraries (requirements-circuitpython.txt, pinned), which
 # the set-up fetches from PyPI into this folder: copied to the board's /lib.
 CP_LIBS = os.path.join(ROOT, ".venv", "circuitpython-lib")
+POWER = os.path.join(ROOT, "hardware", "power.py")  # the USB-C thresholds and LED budgets
 
 # Run on the board by session 1 (in / there): first a timer feeds the
 # watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
@@ -108,9 +109,10 @@ for p in %s:
 def files(tree, runtime="micropython"):
     """(local file, path on the board) of everything the board gets from a
     build tree (tools/build_mpy.py's, for that runtime): the firmware and
-    main.py, then the pin map. CircuitPython runs code.py at boot (its own
-    first boot writes a code.py that would win over main.py), so main.py
-    goes there under that name, and its libraries go to /lib."""
+    main.py, then the pin map and the power budgets (hardware/, beside
+    main.py). CircuitPython runs code.py at boot (its own first boot writes
+    a code.py that would win over main.py), so main.py goes there under that
+    name, and its libraries go to /lib."""
     out = []
     base = os.path.join(tree, "firmware")
     for folder, _, names in sorted(os.walk(base)):
@@ -121,6 +123,7 @@ def files(tree, runtime="micropython"):
                 dest = "code.py"
             out.append((os.path.join(folder, name), dest))
     out.append((PINS, "pins.py"))
+    out.append((POWER, "power.py"))
     if runtime == "circuitpython":
         out += [(path, "lib/" + name) for path, name in circuitpython_libraries()]
     return out

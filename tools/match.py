@@ -1,6 +1,7 @@
 """Match runner: the AI's strength ladder, with 95% intervals.
 
     python3 tools/match.py [--games N] [--seed S] [--pairs A:B,...] [--out docs] [--resume]
+                           [--engine micropython|cpython]
 
 Each pairing plays N games with fixed seeds, sides alternated (game i: A is
 Light when i is even). A score counts a win 1 and a draw 1/2; its 95%
@@ -9,12 +10,17 @@ stdout) and OUT/ai-strength.png: strength (score against the two-ply
 material searcher) against nodes per action. The results file is written
 after every pairing; --resume keeps the pairings it already holds.
 
-Players: random, greedy (the old one-ply mover, Ai level 0), material2 (a
-two-ply alpha-beta that counts material), L1..L6 (Ai levels).
+Players (tools/match_players.py): random, greedy (the old one-ply mover, Ai
+level 0), material2 (a two-ply alpha-beta that counts material), L1..L6 (Ai
+levels), L6-4000 (level 6 before the board's search got fast: 4,000 nodes).
+The games are played by the MicroPython unix port of .venv when it is there
+(the AI's machine code: several times faster) or by CPython, with the same
+results. One process at a time: the machine is shared.
 """
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 
@@ -23,129 +29,16 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 from host_sim import cli  # noqa: E402
 
-from vortex.engine.defs import HEART, AWAKENED  # noqa: E402
-from vortex.engine.codes import piece_kind, piece_side  # noqa: E402
-from vortex.engine.position import Position, new_buffer  # noqa: E402
-from vortex.engine.tables import OFF  # noqa: E402
-from vortex.ai.rng import Rng  # noqa: E402
-from vortex.app.ai import Ai  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from match_players import player, play  # noqa: E402
 
-LADDER = ("random:L1,L1:L2,L2:L3,L3:L4,L4:L5,L5:material2,L5:greedy,"
-          "L1:material2,L2:material2,L3:material2,L4:material2,"
-          "greedy:material2,random:material2,L5:L6,L6:material2")
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+PLAYERS = os.path.join(ROOT, "tools", "match_players.py")
+
+LADDER = ("L1:random,L2:L1,L3:L2,L4:L3,L5:L4,L5:material2,L5:L6-4000,L5:greedy,"
+          "L1:material2,L2:material2,L3:material2,L4:material2,L6-4000:material2,"
+          "L6:material2,L6:L5,greedy:material2,random:material2")
 REFERENCE = "material2"  # the plot's yardstick
-
-
-class RandomPlayer:
-    def __init__(self, seed):
-        self.rng = Rng(seed)
-        self.buf = new_buffer()
-        self.nodes = 0
-
-    def choose(self, pos):
-        n = pos.legal_into(self.buf)
-        return self.buf[self.rng.below(n)] if n else -1
-
-
-class Material2(RandomPlayer):
-    """Two plies of alpha-beta over material (Awakened 3, Traveller 1, a
-    Heart taken wins); places tiles at random."""
-
-    def __init__(self, seed):
-        super().__init__(seed)
-        self.bufs = (new_buffer(), new_buffer())
-
-    def choose(self, pos):
-        if pos.is_building():
-            return super().choose(pos)
-        buf = self.bufs[0]
-        n = pos.legal_into(buf)
-        order = [buf[i] for i in range(n)]
-        for i in range(n - 1, 0, -1):  # equal actions chosen by the seed
-            j = self.rng.below(i + 1)
-            order[i], order[j] = order[j], order[i]
-        best, alpha = (order[0] if order else -1), -10 ** 6
-        for a in order:
-            pos.push(a)
-            self.nodes += 1
-            score = -self._search(pos, 1, -10 ** 6, -alpha)
-            pos.pop()
-            if score > alpha:
-                best, alpha = a, score
-        return best
-
-    def _search(self, pos, depth, alpha, beta):
-        if pos.hearts[pos.side] == OFF:
-            return -1000
-        if depth == 0 or pos.is_over():
-            return self._material(pos)
-        buf = self.bufs[1]
-        n = pos.legal_into(buf)
-        if not n:
-            return -1000
-        for a in [buf[i] for i in range(n)]:
-            pos.push(a)
-            self.nodes += 1
-            score = -self._search(pos, depth - 1, -beta, -alpha)
-            pos.pop()
-            if score >= beta:
-                return score
-            alpha = max(alpha, score)
-        return alpha
-
-    @staticmethod
-    def _material(pos):
-        if pos.hearts[pos.side ^ 1] == OFF:
-            return 1000
-        s = 0
-        for p in pos.pieces:
-            if p and piece_kind(p) != HEART:
-                v = 3 if piece_kind(p) == AWAKENED else 1
-                s += v if piece_side(p) == pos.side else -v
-        return s
-
-
-class AiPlayer:
-    def __init__(self, level, seed):
-        self.ai = Ai(level=level, seed=seed)
-        self.nodes = 0
-
-    def choose(self, pos):
-        a = self.ai.choose(pos)
-        if self.ai.search is not None and not pos.is_building():
-            self.nodes += self.ai.search.nodes
-        return a
-
-
-def player(name, seed):
-    if name == "random":
-        return RandomPlayer(seed)
-    if name == "greedy":
-        return AiPlayer(0, seed)
-    if name == "material2":
-        return Material2(seed)
-    if name[:1] == "L" and name[1:].isdigit() and 1 <= int(name[1:]) <= 6:
-        return AiPlayer(int(name[1:]), seed)
-    raise ValueError("unknown player %r (random, greedy, material2, L1..L6)" % name)
-
-
-def play(a, b, seed, a_light):
-    """One game; returns (A's score 0/0.5/1, A's battle actions, A's nodes)."""
-    pa, pb = player(a, seed), player(b, seed + 7919)
-    sides = (pa, pb) if a_light else (pb, pa)
-    pos = Position()
-    acts = 0
-    while True:
-        outcome = pos.outcome()
-        if outcome is not None:
-            break
-        p = sides[pos.side]
-        if p is pa and not pos.is_building():
-            acts += 1
-        pos.push(p.choose(pos))
-    a_side = 0 if a_light else 1
-    score = 0.5 if outcome.winner is None else (1.0 if outcome.winner == a_side else 0.0)
-    return score, acts, pa.nodes, pb.nodes, pos.ply
 
 
 def wilson(score, n, z=1.96):
@@ -159,7 +52,29 @@ def wilson(score, n, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run(pairs, games, seed, progress=True, done=(), save=None):
+def pairing_games(a, b, seed, games, engine):
+    """Yield (score, A's actions, A's nodes, B's nodes, plies) of each game."""
+    if engine == "cpython":
+        for i in range(games):
+            yield play(a, b, seed + i, i % 2 == 0)
+        return
+    proc = subprocess.Popen([MICROPYTHON, "-X", "heapsize=16M", PLAYERS, a, b, str(seed),
+                             str(games)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        for line in proc.stdout:
+            _, score, acts, na, nb, plies = line.split()
+            yield float(score), int(acts), int(na), int(nb), int(plies)
+    finally:
+        proc.stdout.close()
+        err = proc.stderr.read()
+        proc.stderr.close()
+        if proc.wait() != 0:
+            raise RuntimeError("micropython match_players.py %s %s: %s" % (
+                a, b, (err.strip().splitlines() or ["failed"])[-1]))
+
+
+def run(pairs, games, seed, progress=True, done=(), save=None, engine="cpython"):
     """Play the pairings not in `done` (earlier results, kept); call
     save(results) after each pairing."""
     from tqdm import tqdm
@@ -169,11 +84,10 @@ def run(pairs, games, seed, progress=True, done=(), save=None):
     bar = tqdm(total=len(pairs) * games, unit="game", disable=not progress)
     for a, b in pairs:
         score = 0.0
-        acts = nodes = bacts = bnodes = plies = 0
+        acts = nodes = bnodes = plies = 0
         t0 = time.time()
-        for i in range(games):
-            bar.set_description("%s-%s" % (a, b))
-            s, n_acts, na, nb, ply = play(a, b, seed + i, i % 2 == 0)
+        bar.set_description("%s-%s" % (a, b))
+        for s, n_acts, na, nb, ply in pairing_games(a, b, seed, games, engine):
             score += s
             acts += n_acts
             nodes += na
@@ -184,7 +98,7 @@ def run(pairs, games, seed, progress=True, done=(), save=None):
         results.append({"a": a, "b": b, "games": games, "score": score, "low": lo, "high": hi,
                         "a_nodes_per_action": nodes / max(1, acts),
                         "mean_plies": plies / games, "seconds": time.time() - t0,
-                        "seed": seed})
+                        "seed": seed, "engine": engine})
         if save is not None:
             save(results)
     bar.close()
@@ -252,7 +166,13 @@ def main(argv=None):
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     ap.add_argument("--resume", action="store_true", help="keep the pairings already in "
                     "OUT/ai-results.json (same games and seed) and play the rest")
+    ap.add_argument("--engine", choices=("micropython", "cpython"),
+                    help="what plays the games (default: the unix port of .venv if it is "
+                    "there, else CPython; the results are the same)")
     args = ap.parse_args(argv)
+    engine = args.engine or ("micropython" if os.access(MICROPYTHON, os.X_OK) else "cpython")
+    if engine == "micropython" and not os.access(MICROPYTHON, os.X_OK):
+        ap.error("--engine micropython: no %s (make test sets up .venv)" % MICROPYTHON)
     try:
         pairs = parse_pairs(args.pairs)
     except ValueError as e:
@@ -273,7 +193,7 @@ def main(argv=None):
         with open(tmp, "w") as f:
             json.dump(results, f, indent=1)
         os.replace(tmp, path)  # a cut run leaves the last whole file
-    results = run(pairs, args.games, args.seed, not args.no_progress, done, save)
+    results = run(pairs, args.games, args.seed, not args.no_progress, done, save, engine)
     print(table(results))
     png = os.path.join(args.out, "ai-strength.png")
     if plot(results, png):

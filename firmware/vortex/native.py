@@ -18,18 +18,22 @@ handles, whatever the module binds under those names. What this module
 binds is what everything else sees: on CPython (which has no `micropython`
 module) decorators that return the function unchanged, and on every Python
 pointer "casts" that return the buffer itself, whose indexing reads and
-writes the same 8- or 16-bit values. So one source runs as machine code on
+writes the same 8-, 16- or 32-bit values. So one source runs as machine code on
 the board and the unix port, and as plain Python on CPython; the engine's
 perft and reference tests run it both ways.
 
 Viper code here keeps to what has one meaning in both: small non-negative
 ints (no machine-word overflow), bytes/bytearray through ptr8, array('H')
-through ptr16, and no Python objects mixed into int arithmetic (module
-constants are turned into ints first).
+through ptr16, array('I') of values under 2**30 through ptr32, and no
+Python objects mixed into int arithmetic (module constants are const() of
+the module's own, or turned into ints first).
 """
 try:
     import micropython
+    COMPILED = True   # the decorators compile: viper and native code exist
 except ImportError:  # CPython
+    COMPILED = False
+
     class micropython:  # type: ignore[no-redef]
         """The decorators, as no-ops."""
 
@@ -53,10 +57,11 @@ def ptr16(buf):
 
 
 def ptr32(buf):
-    """An array('i') or array('I'), indexed by 32-bit entry (viper: a uint32
-    pointer). Viper code also points it at an address, the RP2040's
-    registers (vortex.hal's machine-code paths, run on the board only):
-    Python has no memory there."""
+    """An array('I'), indexed by 32-bit entry (viper: a uint32 pointer). Keep
+    its values under 2**30 (the RP2040's small ints, and viper's signed
+    machine ints, hold them unchanged). Viper code also points it at an
+    address, the RP2040's registers (vortex.hal.rp2nfc, run on the board
+    only): Python has no memory there."""
     if isinstance(buf, int):
         raise OSError("register access is for viper code on the RP2040")
     return buf

@@ -17,10 +17,11 @@ from vortex.engine.defs import TERRAIN_LETTERS, SIDE_NAMES
 from vortex.engine.notation import parse_cell, action_text
 from vortex.app.session import Settings
 from vortex.app.recognise import VERDICT_NAMES, NOT_ASKED
-from vortex.app import leds, session, commands
+from vortex.app import leds, session, commands, sounds
 from vortex.app.commands import CommandError
 from host_sim.scenario import Rig, TICK_MS, HAND_MS
 from host_sim.virtual import PhysicsError
+from host_sim.usb import SUPPLIES, SUPPLY
 
 MAX_BOUNCE_MS = 50
 MAX_MISREAD = 500  # per mille
@@ -104,6 +105,13 @@ def _setting(name, value):
     return _text(name, value)
 
 
+def _supply(name, value):
+    """A USB-C source the virtual board is plugged into."""
+    if value not in SUPPLIES:
+        raise BadRequest("%s: %s, not %s" % (name, ", ".join(SUPPLIES), _shown(value)))
+    return value
+
+
 def _shown(value):
     """A value as the answer quotes it: short, on one line."""
     text = repr(value) if isinstance(value, str) else json.dumps(value)
@@ -119,6 +127,7 @@ CHECKS = {
     "action": _text, "position": _text, "name": _text, "text": _text,
     "value": _setting,
     "bounce_ms": _whole(0, MAX_BOUNCE_MS), "misread": _whole(0, MAX_MISREAD),
+    "supply": _supply,
 }
 # Every request a page may send (POST /api/<name>) and its arguments; a
 # trailing ? marks one that may be left out.
@@ -127,7 +136,7 @@ REQUESTS = {
     "lay": ("terrain", "cell"), "from-tray": ("piece", "cell"), "aside": ("item?",),
     "button": ("a?", "b?"), "act": ("action?",), "tidy": (), "takeback": (), "hint": (),
     "new": ("position?",), "set": ("name", "value"), "record": ("text",),
-    "sensors": ("bounce_ms?", "misread?"), "view": ("ply",),
+    "sensors": ("bounce_ms?", "misread?", "supply?"), "view": ("ply",),
 }
 
 
@@ -152,10 +161,11 @@ def checked(op, args):
 
 
 class Game:
-    """Game(settings=None, position=None, seed=0). Thread-safe: one lock
-    guards the rig; the ticking thread and request threads take turns."""
+    """Game(settings=None, position=None, seed=0, store=None, supply=SUPPLY).
+    Thread-safe: one lock guards the rig; the ticking thread and request
+    threads take turns."""
 
-    def __init__(self, settings=None, position=None, seed=0, store=None):
+    def __init__(self, settings=None, position=None, seed=0, store=None, supply=SUPPLY):
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.seed = seed
@@ -167,11 +177,18 @@ class Game:
         self.ticks = 0  # ticks run by run(), and the time they took: the rate's figures
         self.tick_s = 0.0
         self._shown = bytearray(192)
+        self._sounds = 0  # the sounds pages have heard of (the rig's count)
+        self._sounds_before = 0  # the sounds of the rigs before this one: ids go on from them
+        self.supply = supply
         self.store = store  # where the Board saves the game after every action (None: nowhere)
+        self.rig = None
         self._rig(settings or Settings(), position, store)
 
     def _rig(self, settings, position, store=None):
-        self.rig = Rig(position, settings=settings, store=store, seed=self.seed)
+        if self.rig is not None:
+            self._sounds_before += self.rig.virtual.buzzer.count
+        self.rig = Rig(position, settings=settings, store=store, seed=self.seed,
+                       supply=self.supply)
         self.rig.board.messages[:] = []
         self.log = []
         self._anchor = (time.monotonic(), self.rig.now)
@@ -212,6 +229,8 @@ class Game:
 
     def _news(self):
         b = self.rig.board
+        if self.rig.virtual.buzzer.count != self._sounds:
+            return True
         if b.messages:
             self.log.extend(b.messages)
             del b.messages[:]
@@ -224,6 +243,7 @@ class Game:
     def _bump(self):
         # The board redraws its frame often with the same colours; pages hear of changes only.
         self._shown[:] = self.rig.board.frame
+        self._sounds = self.rig.virtual.buzzer.count
         self.version += 1
         self.changed.notify_all()
 
@@ -356,10 +376,16 @@ class Game:
                             [action_text(a) for a in b.pos.stack])
 
     def op_sensors(self, a):
-        """Sensor noise: bounce_ms (reed chatter after a change), misread (per mille of NFC reads)."""
+        """Sensor noise: bounce_ms (reed chatter after a change), misread (per
+        mille of NFC reads); supply: the USB-C source the board is plugged
+        into (usb, 1.5a, 3a), read as at power-on: the LEDs' budget follows."""
         v = self.rig.virtual
         v.bounce_ms = a.get("bounce_ms", v.bounce_ms)
         v.misread = a.get("misread", v.misread)
+        if "supply" in a:
+            self.supply = a["supply"]
+            self.rig.plug(self.supply)
+            self.rig.wait(TICK_MS)  # the frame drawn again within the new budget
 
     def op_view(self, a):
         """The position after the first `ply` actions of the game (for the action list)."""
@@ -381,6 +407,18 @@ class Game:
         return count
 
     # --- what pages see --------------------------------------------------------
+    def _sound(self):
+        """The last sound the board's buzzer played: its id (a count: a page
+        plays each new one once), name, tones (hz, ms; 0 Hz a rest: the
+        firmware's vortex.app.sounds.NOTES) and volume; None before any."""
+        bz = self.rig.virtual.buzzer
+        if not bz.played:
+            return None
+        _, name, volume = bz.played[-1]
+        notes = sounds.NOTES[sounds.NAMES.index(name)]
+        return {"id": self._sounds_before + bz.count, "name": name, "volume": commands.VOLUME_VALUES[volume],
+                "notes": [[notes[i], notes[i + 1]] for i in range(0, len(notes), 2)]}
+
     def state(self):
         """Everything a page draws, as JSON-ready data (call with the lock held)."""
         rig = self.rig
@@ -392,8 +430,9 @@ class Game:
         return {
             "version": self.version, "ack": self.ack, "now": rig.now,
             "frame": list(b.frame), "level": leds.LEVELS[s.brightness],
-            "budget_ma": s.budget_ma,
+            "budget_ma": b.budget_ma(), "supply": self.supply, "supply_ma": b.supply_ma,
             "current_ma": leds.current_ma(b.frame),
+            "sound": self._sound(),
             "tiles": list(v.tiles), "pieces": list(v.pieces),
             "hand": [[h[0], h[1]] for h in v.hand], "tray": self._tray(),
             "game": {"tiles": list(pos.tiles), "pieces": list(pos.pieces)},

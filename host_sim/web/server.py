@@ -216,6 +216,7 @@ def open_browser(url):
 def add_arguments(ap):
     """The options of `vortex play`."""
     from host_sim.board_sim import clock, save_file
+    from host_sim.usb import SUPPLIES, SUPPLY
     ap.add_argument("--port", type=cli.int_in(0, 65535, "port"), default=0,
                     help="the port to serve on (default: a free one)")
     ap.add_argument("--host", type=cli.text("host"), default="127.0.0.1",
@@ -227,6 +228,9 @@ def add_arguments(ap):
     ap.add_argument("--save", type=save_file, metavar="FILE",
                     help="save the game here after every action, and resume from it")
     ap.add_argument("--position", type=cli.position, help="start from this position (notation)")
+    ap.add_argument("--supply", choices=SUPPLIES, default=SUPPLY,
+                    help="the USB-C source the board is plugged into, which sets the LEDs' "
+                         "budget (default %s; the page's sensor panel changes it)" % SUPPLY)
     ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
     ap.add_argument("--device", action="store_true",
                     help="the real firmware on the emulated Pico under the page (make "
@@ -260,7 +264,7 @@ def run(opts):
     if getattr(opts, "device", False):
         game = device_game(settings, position, opts.save)
     else:
-        game = Game(settings, position, store=opts.save)
+        game = Game(settings, position, store=opts.save, supply=opts.supply)
     try:
         server = Server(game, opts.host, opts.port)
     except OSError as e:

@@ -97,3 +97,37 @@ class Timer:
         self.callback(self)
 
     PERIODIC = 1
+
+
+class ADC:
+    """An ADC input; ADC.u16 is what every read gives (the CC line of a
+    USB-C source: hardware/power.py; 0, nothing on CC, by default)."""
+    u16 = 0
+    made = []
+
+    def __init__(self, pin):
+        self.pin = pin
+        ADC.made.append(self)
+
+    def read_u16(self):
+        return ADC.u16
+
+
+class PWM:
+    """A PWM output: the last frequency and duty set, and each change."""
+    made = []
+
+    def __init__(self, pin):
+        self.pin = pin
+        self.hz = 0
+        self.duty = 0
+        self.changes = 0
+        PWM.made.append(self)
+
+    def freq(self, hz):
+        self.hz = hz
+        self.changes += 1
+
+    def duty_u16(self, duty):
+        self.duty = duty
+        self.changes += 1

@@ -232,15 +232,19 @@ class Pico:
     tiles: {cell: tag memory (tile(), ntag213()) or a list of them} at power-on.
     flash: the whole flash as power_cut() left it (bytes): booted as
     firmware is, with no filesystem written over it.
+    cc_u16: what the ADC reads on pins.CC_SENSE (the USB-C source's CC
+    level; 0 by default: nothing on CC).
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
-    first reed row driven), .output (everything the USB port printed),
-    .watchdog (ns of a watchdog reset, or None), .reeds_at / .tags_at /
-    .buttons_at / .fault_at (ns when the last set_reeds(), set_tags(),
-    press(), fault() took effect), .now (last device time seen).
-    runtime: "micropython" (the default) or "circuitpython"."""
+    first reed row driven), .tones [(ns, Hz, duty per mille)] (the square
+    wave on pins.BUZZER as it changes; 0 Hz: still), .output (everything the
+    USB port printed), .watchdog (ns of a watchdog reset, or None),
+    .reeds_at / .tags_at / .buttons_at / .fault_at (ns when the last
+    set_reeds(), set_tags(), press(), fault() took effect), .now (last
+    device time seen). runtime: "micropython" (the default) or
+    "circuitpython"."""
 
     def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None,
-                 runtime="micropython", tiles=None, flash=None):
+                 runtime="micropython", tiles=None, flash=None, cc_u16=0):
         why = missing(runtime)
         if why:
             raise Unavailable(why)
@@ -252,6 +256,8 @@ class Pico:
         self.reeds = list(reeds)
         self.tiles = dict(tiles or {})
         self._whole = flash
+        self.cc_u16 = cc_u16
+        self.tones = []
         self.frames = []
         self.scans = []
         self.output = ""
@@ -297,7 +303,8 @@ class Pico:
                        "nfc": {"spi": pins.NFC_SPI, "sck": pins.NFC_SCK, "mosi": pins.NFC_MOSI,
                                "miso": pins.NFC_MISO, "strobe": pins.NFC_STROBE,
                                "latch": pins.NFC_LATCH, "readers": pins.NFC_READERS,
-                               "chainBytes": pins.NFC_CHAIN_BYTES}}, f)
+                               "chainBytes": pins.NFC_CHAIN_BYTES},
+                       "buzzerPin": pins.BUZZER, "adc": {pins.CC_SENSE: self.cc_u16}}, f)
         self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
         self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -350,6 +357,8 @@ class Pico:
             self.frames.append((ev["t"], cell_frame(bytes.fromhex(ev["grb"]))))
         elif kind == "scan":
             self.scans.append(ev["t"])
+        elif kind == "tone":
+            self.tones.append((ev["t"], ev["hz"], ev["duty"]))
         elif kind == "reeds":
             self.reeds_at = ev["t"]
         elif kind == "tags":

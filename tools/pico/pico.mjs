@@ -7,7 +7,8 @@
 //          fsImage: path or null,
 //          fsOffset: byte offset in flash, ledPin, ledCount, reedRows: [gpio],
 //          reedCols: [gpio], nfc: {spi, sck, mosi, miso, strobe, latch,
-//          readers, chainBytes} or absent, buttons: [gpio]}
+//          readers, chainBytes} or absent, buttons: [gpio],
+//          buzzerPin: gpio or null, adc: {gpio: read_u16 value}}
 // stdin, one JSON object a line:   {"serial": "latin-1 text"}  bytes to the USB CDC port
 //                                   {"reeds": [cell, ...]}      closed reed switches
 //                                   {"tags": {"cell": c, "mems": [hex, ...]}}  the NTAG213s
@@ -31,6 +32,8 @@
 //                                   {"ev": "nfcstats", "t": ns, "since": ns, "wakes": [64],
 //                                    "gap": [64 ns]}  REQA/WUPA per cell, longest time between two
 //                                   {"ev": "dumped", "t": ns}   the flash is in the file
+//                                   {"ev": "tone", "t": ns, "hz": f, "duty": d}  the buzzer pin's
+//                                                                 square wave changed (hz 0: still)
 // Times are device time, nanoseconds since reset, at the emulated 125 MHz.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -357,6 +360,51 @@ function stepPIO(cycles) {
   }
 }
 
+// --- ADC inputs: a fixed level on each pin named (GPIO 26-29 are channels 0-3) ----
+// rp2040js's ADC holds 12-bit values; read_u16() scales them up as the chip does.
+for (const [pin, u16] of Object.entries(config.adc ?? {})) mcu.adc.channelValues[Number(pin) - 26] = u16 >> 4;
+
+// --- the buzzer: the square wave on its pin (a PWM slice), measured ----------------
+// Each rising edge closes a period: its frequency and its duty (high time
+// over the period, per mille). A tone is reported once two periods in a row
+// agree (the period cut short where the frequency changed is no tone), from
+// the first of them; silence when no edge has come for 4 periods (checked
+// between slices).
+const buzzerPin = config.buzzerPin != null ? mcu.gpio[config.buzzerPin] : null;
+const buzzer = { rise: -1, fall: -1, hz: 0, duty: 0, period: 0, last: null };
+const near = (a, b) => Math.abs(a.hz - b.hz) <= b.hz / 100 && Math.abs(a.duty - b.duty) <= 5;
+if (buzzerPin) {
+  buzzerPin.addListener((state) => {
+    const t = mcu.clock.nanos;
+    const b = buzzer;
+    if (state === GPIOPinState.Low) { b.fall = t; return; }
+    if (state !== GPIOPinState.High) return;
+    if (b.rise >= 0) {
+      const period = t - b.rise;
+      const now = { t: b.rise, hz: Math.round(1e9 / period),
+                    duty: b.fall > b.rise ? Math.round(1000 * (b.fall - b.rise) / period) : 0 };
+      if (b.last && near(now, b.last) && !(b.hz && near(now, b))) {
+        flushSerial();
+        send({ ev: 'tone', t: b.last.t, hz: now.hz, duty: now.duty });
+        b.hz = now.hz;
+        b.duty = now.duty;
+      }
+      b.last = now;
+      b.period = period;
+    }
+    b.rise = t;
+  });
+}
+function buzzerStill() {
+  const b = buzzer;
+  if (b.rise >= 0 && mcu.clock.nanos - b.rise > 4 * b.period) {
+    if (b.hz) send({ ev: 'tone', t: b.rise + b.period, hz: 0, duty: 0 });
+    b.hz = 0;
+    b.rise = -1;
+    b.last = null;
+  }
+}
+
 // --- watchdog -------------------------------------------------------------------
 const watchdog = mcu.peripherals[0x40058];
 watchdog.onWatchdogTrigger = () => {
@@ -387,6 +435,7 @@ function slice() {
     }
   }
   flushSerial();
+  if (buzzerPin) buzzerStill();
   if (running) setImmediate(slice);
 }
 

@@ -1,18 +1,21 @@
 """The evaluation of a battle position, in hundredths of a Traveller, from
 the view of the side to act.
 
-One pass over the board tallies the per-piece terms, each kept apart under
-its name (Evaluator.terms, Light minus Dark) so that each is tested on its
-own; the Heart terms (threats, guards), tempo and the no-capture race are
-added from the side's view. How pieces move is the engine's business:
-threats come from its move generation (movegen.reach), asked only of the
-pieces near a Heart or on its rank or file, never from a copy of the rules.
+The per-piece terms (material, awakening, cover, mobility) depend only on
+the piece, its terrain and its rank, so they are one table, WEIGHTS: the
+search keeps each side's sum of it up to date action by action
+(vortex.ai.track) instead of recounting the board at every node. The Heart
+terms come from the engine at every node (movegen.watch: which enemy pieces
+reach each Heart, which own pieces stand beside it); tempo and the
+no-capture race are added from the side's view. Evaluator.tally() fills
+each term under its own name from scratch, so that each is tested on its
+own.
 """
 from array import array
 
-from vortex.engine.defs import WATER, EARTH, TRAVELLER, AWAKENED, HEART, QUIET_LIMIT, const
-from vortex.engine.tables import OFF, STEP
-from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS
+from vortex.native import micropython, ptr8
+from vortex.engine.defs import EARTH, TRAVELLER, AWAKENED, HEART, const
+from vortex.engine.movegen import watch_hearts
 
 # The tallied terms: indices into Evaluator.terms.
 MATERIAL = const(0)    # Travellers and Awakened (the Heart is the game itself)
@@ -34,24 +37,68 @@ VORTEX_VALUE = const(12)   # per Vortex left
 QUIET_FROM = const(56)     # from this no-capture count the Traveller count weighs
 QUIET_WEIGHT = const(6)    # per Traveller ahead, per quiet action past QUIET_FROM
 WIN = const(20000)         # a Heart taken; a won game scores WIN - plies to it
+# The same, for the machine code (a module's const() names are literals there).
+_GUARD = const(8)
+_ATTACKER = const(90)
+_VORTEX_VALUE = const(12)
+_QUIET_FROM = const(56)
+_QUIET_WEIGHT = const(6)
+_WIN = const(20000)
+_COUNT_SHIFT = const(13)
+_SCORE_MASK = const(8191)
+
+# WEIGHTS, array('I'): [p * 5 + t] a piece code p on terrain t (material,
+# cover, mobility, plus COUNT for a Traveller or an Awakened, so that a
+# side's sum also counts them: sum >> COUNT_SHIFT), then [RANKS + p * 8 + rank]
+# a Traveller's awakening term. An empty cell and a Heart weigh 0.
+RANKS = const(40)
+WEIGHTS_SIZE = const(104)
+COUNT_SHIFT = const(13)
+SCORE_MASK = const(8191)   # a side's per-piece score: its sum & SCORE_MASK
 
 
-def guards(pos, side):
-    """Own pieces next to one's Heart, own minus enemy."""
-    return _guards(pos, side) - _guards(pos, side ^ 1)
-
-
-def _guards(pos, side):
-    h = pos.hearts[side]
-    if h == OFF:
+def piece_weight(p, t):
+    """The per-piece terms of piece code p on terrain t (not its rank)."""
+    kind = p & 3
+    if not kind or kind == HEART:
         return 0
-    n = 0
+    return VALUE[kind] + (COVER_VALUE if t == EARTH else 0) + MOVES[0 if kind == AWAKENED else t]
+
+
+def rank_weight(p, rank):
+    """The awakening term of piece code p on a rank."""
+    if p & 3 != TRAVELLER or not 0 < rank < 7:
+        return 0
+    return ADVANCE[7 - rank if p >> 2 else rank]
+
+
+def weights(out):
+    """Fill out[0:WEIGHTS_SIZE] with WEIGHTS (see above)."""
+    for p in range(8):
+        kind = p & 3
+        for t in range(5):
+            w = piece_weight(p, t)
+            out[p * 5 + t] = w + (1 << COUNT_SHIFT if kind and kind != HEART else 0)
+        for r in range(8):
+            out[RANKS + p * 8 + r] = rank_weight(p, r)
+
+
+def sums(pos, w, out, i):
+    """Each side's sum of the weights w, from scratch: out[i + 1] Light's,
+    out[i + 2] Dark's (what vortex.ai.track keeps up to date)."""
+    light = dark = 0
     pieces = pos.pieces
-    for d in range(8):
-        t = STEP[(h << 3) + d]
-        if t != OFF and pieces[t] and pieces[t] >> 2 == side:
-            n += GUARD
-    return n
+    tiles = pos.tiles
+    for c in range(64):
+        p = pieces[c]
+        if p:
+            v = w[p * 5 + tiles[c]] + w[RANKS + p * 8 + (c >> 3)]
+            if p >> 2:
+                dark += v
+            else:
+                light += v
+    out[i + 1] = light
+    out[i + 2] = dark
 
 
 def tempo(pos, side):
@@ -70,92 +117,87 @@ def quiet_race(pos, travellers):
 
 
 class Evaluator:
-    """evaluate(pos): the score for the side to act. tally(pos) fills terms
-    (Light minus Dark) and threats[side] (enemy pieces that reach side's
-    Heart next action)."""
+    """score(pos, light, dark): the score for the side to act, given each
+    side's weight sum; evaluate(pos) the same from scratch. After either,
+    threats[side] = enemy pieces that reach side's Heart next action.
+    tally(pos) fills terms (Light minus Dark) for the tests."""
 
     def __init__(self):
-        self.buf = new_buffer(MAX_DESTINATIONS)
+        self.w = array("I", range(WEIGHTS_SIZE + 3))  # the weights, then sums() of one position
+        weights(self.w)
+        self.threats = bytearray(4)  # movegen.watch: reaching [0] Light's, [1] Dark's Heart; guards
         self.terms = array("i", bytes(4 * TERMS))
-        self.threats = bytearray(2)
+
+    def score(self, pos, light, dark):
+        """The score for the side to act, from each side's weight sum. If it
+        can take the enemy Heart now, WIN - 1 (the game ends with its next
+        action)."""
+        t = self.threats
+        watch_hearts(pos.hearts, pos.pieces, pos.tiles, t)
+        return static(pos.side, light, dark, t, pos.vortexes, pos.quiet)
+
+    def evaluate(self, pos):
+        """The score for the side to act, counted from scratch."""
+        w = self.w
+        sums(pos, w, w, WEIGHTS_SIZE)
+        return self.score(pos, w[WEIGHTS_SIZE + 1], w[WEIGHTS_SIZE + 2])
+
+    def safety(self, pos, side):
+        """Enemy pieces that reach one's Heart next action, own minus enemy,
+        and the guards around it, own minus enemy (after score())."""
+        t = self.threats
+        return (t[side ^ 1] - t[side]) * ATTACKER + (t[2 + side] - t[3 - side]) * GUARD
 
     def tally(self, pos):
+        """Each term on its own, Light minus Dark, from scratch."""
         pieces = pos.pieces
         tiles = pos.tiles
-        hearts = pos.hearts
-        threats = self.threats
-        threats[0] = threats[1] = 0
         mat = adv = cov = mob = count = 0
         for c in range(64):
             p = pieces[c]
-            if not p:
-                continue
-            side = p >> 2
             kind = p & 3
-            t = tiles[c]
-            h = hearts[side ^ 1]
-            # Only pieces within two cells of the Heart, or sliding ones
-            # (on Water, or Awakened) on its rank or file, can reach it; the
-            # engine says whether they do.
-            if h != OFF:
-                dr = (c >> 3) - (h >> 3)
-                df = (c & 7) - (h & 7)
-                if ((-3 < dr < 3 and -3 < df < 3
-                     or (not dr or not df) and (t == WATER or kind == AWAKENED))
-                        and self._reaches(pos, c, h)):
-                    threats[side ^ 1] += 1
-            if kind == HEART:
+            if not p or kind == HEART:
                 continue
-            v = VALUE[kind] + (COVER_VALUE if t == EARTH else 0)
-            m = MOVES[0 if kind == AWAKENED else t]
-            a = 0
-            if kind == TRAVELLER:
-                rank = c >> 3
-                if 0 < rank < 7:
-                    a = ADVANCE[7 - rank if side else rank]
-            if side:
-                mat -= VALUE[kind]
-                adv -= a
-                cov -= v - VALUE[kind]
-                mob -= m
-                count -= 1
-            else:
-                mat += VALUE[kind]
-                adv += a
-                cov += v - VALUE[kind]
-                mob += m
-                count += 1
+            t = tiles[c]
+            sign = -1 if p >> 2 else 1
+            mat += sign * VALUE[kind]
+            adv += sign * rank_weight(p, c >> 3)
+            cov += sign * (COVER_VALUE if t == EARTH else 0)
+            mob += sign * MOVES[0 if kind == AWAKENED else t]
+            count += sign
+        watch_hearts(pos.hearts, pos.pieces, pos.tiles, self.threats)
         terms = self.terms
         terms[MATERIAL] = mat
         terms[AWAKENING] = adv
         terms[COVER] = cov
         terms[MOBILITY] = mob
         terms[TRAVELLERS] = count
-        terms[THREATS] = threats[1] - threats[0]
+        terms[THREATS] = self.threats[1] - self.threats[0]
 
-    def _reaches(self, pos, c, h):
-        buf = self.buf
-        for i in range(reach(pos, c, buf)):
-            if buf[i] & 63 == h:
-                return True
-        return False
 
-    def safety(self, pos, side):
-        """Enemy pieces that reach one's Heart next action (after tally()),
-        own minus enemy, and the guards around it."""
-        t = self.threats
-        return (t[side ^ 1] - t[side]) * ATTACKER + guards(pos, side)
+@micropython.viper
+def static(side: int, light: int, dark: int, threats, vortexes, quiet: int) -> int:
+    """The score for `side` to act from each side's weight sum, the Heart
+    counts movegen.watch_hearts() put in threats, the Vortexes left and the
+    no-capture count (Evaluator.score on the arrays: the search's call)."""
+    t = ptr8(threats)
+    if t[side ^ 1]:
+        return _WIN - 1
+    s = (light & _SCORE_MASK) - (dark & _SCORE_MASK)
+    ahead = (light >> _COUNT_SHIFT) - (dark >> _COUNT_SHIFT)
+    if side:
+        s = 0 - s
+        ahead = 0 - ahead
+    v = ptr8(vortexes)
+    s += ((int(t[side ^ 1]) - int(t[side])) * _ATTACKER + (int(t[2 + side]) - int(t[3 - side])) * _GUARD
+          + (int(v[side]) - int(v[side ^ 1])) * _VORTEX_VALUE)
+    if quiet >= _QUIET_FROM:
+        s += ahead * (quiet - _QUIET_FROM) * _QUIET_WEIGHT
+    return s
 
-    def evaluate(self, pos):
-        """The score for the side to act. If it can take the enemy Heart now,
-        WIN - 1 (the game ends with its next action)."""
-        side = pos.side
-        self.tally(pos)
-        if self.threats[side ^ 1]:
-            return WIN - 1
-        t = self.terms
-        s = t[MATERIAL] + t[AWAKENING] + t[COVER] + t[MOBILITY]
-        if side:
-            s = -s
-        return (s + self.safety(pos, side) + tempo(pos, side)
-                + quiet_race(pos, -t[TRAVELLERS] if side else t[TRAVELLERS]))
+
+def guards(pos, side):
+    """Own pieces next to one's Heart, own minus enemy, weighted."""
+    t = bytearray(4)
+    watch_hearts(pos.hearts, pos.pieces, pos.tiles, t)
+    return (t[2 + side] - t[3 - side]) * GUARD

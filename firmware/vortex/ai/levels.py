@@ -4,10 +4,12 @@ and a time cap in milliseconds that only a slow device reaches.
     (max depth, nodes, ms, root noise, building noise, table bits, plies)
 
 Level 1 is gentle (a child can win): it looks at 40 actions, noisily.
-Level 5 is the strongest that fits the RP2040's budget (3 s an action,
-16 KB of tables): about 30 ms on the unix port here, which the device runs
-100-135x slower, so there the 3 s cap may cut it short. Level 6 is for the
-simulator and analysis on CPython (no cap).
+Level 5 is the strongest that fits the RP2040's budget: 10,000 nodes, 2.6 s
+an action on the emulated Pico on average (about 3,600-3,800 nodes a
+second; its slowest actions meet the 3 s cap), with 26 KB of tables
+(1,024 entries and history). Level 6 is for the simulator and analysis on
+CPython (no cap): 20,000 nodes, about a second there. Levels 1-4 are as
+they were before the search got fast.
 """
 LEVELS = (
     (0, 0, 0, 0, 0, 0, 0),  # level 0: the quick mover of vortex.app.ai, no search
@@ -15,7 +17,7 @@ LEVELS = (
     (1, 120, 3000, 40, 60, 8, 3),
     (2, 200, 3000, 10, 16, 8, 4),
     (2, 260, 3000, 0, 8, 8, 4),
-    (3, 420, 3000, 0, 4, 8, 4),
-    (8, 4000, 0, 0, 4, 14, 10),
+    (4, 10000, 3000, 0, 4, 10, 4),
+    (8, 20000, 0, 0, 4, 14, 10),
 )
 DEVICE_LEVELS = 5

@@ -3,8 +3,14 @@ Heart threats, and a transposition table in one bytearray.
 
 Nothing is allocated per node: action buffers are made per ply at
 construction, keys are 30-bit small ints, every table is a bytearray or an
-array. While searching, the position's action stack and undo records are
-lists of the search's own, pre-grown, so push() and pop() never resize them.
+array. Actions are played with the engine's make() and unmake(), which
+leave the position's action stack alone (each loop keeps its undo record).
+
+Per node: the cells' key and each side's weight sum follow the action
+(vortex.ai.track, before and after the engine's make), the evaluation asks
+the engine which pieces reach each Heart (movegen.watch_hearts), ordering
+and capture lists are machine code (vortex.ai.order); the full key is made
+only where the table is read.
 
     s = Search(max_ply=6, tt_bits=9)
     action = s.run(pos, max_depth=3, max_nodes=2000)
@@ -17,23 +23,27 @@ try:
 except ImportError:
     pass
 
-from vortex.engine.defs import PLACE, const
+from vortex.native import micropython
+from vortex.engine.defs import PLACE, back_rank, const
 from vortex.engine.position import DRAW, UNDECIDED
-from vortex.engine.movegen import reach, new_buffer, MAX_DESTINATIONS, MAX_ACTIONS
+from vortex.engine.movegen import new_buffer, piece_moves, watch_hearts, MAX_ACTIONS
+from vortex.engine.play import make, unmake
 from vortex.ticks import ticks_diff
-from vortex.ai.evaluate import Evaluator, WIN
+from vortex.ai.evaluate import WIN, static
 from vortex.ai import zobrist
+from vortex.ai.track import new_state, start, touch, STATE
+from vortex.ai.order import order, captures, history, decay, sort_by, NONE
 
 INF = const(30000)
 MATE_BOUND = const(19000)  # scores beyond this are won or lost games
 EXACT = const(1)
 LOWER = const(2)
 UPPER = const(3)
-CHECK_EVERY = const(63)    # nodes between clock checks (mask)
-MAX_CAPTURES = const(96)   # 9 pieces x 9 enemies, at most, in one position
-VICTIM = b"\x00\x01\x03\x09"  # ordering weight of a taken piece by kind
-STACK_SPARE = const(32)    # plies the pre-grown stacks hold before resizing
+EVERY = const(7)           # poll(), the clock and the budget every 8 nodes (mask)
+QPLIES = const(2)          # capture plies past max_ply (one buffer each)
 GOES_ON = const(32001)     # _over(): the game is not over
+BIAS = const(32768)        # root scores as unsigned 16 bits (order.sort_by)
+HISTORY_FROM = const(3)    # searches at least this deep use the history table
 
 
 def _ms():  # CPython has no ticks_ms (nor do the rp2 stubs know monotonic)
@@ -45,30 +55,28 @@ ticks_ms = getattr(time, "ticks_ms", _ms)
 
 class Search:
     """A reusable searcher. max_ply bounds the full-width plies (one action
-    buffer of ~1 KB each); 2**tt_bits entries of 8 bytes make the
-    transposition table. `poll`, if given, is called at every node (the
-    board scans its reeds there, at its own pace); `clock` returns ms."""
+    buffer of ~1 KB each, and QPLIES more for captures); 2**tt_bits entries
+    of 8 bytes make the transposition table. `poll`, if given, is called
+    every 8 nodes (the board scans its reeds there, at its own pace);
+    `clock` returns ms."""
 
     def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None, clock=ticks_ms):
-        self.max_ply = max_ply
-        self.bufs = [new_buffer() for _ in range(max_ply)]
-        self.qbufs = [new_buffer(MAX_CAPTURES) for _ in range(max_ply + 2)]
-        self.scratch = new_buffer(MAX_DESTINATIONS)
-        self.root_scores = array("h", range(MAX_ACTIONS))  # ordering of the next depth
-        self.killers = array("H", bytes(4 * (max_ply + 2)))
-        self.history = bytearray(4096) if history else None
+        # The largest blocks first, while the heap is least broken up.
         self.tt = bytearray(8 << tt_bits)
         self.tt_mask = (1 << tt_bits) - 1
+        self.history = bytearray(4096) if history else None
+        self.max_ply = max_ply
+        self.bufs = [new_buffer() for _ in range(max_ply + QPLIES)]
+        self.qlimit = max_ply + QPLIES  # plies with a buffer: quiescence stands pat past them
+        self.st = new_state(max_ply + QPLIES)  # weights, then key and sums per ply (track.py)
+        self.root_scores = array("H", range(MAX_ACTIONS))  # score + BIAS: the next depth's order
+        self.killers = array("H", bytes(4 * (max_ply + QPLIES)))
         self.keys = zobrist.shared()
-        self.ev = Evaluator()
+        self.z = self.keys.z
+        self.threats = bytearray(4)  # movegen.watch_hearts' counts, at every node
         self.poll = poll
         self.clock = clock
-        self.stack = [0] * STACK_SPARE
-        self.undo = [0] * STACK_SPARE
-        self.stack.append(0)  # grow once now: appends stay within capacity
-        self.stack.pop()
-        self.undo.append(0)
-        self.undo.pop()
+        self.hist = None  # the history table while a deep search runs
         self.nodes = 0
         self.depth = 0      # depth of the last completed iteration
         self.score = 0      # its score, for the side to act
@@ -95,23 +103,15 @@ class Search:
         self.rng = rng
         self.noise = noise
         self.depth = 0
+        # History orders the deep searches only (levels 5 and 6): a shared
+        # search plays the gentle levels as if it had none.
+        self.hist = self.history if max_depth >= HISTORY_FROM else None
         killers = self.killers
         for i in range(len(killers)):
             killers[i] = 0
-        hist = self.history
-        if hist is not None:
-            for i in range(4096):
-                hist[i] >>= 2
-        # The search pushes on lists of its own (see the module docstring).
-        game_stack = pos.stack
-        game_undo = pos._undo
-        pos.stack = self.stack
-        pos._undo = self.undo
-        try:
-            return self._root(max_depth)
-        finally:
-            pos.stack = game_stack
-            pos._undo = game_undo
+        if self.hist is not None:
+            decay(self.hist)
+        return self._root(max_depth)
 
     def _root(self, max_depth):
         pos = self.pos
@@ -126,24 +126,32 @@ class Search:
                 buf[i], buf[j] = buf[j], buf[i]
         if n == 1:
             return buf[0]
-        key = self.keys.key(pos)
+        st = self.st
+        start(pos, self.keys, st, STATE)
+        key = st[STATE] ^ self.keys.state(pos)
         best = buf[0]
         scores = self.root_scores
         self._order(buf, n, 0, self._tt_move(key))
+        pieces = pos.pieces
+        tiles = pos.tiles
+        z = self.z
         for depth in range(1, max_depth + 1):
             alpha = -INF
             found = -1
             for i in range(n):
                 a = buf[i]
-                k = self._make(a, key)
+                touch(a, STATE, 0, pieces, tiles, z, st)
+                undo = make(pos, a)
+                touch(a, STATE, 1, pieces, tiles, z, st)
+                self._count()
                 # Gentle levels add noise to exact root scores: a full window.
-                score = -self._search(depth - 1, 1, -INF, INF if self.noise else -alpha, k)
-                pos.pop()
+                score = -self._search(depth - 1, 1, -INF, INF if self.noise else -alpha)
+                unmake(pos, a, undo)
                 if self.stop:
                     break
                 if self.noise:
                     score += self.rng.below(self.noise + 1)
-                scores[i] = score
+                scores[i] = score + BIAS
                 if score > alpha:
                     alpha = score
                     found = a
@@ -156,31 +164,28 @@ class Search:
             self._tt_store(key, depth, alpha, EXACT, best)
             if alpha >= MATE_BOUND or alpha <= -MATE_BOUND:
                 break  # the game's end is in sight: deeper changes nothing
-            _sort(buf, scores, n)  # the next depth looks at the best first
+            sort_by(buf, scores, n)  # the next depth looks at the best first
         return best
 
-    # --- make and unmake ------------------------------------------------
-    def _make(self, a, key):
-        """Push a; return the new key. Counts the node, checks the bounds."""
-        pos = self.pos
-        keys = self.keys
-        t = keys.touch(pos, a)
-        pos.push(a)
-        self._count()
-        return key ^ t ^ keys.touch(pos, a)
-
+    # --- counting -------------------------------------------------------
     def _count(self):
-        # One more node: poll(); stop at the budget; every 64 nodes, the clock.
+        # One more node: stop at the budget; every 8 nodes poll() and, if
+        # there is a time cap, the clock.
         n = self.nodes + 1
         self.nodes = n
-        if self.poll is not None:
-            self.poll()
+        if n >= self.max_nodes or not n & EVERY:
+            self._every(n)
+
+    def _every(self, n):
         if n >= self.max_nodes:
             self.stop = True
-        if (not n & CHECK_EVERY and self.max_ms
-                and ticks_diff(self.clock(), self.start) >= self.max_ms):
-            self.stop = True
+        if not n & EVERY:
+            if self.poll is not None:
+                self.poll()
+            if self.max_ms and ticks_diff(self.clock(), self.start) >= self.max_ms:
+                self.stop = True
 
+    @micropython.native
     def _over(self, ply):
         """The score of a game that has ended by itself (the engine's
         decided(): a Heart taken, the quiet count run out) for the side to
@@ -202,17 +207,26 @@ class Search:
         return WIN - ply if o.winner == self.pos.side else -WIN + ply
 
     # --- the tree -------------------------------------------------------
-    def _search(self, depth, ply, alpha, beta, key):
+    # The make/unmake of every loop below, written out (a call per node
+    # costs as much as a sixth of a node on the RP2040):
+    #     touch(a, i, 0, ...); undo = make(pos, a); touch(a, i, 1, ...); count
+    #     ... the child at ply + 1 ...
+    #     unmake(pos, a, undo)
+    @micropython.native
+    def _search(self, depth, ply, alpha, beta):
         if self.stop:
             return 0
         over = self._over(ply)
         if over != GOES_ON:
             return over
         if depth <= 0 or ply >= self.max_ply:
-            return self._quiesce(ply, alpha, beta, 0)
+            return self._quiesce(ply, alpha, beta, 0, self._static(ply))
         pos = self.pos
-        tt_move = 0xFFFF
-        e = self._tt_index(key)
+        st = self.st
+        i = STATE + 3 * ply
+        key = st[i] ^ self.keys.state(pos)
+        tt_move = NONE
+        e = (key & self.tt_mask) << 3
         tt = self.tt
         if tt[e] | tt[e + 1] << 8 == key >> 14:
             tt_move = tt[e + 4] | (tt[e + 5] & 0x3F) << 8
@@ -226,14 +240,43 @@ class Search:
         if n == 0:
             return self._outcome(ply)  # no legal action
         self._order(buf, n, ply, tt_move)
+        pieces = pos.pieces
+        tiles = pos.tiles
+        hearts = pos.hearts
+        vortexes = pos.vortexes
+        z = self.z
+        t = self.threats
         a0 = alpha
         best = -INF
         best_a = buf[0]
-        for i in range(n):
-            a = buf[i]
-            k = self._make(a, key)
-            score = -self._search(depth - 1, ply + 1, -beta, -alpha, k)
-            pos.pop()
+        leaves = depth <= 1 or ply + 1 >= self.max_ply  # children go straight to quiescence
+        for j in range(n):
+            a = buf[j]
+            touch(a, i, 0, pieces, tiles, z, st)
+            undo = make(pos, a)
+            touch(a, i, 1, pieces, tiles, z, st)
+            nodes = self.nodes + 1
+            self.nodes = nodes
+            if nodes >= self.max_nodes or not nodes & EVERY:
+                self._every(nodes)
+            if not leaves:
+                score = -self._search(depth - 1, ply + 1, -beta, -alpha)
+            else:  # what _search would do there, without its call
+                score = self._over(ply + 1)
+                if score != GOES_ON:
+                    score = -score
+                else:
+                    # The child's evaluation, then its first lines (see
+                    # _quiesce): most children stand pat here, without a call.
+                    watch_hearts(hearts, pieces, tiles, t)
+                    side = pos.side
+                    stand = static(side, st[i + 4], st[i + 5], t, vortexes, pos.quiet)
+                    if (stand < WIN - 1 and stand >= -alpha
+                            and not (t[side] and ply + 1 < self.max_ply)):
+                        score = -stand
+                    else:
+                        score = -self._quiesce(ply + 1, -beta, -alpha, 0, stand)
+            unmake(pos, a, undo)
             if self.stop:
                 return 0
             if score > best:
@@ -242,45 +285,72 @@ class Search:
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        if a < PLACE and not pos.pieces[a & 63]:
+                        if a < PLACE and not pieces[a & 63]:
                             self._quiet_cutoff(a, ply, depth)
                         break
         self._tt_store(key, depth, best, UPPER if best <= a0 else LOWER if best >= beta else EXACT,
                        best_a, ply)
         return best
 
-    def _quiesce(self, ply, alpha, beta, qd):
-        """Captures only, after standing pat; but a side whose Heart is
-        threatened looks at every action once (an evasion may not capture)."""
+    @micropython.native
+    def _static(self, ply):
+        # The evaluation at ply: the Heart counts into threats, then the score.
+        pos = self.pos
+        st = self.st
+        i = STATE + 3 * ply
+        t = self.threats
+        watch_hearts(pos.hearts, pos.pieces, pos.tiles, t)
+        return static(pos.side, st[i + 1], st[i + 2], t, pos.vortexes, pos.quiet)
+
+    @micropython.native
+    def _quiesce(self, ply, alpha, beta, qd, stand):
+        """Captures only, after standing pat on `stand` (_static(ply), the
+        Heart counts still in threats); but a side whose Heart is threatened
+        looks at every action once (an evasion may not capture)."""
         if self.stop:
             return 0
-        pos = self.pos
-        ev = self.ev
-        stand = ev.evaluate(pos)
         if stand >= WIN - 1:
             return WIN - ply - 1
+        pos = self.pos
         side = pos.side
-        if ev.threats[side] and qd == 0 and ply < self.max_ply:
+        t = self.threats
+        if t[side] and qd == 0 and ply < self.max_ply:
             return self._evade(ply, alpha, beta)
         if stand >= beta:
             return stand
         if stand > alpha:
             alpha = stand
-        buf = self.qbufs[ply] if ply < len(self.qbufs) else None
-        if buf is None:
+        if ply >= self.qlimit:
             return stand
-        n = self._captures(buf)
-        for i in range(n):
-            self._pick(buf, i, n)
-            a = buf[i]
-            pos.push(a)
-            self._count()
+        buf = self.bufs[ply]
+        st = self.st
+        i = STATE + 3 * ply
+        pieces = pos.pieces
+        tiles = pos.tiles
+        hearts = pos.hearts
+        vortexes = pos.vortexes
+        n = captures(buf, piece_moves(0, side, 0, 64, pieces, tiles, buf), pieces)
+        z = self.z
+        for j in range(n):
+            a = buf[j]
+            touch(a, i, 0, pieces, tiles, z, st)
+            undo = make(pos, a)
+            touch(a, i, 1, pieces, tiles, z, st)
+            nodes = self.nodes + 1
+            self.nodes = nodes
+            if nodes >= self.max_nodes or not nodes & EVERY:
+                self._every(nodes)
             over = self._over(ply + 1)
             if over != GOES_ON:
                 score = -over
-            else:
-                score = -self._quiesce(ply + 1, -beta, -alpha, qd + 1)
-            pos.pop()
+            else:  # as in _search's loop: the child's evaluation and first lines
+                watch_hearts(hearts, pieces, tiles, t)
+                stand = static(side ^ 1, st[i + 4], st[i + 5], t, vortexes, pos.quiet)
+                if stand < WIN - 1 and stand >= -alpha:
+                    score = -stand
+                else:
+                    score = -self._quiesce(ply + 1, -beta, -alpha, qd + 1, stand)
+            unmake(pos, a, undo)
             if self.stop:
                 return 0
             if score > alpha:
@@ -289,6 +359,7 @@ class Search:
                     break
         return alpha
 
+    @micropython.native
     def _evade(self, ply, alpha, beta):
         # Every action once, each answered by quiescence.
         pos = self.pos
@@ -296,18 +367,28 @@ class Search:
         n = pos.legal_into(buf)
         if n == 0:
             return self._outcome(ply)
-        self._order(buf, n, ply, 0xFFFF)
+        self._order(buf, n, ply, NONE)
+        st = self.st
+        i = STATE + 3 * ply
+        pieces = pos.pieces
+        tiles = pos.tiles
+        z = self.z
         best = -INF
-        for i in range(n):
-            a = buf[i]
-            pos.push(a)
-            self._count()
+        for j in range(n):
+            a = buf[j]
+            touch(a, i, 0, pieces, tiles, z, st)
+            undo = make(pos, a)
+            touch(a, i, 1, pieces, tiles, z, st)
+            nodes = self.nodes + 1
+            self.nodes = nodes
+            if nodes >= self.max_nodes or not nodes & EVERY:
+                self._every(nodes)
             over = self._over(ply + 1)
             if over != GOES_ON:
                 score = -over
             else:
-                score = -self._quiesce(ply + 1, -beta, -alpha, 1)
-            pos.pop()
+                score = -self._quiesce(ply + 1, -beta, -alpha, 1, self._static(ply + 1))
+            unmake(pos, a, undo)
             if self.stop:
                 return 0
             if score > best:
@@ -318,88 +399,16 @@ class Search:
                         break
         return best
 
-    def _captures(self, out):
-        """The side to act's captures, by the engine's reach of each piece."""
-        pos = self.pos
-        pieces = pos.pieces
-        side = pos.side
-        scratch = self.scratch
-        n = 0
-        for c in range(64):
-            p = pieces[c]
-            if p and p >> 2 == side:
-                m = reach(pos, c, scratch)
-                for i in range(m):
-                    a = scratch[i]
-                    if pieces[a & 63]:
-                        out[n] = a
-                        n += 1
-        return n
-
     # --- ordering -------------------------------------------------------
-    def _pick(self, buf, i, n):
-        """Bring the most valuable capture of buf[i:n] to i (victim first,
-        then the cheaper taker)."""
-        pieces = self.pos.pieces
-        best = i
-        best_v = -1
-        for j in range(i, n):
-            a = buf[j]
-            v = VICTIM[pieces[a & 63] & 3] * 4 - (pieces[a >> 6] & 3)
-            if v > best_v:
-                best_v = v
-                best = j
-        if best != i:
-            buf[i], buf[best] = buf[best], buf[i]
-
     def _order(self, buf, n, ply, tt_move):
         """In place: the table's action, captures by victim, actions that
         awaken, the killers, the best of history; then the rest as made."""
         pos = self.pos
-        pieces = pos.pieces
-        k = 0
-        if tt_move != 0xFFFF:
-            for i in range(n):
-                if buf[i] == tt_move:
-                    buf[i] = buf[0]
-                    buf[0] = tt_move
-                    k = 1
-                    break
-        first = k
-        for i in range(k, n):
-            a = buf[i]
-            if a < PLACE and (pieces[a & 63] or pos.awakens(a)):
-                buf[i] = buf[k]
-                buf[k] = a
-                k += 1
-        for i in range(first, k):
-            self._pick(buf, i, k)
         killers = self.killers
-        for j in range(2 * ply, 2 * ply + 2):
-            kl = killers[j]
-            if kl:
-                for i in range(k, n):
-                    if buf[i] == kl:
-                        buf[i] = buf[k]
-                        buf[k] = kl
-                        k += 1
-                        break
-        hist = self.history
-        if hist is not None:
-            for _ in range(3):  # a few best of history; the rest needs no order
-                best = -1
-                best_h = 0
-                for i in range(k, n):
-                    a = buf[i]
-                    if a < PLACE and hist[a] > best_h:
-                        best_h = hist[a]
-                        best = i
-                if best < 0:
-                    break
-                a = buf[best]
-                buf[best] = buf[k]
-                buf[k] = a
-                k += 1
+        k = order(buf, n, tt_move, pos.pieces, back_rank(pos.side ^ 1), killers[2 * ply],
+                  killers[2 * ply + 1])
+        if self.hist is not None:
+            history(buf, k, n, self.hist)
 
     def _quiet_cutoff(self, a, ply, depth):
         killers = self.killers
@@ -407,26 +416,23 @@ class Search:
         if killers[j] != a:
             killers[j + 1] = killers[j]
             killers[j] = a
-        hist = self.history
+        hist = self.hist
         if hist is not None:
             hist[a] = min(255, hist[a] + depth * depth)
 
     # --- the transposition table -----------------------------------------
     # Entry of 8 bytes: key check (16 bits: the key's top), action (14 bits)
     # with the bound (2 bits), depth, score + 32768 (16 bits, at bytes 2-3).
-    def _tt_index(self, key):
-        return (key & self.tt_mask) << 3
-
     def _tt_move(self, key):
         tt = self.tt
-        e = self._tt_index(key)
+        e = (key & self.tt_mask) << 3
         if tt[e] | tt[e + 1] << 8 == key >> 14:
             return tt[e + 4] | (tt[e + 5] & 0x3F) << 8
-        return 0xFFFF
+        return NONE
 
     def _tt_store(self, key, depth, score, flag, action, ply=0):
         tt = self.tt
-        e = self._tt_index(key)
+        e = (key & self.tt_mask) << 3
         check = key >> 14
         if tt[e] | tt[e + 1] << 8 != check and tt[e + 6] > depth:
             return  # keep the deeper entry of another position
@@ -443,20 +449,6 @@ class Search:
         tt[e + 4] = action & 255
         tt[e + 5] = (action >> 8) | flag << 6
         tt[e + 6] = depth
-
-
-def _sort(buf, scores, n):
-    """Insertion sort of buf[:n] by scores, best first; stable."""
-    for i in range(1, n):
-        a = buf[i]
-        s = scores[i]
-        j = i - 1
-        while j >= 0 and scores[j] < s:
-            buf[j + 1] = buf[j]
-            scores[j + 1] = scores[j]
-            j -= 1
-        buf[j + 1] = a
-        scores[j + 1] = s
 
 
 def _score(tt, e, ply):

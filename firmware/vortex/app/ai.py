@@ -5,6 +5,8 @@ an awakening, else at random): the tests' fast player and the match
 ladder's "greedy". Levels 1-6 search (vortex.ai; see vortex/ai/levels.py).
 Deterministic for a given seed.
 """
+import gc
+
 from vortex.engine.defs import HEART
 from vortex.engine.codes import is_move, move_to, piece_kind
 from vortex.engine.position import new_buffer
@@ -14,18 +16,33 @@ from vortex.ai.levels import LEVELS, DEVICE_LEVELS
 __all__ = ("Ai", "Rng", "searcher", "DEVICE_LEVELS")
 
 
+MIN_TT_BITS = 6  # 512 bytes: below that the table no longer pays for itself
+
+
 def searcher(level, poll=None):
-    """A Search sized for `level` (and every level below it)."""
+    """A Search sized for `level` (and every level below it). If the heap
+    has no block for its transposition table (CircuitPython's heap is
+    smaller and more broken up), the table halves until one fits: the
+    search plays on, a little slower, instead of the board failing."""
     from vortex.ai.search import Search
     _, _, _, _, _, tt_bits, plies = LEVELS[level]
-    # The history table (4 KB) only on the host level: the device has 16 KB.
-    return Search(max_ply=plies, tt_bits=tt_bits, history=level > DEVICE_LEVELS, poll=poll)
+    while True:
+        try:
+            # The history table (4 KB) for the levels that search 3 plies deep
+            # or more: the search only uses it there (vortex.ai.search.HISTORY_FROM).
+            return Search(max_ply=plies, tt_bits=tt_bits, history=level >= DEVICE_LEVELS,
+                          poll=poll)
+        except MemoryError:
+            if tt_bits <= MIN_TT_BITS:
+                raise
+            tt_bits -= 1
+            gc.collect()
 
 
 class Ai:
     """Ai(level=3, seed=1, poll=None, search=None): poll() is called at
     every node while it thinks (the board keeps scanning there). Opponents
-    that never think at once may share one `search` (its tables are ~10 KB),
+    that never think at once may share one `search` (its tables: up to 26 KB),
     if it was made for a level at least as deep."""
 
     def __init__(self, level=3, seed=1, poll=None, search=None):

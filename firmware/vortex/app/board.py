@@ -33,7 +33,7 @@ from vortex.app import session
 from vortex.app.session import Settings
 from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
 from vortex.app.menu import Menu
-from vortex.app import commands
+from vortex.app import commands, leds
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
 # What the AI is to think about next (Board.think).
@@ -79,6 +79,8 @@ class Board:
         self._low = False
         self.dirty = True  # the frame is to be drawn again
         self.messages = []  # the last few things that happened, for a log or a screen
+        self.supply = -1  # the power source (leds.SUPPLY_NAMES), -1 until set_supply()
+        self.supply_ma = leds.DEFAULT_BUDGET_MA  # what it lets the LEDs draw, idle included
         saved = None
         if store is not None:
             data = store.load()
@@ -219,6 +221,20 @@ class Board:
         """The Outcome (engine's, or a time-out), or None while the game goes on."""
         return self.timed_out or self.outcome
 
+    def set_supply(self, source, led_ma):
+        """What the power source offers: source is hardware/power.py's
+        SOURCE_* (leds.SUPPLY_NAMES), led_ma the LED current it leaves above
+        the LEDs' idle draw (power.LED_BUDGET_MA). main.py reads it from the
+        USB-C CC line at boot; the frames never draw more from then on."""
+        self.supply = source
+        self.supply_ma = led_ma + leds.MA_IDLE * (leds.FRAME_BYTES // 3)
+        self.dirty = True
+
+    def budget_ma(self):
+        """The LEDs' budget now, mA: the source's, lowered by the budget
+        setting where that is lower (leds.budget)."""
+        return leds.budget(self.settings.budget_ma, self.supply_ma)
+
     # --- the loop -----------------------------------------------------------
     def step(self, now, occ, tiles, ids, buttons=0):
         """One tick. occ: bytearray(64) debounced occupancy; tiles: bytearray(64)
@@ -263,7 +279,8 @@ class Board:
             return self.view.draw(now, self.pos, sense, self.result(), self.pending,
                                   self.hint_action, self.menu,
                                   self.clock is not None and self.clock.is_low(self.pos.side),
-                                  self.settings, self._spin if self.thinking else -1)
+                                  self.settings, self._spin if self.thinking else -1,
+                                  self.budget_ma())
         return False
 
     def _accepts(self):

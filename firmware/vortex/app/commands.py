@@ -16,9 +16,11 @@ The settings, by name (the menu's rows, from rank 8 down, in this order):
     ai          off, light, dark      the side the board's AI plays
     clock       MIN+INC               off is 0+0; the menu offers 5 of them
     brightness  0-3                   the LEDs' brightness
-    budget      300, 500, 900         the LEDs' current budget, mA
+    budget      auto, 300-1500        the LEDs' current budget, mA: auto is what the
+                                      power source allows; a number caps it lower
     hearts      fixed, free           the Hearts' setup option
     level       1-5                   the AI's strength (1 gentle, 5 strongest)
+    volume      off, soft, loud       the board's sounds (vortex.app.sounds)
 """
 from vortex.engine.defs import LIGHT, DARK, const
 from vortex.engine.position import Position, START
@@ -26,15 +28,20 @@ from vortex.app.session import NO_AI
 from vortex.app import leds
 
 # The settings, in the menu's order, with the values the menu steps through.
-NAMES = ("ai", "clock", "brightness", "budget", "hearts", "level")
+NAMES = ("ai", "clock", "brightness", "budget", "hearts", "level", "volume")
 AI_VALUES = ("off", "light", "dark")
 CLOCK_VALUES = ("0+0", "5+3", "10+5", "15+10", "30+0")  # the menu's; the link takes any
 BRIGHTNESS_VALUES = ("0", "1", "2", "3")
-BUDGET_VALUES = ("300", "500", "900")
+# The budget caps what the LEDs draw below what the power source allows
+# (leds.budget): the sources leave them about 280, 1180 and 2530 mA
+# (hardware/power.py), so the caps step between them: a USB 2.0 port's
+# 500 mA, a USB 3 port's 900, and 1500 for a 3 A source on a weak cable.
+BUDGET_VALUES = ("auto", "300", "500", "900", "1500")
 HEARTS_VALUES = ("fixed", "free")
 LEVEL_VALUES = ("1", "2", "3", "4", "5")  # the device's levels (vortex/ai/levels.py)
+VOLUME_VALUES = ("off", "soft", "loud")  # settings.volume: vortex.hal.buzzer.VOLUME_DUTY's index
 MENU_VALUES = (AI_VALUES, CLOCK_VALUES, BRIGHTNESS_VALUES, BUDGET_VALUES, HEARTS_VALUES,
-               LEVEL_VALUES)
+               LEVEL_VALUES, VOLUME_VALUES)
 MAX_CLOCK_MIN = const(180)
 MAX_INCREMENT_S = const(60)
 
@@ -98,11 +105,13 @@ def value(settings, name):
     if name == "brightness":
         return str(s.brightness)
     if name == "budget":
-        return str(s.budget_ma)
+        return str(s.budget_ma) if s.budget_ma != leds.AUTO else BUDGET_VALUES[0]
     if name == "hearts":
         return HEARTS_VALUES[1 if s.free_hearts else 0]
     if name == "level":
         return str(s.ai_level)
+    if name == "volume":
+        return VOLUME_VALUES[s.volume]
     raise CommandError("no setting %s: %s" % (name[:20], ", ".join(NAMES)))
 
 
@@ -126,11 +135,13 @@ def change(settings, name, text):
     elif name == "brightness":
         s.brightness = i
     elif name == "budget":
-        s.budget_ma = int(text)
+        s.budget_ma = int(text) if i else leds.AUTO
     elif name == "hearts":
         s.free_hearts = i
-    else:
+    elif name == "level":
         s.ai_level = i + 1
+    else:
+        s.volume = i
 
 
 def set_setting(board, name, text):

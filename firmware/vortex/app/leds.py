@@ -43,15 +43,21 @@ LOW_CLOCK = (255, 0, 40)
 TERRAINS = (OFF, (0, 90, 255), (255, 50, 0), (0, 255, 40), (220, 220, 220))
 # The settings menu (menu.py): each item's chosen value, the others, the item being set.
 MENU_ITEMS = ((0, 200, 200), (200, 120, 0), (200, 200, 200), (200, 0, 120), (120, 200, 0),
-              (255, 80, 160))
+              (255, 80, 160), (60, 60, 255))
 MENU_DIM = (25, 25, 25)
 MENU_CURSOR = (255, 255, 255)
 
 # The current model: a WS2812 draws about 20 mA per channel at 255 and about
-# 1 mA idle. Default budget for the LEDs: 500 mA (a USB port).
+# 1 mA idle. Until the board is told what its power source allows (main.py
+# reads the USB-C CC line at boot: hardware/power.py), it budgets a USB 2.0
+# port's 500 mA.
 MA_PER_CHANNEL = const(20)
 MA_IDLE = const(1)
 DEFAULT_BUDGET_MA = const(500)
+AUTO = const(0)  # the budget setting that takes what the source allows
+# hardware/power.py's sources (SOURCE_NONE ...) by name: the link's `power`,
+# the simulator's choice of source.
+SUPPLY_NAMES = ("none", "usb", "1.5a", "3a")
 LEVELS = (32, 80, 160, 255)  # brightness levels, as a scale out of 255
 
 
@@ -68,6 +74,17 @@ def put(frame, cell, colour, level=255):
     frame[i] = colour[0] * level // 255
     frame[i + 1] = colour[1] * level // 255
     frame[i + 2] = colour[2] * level // 255
+
+
+def budget(setting_ma, supply_ma):
+    """The LEDs' budget, mA, their idle draw included: what the source
+    allows (supply_ma), lowered by the budget setting where that is lower.
+    The setting is a cap in mA (the player's: a weak cable, a power bank),
+    not a share of the source, so a value means the same on any supply and
+    none ever raises the draw over what the source offers; AUTO is no cap."""
+    if setting_ma == AUTO or setting_ma > supply_ma:
+        return supply_ma
+    return setting_ma
 
 
 def current_ma(frame):

@@ -5,9 +5,10 @@ others dim, and the h-file cell of the row being set in white.
     rank 8  ai          off, plays Light, plays Dark
     rank 7  clock       off, 5+3, 10+5, 15+10, 30+0 (minutes + seconds)
     rank 6  brightness  4 levels
-    rank 5  budget      300, 500, 900 mA
+    rank 5  budget      auto (what the power source allows), 300, 500, 900, 1500 mA
     rank 4  hearts      fixed on the e-file, free on the back rank (before the first tile)
     rank 3  level       the AI's strength, 1 (gentle) to 5 (strongest)
+    rank 2  volume      the sounds: off, soft, loud
 
 The rows and their values are vortex.app.commands' settings: the menu sets
 them through commands.change(), as the host link and the page do.

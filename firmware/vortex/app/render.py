@@ -38,14 +38,16 @@ class Renderer:
         """Has the blink phase turned since the last frame that blinks?"""
         return self.blinking and (now // BLINK_MS) & 1 != self._phase
 
-    def draw(self, now, pos, sense, result, todo, hint, menu, low, settings, spin=-1):
+    def draw(self, now, pos, sense, result, todo, hint, menu, low, settings, spin=-1,
+             budget_ma=leds.DEFAULT_BUDGET_MA):
         """Paint a frame; True if it differs from the last one.
         pos: the game; sense: the Sensing (its verdict, differences, flash);
         result: the Outcome or None; todo: the action asked to be carried
         out (AI, remote opponent) or -1; hint: the action hinted or -1;
         menu: the settings Menu, or None; low: the side to act's clock is
-        low; settings: brightness and LED budget; spin: while the AI
-        thinks, the thinking light's step (-1 otherwise)."""
+        low; settings: the brightness; spin: while the AI thinks, the
+        thinking light's step (-1 otherwise); budget_ma: the most the frame
+        may draw (Board.budget_ma())."""
         self._level = leds.LEVELS[settings.brightness]
         self.blinking = False
         on = (now // BLINK_MS) & 1
@@ -85,7 +87,7 @@ class Renderer:
                     self._put(errors[i], leds.ERROR if on else leds.OFF)
             if spin >= 0:
                 self._put(CENTRE[spin & 3], leds.THINKING)
-        leds.finish(work, settings.budget_ma)
+        leds.finish(work, budget_ma)
         if work == self.frame:
             return False
         self.frame[:] = work

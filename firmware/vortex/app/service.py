@@ -2,7 +2,7 @@
 hook and the simulator's rig all do, written once.
 
     service = Service(board, reeds, tiles, pixels, buttons, clock, link=link,
-                      port=port, watchdog=watchdog, say=print)
+                      port=port, watchdog=watchdog, say=print, buzzer=buzzer)
     while True:
         service.tick()
 
@@ -10,7 +10,8 @@ The parts are small interfaces (vortex.hal has the RP2040's, host_sim the
 virtual board's): reeds.scan(now) and .cells; tiles.poll(now), .cells,
 .ids, .missing (a bit a reader, one per rank), view(fallback) and
 expect(cell); pixels.show(frame); buttons() -> bits A,
-B; clock() -> ms; link.serve(port); watchdog.feed(); say(text).
+B; clock() -> ms; link.serve(port); watchdog.feed(); say(text);
+buzzer.play(sound, volume, now), .tick(now) and .playing (vortex.hal.buzzer).
 
 A pass, in order; each point says whether it may change the game (KMK's
 module hooks state the same of theirs):
@@ -22,7 +23,10 @@ module hooks state the same of theirs):
   5. board.read_first(tiles)   reads: where the tile reader reads first
   6. link.serve(port)          the host's commands, which change the game
                                only through the Board's commands; events
-  7. watchdog.feed()
+  7. buzzer.play(), .tick()    reads: the sound this pass's changes call for
+                               (vortex.app.sounds.Cues), at the volume set;
+                               the sound playing moves to its next tone
+  8. watchdog.feed()
 While the AI thinks (inside point 3), the search calls think() at every
 node, which runs a whole pass every THINK_TICK_MS: the reeds are scanned,
 the buttons and the host served, the frame shown, the watchdog fed. A pass
@@ -31,6 +35,7 @@ Allocates nothing while nothing happens.
 """
 from vortex.ticks import ticks_diff
 from vortex.engine.defs import const
+from vortex.app.sounds import Cues
 
 THINK_TICK_MS = const(8)  # a pass this often while the AI thinks: over 100 reed scans a second
 NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the game has "
@@ -46,10 +51,11 @@ def ranks(mask):
 
 class Service:
     """Service(board, reeds, tiles, pixels, buttons, clock, link=None,
-    port=None, watchdog=None, say=None): see the module's docstring."""
+    port=None, watchdog=None, say=None, buzzer=None): see the module's
+    docstring."""
 
     def __init__(self, board, reeds, tiles, pixels, buttons, clock, link=None, port=None,
-                 watchdog=None, say=None):
+                 watchdog=None, say=None, buzzer=None):
         self.board = board
         self.reeds = reeds
         self.tiles = tiles
@@ -60,6 +66,8 @@ class Service:
         self.port = port
         self.watchdog = watchdog
         self.say = say
+        self.buzzer = buzzer
+        self.cues = Cues(board)
         self.missing = 0  # tile readers not answering (a bit a rank): the game's tiles stand in
         self.passes = 0
         self._last = clock()
@@ -85,6 +93,14 @@ class Service:
         board.read_first(tiles)
         if self.link is not None:
             self.link.serve(self.port)
+        buzzer = self.buzzer
+        if buzzer is not None:
+            sound = self.cues.update(board)
+            if sound and board.settings.volume:
+                # Timed from now, late in the pass: the first tone lasts as written.
+                buzzer.play(sound, board.settings.volume, self.clock())
+            if buzzer.playing:
+                buzzer.tick(now)
         if self.watchdog is not None:
             self.watchdog.feed()
 

@@ -3,7 +3,7 @@
 A save is text, so a maker can read it off the board with mpremote:
 
     vortex-game 1
-    settings <ai side> <clock ms> <increment ms> <brightness> <budget mA> <free hearts> <ai level>
+    settings <ai side> <clock ms> <increment ms> <brightness> <budget mA> <free hearts> <ai level> <volume>
     <the position the game started from>
     <the actions played, in notation, space-separated>
     clock <Light's ms left> <Dark's ms left>
@@ -16,6 +16,9 @@ action 10:
     a <action> <Light's ms left> <Dark's ms left>    an action committed
     u <count> <Light's ms left> <Dark's ms left>     actions taken back
     c <Light's ms left> <Dark's ms left>             the clock (a time-out)
+
+Older saves load too: a settings line without the volume (the default's)
+or without the AI level. A budget of 0 is the power source's (auto).
 """
 from vortex.engine.position import Position
 from vortex.engine.notation import action_text, parse_action
@@ -29,10 +32,13 @@ class Settings:
     brightness: the LEDs' level, an index into leds.LEVELS. free_hearts:
     before the first tile, a Heart may be set on any file of its back rank
     (the setup option of docs/rules.md#board-and-setup). ai_level: the AI's
-    strength. Set them by name through vortex.app.commands."""
+    strength. budget_ma: the most the LEDs may draw, 0 (auto) for what the
+    power source allows (vortex.app.leds.budget). volume: the sounds', 0
+    off, 1 soft, 2 loud (vortex.app.commands.VOLUME_VALUES). Set them by name
+    through vortex.app.commands."""
 
-    def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, brightness=2, budget_ma=500,
-                 free_hearts=0, ai_level=3):
+    def __init__(self, ai_side=NO_AI, clock_ms=0, increment_ms=0, brightness=2, budget_ma=0,
+                 free_hearts=0, ai_level=3, volume=1):
         self.ai_side = ai_side
         self.clock_ms = clock_ms
         self.increment_ms = increment_ms
@@ -40,15 +46,16 @@ class Settings:
         self.budget_ma = budget_ma
         self.free_hearts = free_hearts
         self.ai_level = ai_level  # 1 (gentle) to 5 (the strongest the board runs)
+        self.volume = volume
 
     def fields(self):
         return (self.ai_side, self.clock_ms, self.increment_ms, self.brightness, self.budget_ma,
-                self.free_hearts, self.ai_level)
+                self.free_hearts, self.ai_level, self.volume)
 
 
 def dump(settings, start, actions, clock_left):
     """The save text of a game, as bytes."""
-    return ("%s\nsettings %d %d %d %d %d %d %d\n%s\n%s\nclock %d %d\n" % (
+    return ("%s\nsettings %d %d %d %d %d %d %d %d\n%s\n%s\nclock %d %d\n" % (
         (MAGIC,) + settings.fields() + (start, " ".join(action_text(a) for a in actions))
         + tuple(clock_left))).encode()
 
@@ -73,7 +80,7 @@ def load(data, records=()):
         raise ValueError("save: not a vortex game")
     f = lines[1].split()
     c = lines[4].split()
-    if len(f) not in (7, 8) or f[0] != "settings" or len(c) != 3 or c[0] != "clock":
+    if len(f) not in (7, 8, 9) or f[0] != "settings" or len(c) != 3 or c[0] != "clock":
         raise ValueError("save: bad settings or clock line")
     settings = Settings(*[int(x) for x in f[1:]])
     pos = Position(lines[2])

@@ -7,9 +7,24 @@ module within a small heap.
 from array import array
 
 from ..native import micropython, ptr8, ptr16
-from .defs import (WATER, FIRE, EARTH, AIR, AWAKENED, HEART, PLACE, SWAP, VORTEX,
-                   ACTION_END, const)
-from .tables import OFF, STEP, JUMP, SWAPS, BLOCKS
+from .defs import PLACE, SWAP, VORTEX, ACTION_END, const
+from .tables import STEP, JUMP, SWAPS, BLOCKS
+
+# defs' and tables' numbers as this module's own const(), for the machine
+# code: MicroPython writes a module's const() names into its code as
+# literals, but an imported name is a dict look-up at every use (they were
+# most of the cost of a call for one piece on the RP2040).
+# tests/test_engine_native.py checks that they equal defs' and tables'.
+_OFF = const(255)
+_WATER = const(1)
+_FIRE = const(2)
+_EARTH = const(3)
+_AIR = const(4)
+_AWAKENED = const(2)
+_HEART = const(3)
+_PLACE = const(4096)
+_SWAP = const(4352)
+_VORTEX = const(4480)
 
 # Upper bound of legal actions in one position: 9 pieces with at most 36
 # destinations each, 112 swaps and 98 Vortexes (battle); 256 placements.
@@ -110,7 +125,7 @@ def _placements(tiles, pool, buf) -> int:
     out = ptr16(buf)
     if int(len(buf)) < 256:
         raise IndexError(_FULL)
-    place = int(PLACE)
+    place = _PLACE
     n = 0
     for t in range(1, 5):
         if left[t]:
@@ -135,13 +150,6 @@ def _moves(n: int, side: int, first: int, end: int, pieces, tiles, buf) -> int:
     out = ptr16(buf)
     step = ptr8(STEP)
     jump = ptr8(JUMP)
-    off = int(OFF)
-    earth = int(EARTH)
-    heart = int(HEART)
-    awakened = int(AWAKENED)
-    water = int(WATER)
-    fire = int(FIRE)
-    air = int(AIR)
     room = int(len(buf)) - MAX_DESTINATIONS
     for s in range(first, end):
         p = pc[s]
@@ -152,33 +160,33 @@ def _moves(n: int, side: int, first: int, end: int, pieces, tiles, buf) -> int:
         base = s << 6
         s8 = s << 3
         terrain = tl[s]
-        if (p & 3) == awakened:
+        if (p & 3) == _AWAKENED:
             terrain = 0
-        on_water = terrain == water
-        on_fire = terrain == fire
+        on_water = terrain == _WATER
+        on_fire = terrain == _FIRE
         for d in range(4 if on_fire else 0, 4 if on_water else 8):
             i = s8 + d
-            slide = off  # where a slide along d goes on from, if it does
+            slide = _OFF  # where a slide along d goes on from, if it does
             if on_water:
                 slide = step[i]
             elif on_fire:
                 # A diagonal step; on into the next cell only over an empty one.
                 t = step[i]
-                if t == off:
+                if t == _OFF:
                     continue
                 q = pc[t]
                 if q:
-                    if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
+                    if (q >> 2) != side and ((q & 3) == _HEART or tl[t] != _EARTH):
                         out[n] = base + t
                         n += 1
                     continue
                 out[n] = base + t
                 n += 1
                 t = jump[i]
-                if t == off:
+                if t == _OFF:
                     continue
                 q = pc[t]
-                if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+                if not q or ((q >> 2) != side and ((q & 3) == _HEART or tl[t] != _EARTH)):
                     out[n] = base + t
                     n += 1
             else:
@@ -186,17 +194,17 @@ def _moves(n: int, side: int, first: int, end: int, pieces, tiles, buf) -> int:
                 # anything; the Awakened do both, then slide on (Water) where
                 # both cells are empty. Fire's and Water's first two steps are
                 # covered by these, so no destination is listed twice.
-                t = jump[i] if terrain == air else step[i]
-                if t != off:
+                t = jump[i] if terrain == _AIR else step[i]
+                if t != _OFF:
                     q = pc[t]
-                    if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+                    if not q or ((q >> 2) != side and ((q & 3) == _HEART or tl[t] != _EARTH)):
                         out[n] = base + t
                         n += 1
                 if terrain == 0:
                     t = jump[i]
-                    if t != off:
+                    if t != _OFF:
                         q = pc[t]
-                        if not q or ((q >> 2) != side and ((q & 3) == heart or tl[t] != earth)):
+                        if not q or ((q >> 2) != side and ((q & 3) == _HEART or tl[t] != _EARTH)):
                             out[n] = base + t
                             n += 1
                         if d < 4 and not q and not pc[step[i]]:
@@ -204,10 +212,10 @@ def _moves(n: int, side: int, first: int, end: int, pieces, tiles, buf) -> int:
             # Water: on along d through empty cells; it may end on the first
             # piece only by taking it.
             t = slide
-            while t != off:
+            while t != _OFF:
                 q = pc[t]
                 if q:
-                    if (q >> 2) != side and ((q & 3) == heart or tl[t] != earth):
+                    if (q >> 2) != side and ((q & 3) == _HEART or tl[t] != _EARTH):
                         out[n] = base + t
                         n += 1
                     break
@@ -227,7 +235,7 @@ def _tile_actions(n: int, ban: int, vortexes: int, tiles, buf) -> int:
     out = ptr16(buf)
     if n + int(_TILE_ACTIONS) > int(len(buf)):
         raise IndexError(_FULL)
-    swap = int(SWAP)
+    swap = _SWAP
     for c in range(64):
         t = tl[c]
         code = c << 1
@@ -238,7 +246,7 @@ def _tile_actions(n: int, ban: int, vortexes: int, tiles, buf) -> int:
             out[n] = swap + code + 1
             n += 1
     if vortexes:
-        vortex = int(VORTEX)
+        vortex = _VORTEX
         for c in range(55):
             if (c & 7) != 7:
                 t = tl[c]
@@ -247,6 +255,90 @@ def _tile_actions(n: int, ban: int, vortexes: int, tiles, buf) -> int:
                     out[n + 1] = vortex + 2 * c + 1
                     n += 2
     return n
+
+
+# The generator itself, for callers that list moves at every node (the AI's
+# quiescence): piece_moves(n, side, first, end, pieces, tiles, buf) writes
+# the moves of side's pieces on cells first..end-1 from buf[n]; returns the
+# new count (buf: new_buffer(), room for a whole side's moves).
+piece_moves = _moves
+
+
+def watch(pos, out):
+    """For each side s, whoever acts: out[s] = enemy pieces that reach s's
+    Heart (would take it if their side were to act), out[2 + s] = s's own
+    pieces next to it (4 bytes; 0 for a Heart taken). What the AI weighs at
+    every node, so it answers without listing anyone's moves.
+
+        >>> from vortex.engine import Position
+        >>> out = bytearray(4)
+        >>> tiles = "EEEEEEEE/EEEEEEEE/WWWWWWWW/WWWWWWWW/FFFFFFFF/FFFFFFFF/AAAAAAAA/AAAAAAAA"
+        >>> watch(Position(tiles + " 4h3/3T4/8/8/8/8/4T3/4H3 l 0,0"), out)
+        >>> list(out)  # d7 on Earth reaches e8; e2 stands beside e1
+        [0, 1, 1, 0]
+    """
+    watch_hearts(pos.hearts, pos.pieces, pos.tiles, out)
+
+
+@micropython.viper
+def watch_hearts(hearts, pieces, tiles, out):
+    # watch() on the position's arrays (the AI calls it at every node).
+    # _moves read backwards from each Heart's cell: which enemy piece has a
+    # move onto it. Along each direction from the Heart: the next cell (a
+    # step: Earth, Fire diagonally, Water orthogonally, the Awakened), the
+    # cell after (a leap: Air, the Awakened; Fire and Water only over an
+    # empty cell), then, orthogonally, the first piece past two empty cells
+    # (a slide: Water, the Awakened). A Heart is never protected.
+    # tests/test_engine_native.py checks it against _moves on random games.
+    hs = ptr8(hearts)
+    pc = ptr8(pieces)
+    tl = ptr8(tiles)
+    o = ptr8(out)
+    step = ptr8(STEP)
+    jump = ptr8(JUMP)
+    for own in range(2):
+        h = hs[own]
+        n = 0
+        g = 0
+        if h != _OFF:
+            enemy = own ^ 1
+            h8 = h << 3
+            for d in range(8):
+                x = step[h8 + d]
+                if x == _OFF:
+                    continue
+                straight = d < 4
+                p = pc[x]
+                if p:
+                    if (p >> 2) != enemy:
+                        g += 1
+                    else:
+                        t = tl[x]
+                        if ((p & 3) == _AWAKENED or t == _EARTH or (straight and t == _WATER)
+                                or (not straight and t == _FIRE)):
+                            n += 1
+                y = jump[h8 + d]
+                if y == _OFF:
+                    continue
+                q = pc[y]
+                if q:
+                    if (q >> 2) == enemy:
+                        t = tl[y]
+                        if ((q & 3) == _AWAKENED or t == _AIR
+                                or (not p and ((straight and t == _WATER)
+                                               or (not straight and t == _FIRE)))):
+                            n += 1
+                elif straight and not p:
+                    z = step[(y << 3) + d]
+                    while z != _OFF:
+                        r = pc[z]
+                        if r:
+                            if (r >> 2) == enemy and ((r & 3) == _AWAKENED or tl[z] == _WATER):
+                                n += 1
+                            break
+                        z = step[(z << 3) + d]
+        o[own] = n
+        o[2 + own] = g
 
 
 def why_illegal(pos, a):

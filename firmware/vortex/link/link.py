@@ -17,6 +17,7 @@ from vortex.engine.position import new_buffer, MAX_DESTINATIONS
 from vortex.app.recognise import HAND, VERDICT_NAMES as VERDICTS
 from vortex.app import commands
 from vortex.app.commands import CommandError
+from vortex.app.leds import SUPPLY_NAMES
 from vortex import record
 from vortex.link.lines import LineReader, NONE, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
 from vortex.link.outbox import Outbox, MESSAGE_MAX
@@ -38,7 +39,7 @@ EVENTS = ("action", "lift", "verdict", "asks", "clock", "result")
 ALL = const(63)
 SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
-            "request", "new", "takeback", "hint", "settings", "set")
+            "request", "new", "takeback", "hint", "settings", "set", "power")
 
 
 class LinkError(CommandError):
@@ -366,6 +367,13 @@ class Link:
     def _do_settings(self, args):
         self._no_args(args)
         self._answer("settings", commands.settings_text(self.board.settings))
+
+    def _do_power(self, args):
+        # What the USB-C source offers (read at boot), and the LEDs' budget now.
+        self._no_args(args)
+        b = self.board
+        self._answer("power", "source %s leds %d budget %d" % (
+            SUPPLY_NAMES[b.supply] if b.supply >= 0 else "-", b.supply_ma, b.budget_ma()))
 
     def _do_set(self, args):
         if len(args) != 2:

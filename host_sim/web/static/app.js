@@ -21,8 +21,9 @@ const VERDICTS = {
 };
 // The settings menu's rows (vortex.app.commands.NAMES, the order of state.settings), in words.
 const SETTING_LABELS = { ai: "AI plays", clock: "clock", brightness: "brightness",
-  budget: "LED budget", hearts: "Hearts", level: "AI level" };
+  budget: "LED budget", hearts: "Hearts", level: "AI level", volume: "sound" };
 const SETTING_UNITS = { budget: " mA" };
+const SUPPLIES = { none: "no USB-C source", usb: "default USB", "1.5a": "USB-C 1.5 A", "3a": "USB-C 3 A" };
 const BAD_VERDICTS = new Set(["illegal", "disagree", "not-asked"]);
 
 const $ = (id) => document.getElementById(id);
@@ -30,7 +31,7 @@ const cellName = (c) => FILES[c & 7] + ((c >> 3) + 1);
 const sideOf = (code) => (code & 4 ? "dark" : "light");
 
 // Exposed for the browser tests: the last state drawn and the hand-to-frame times.
-const vortex = (window.vortex = { state: null, latencies: [], drawn: 0 });
+const vortex = (window.vortex = { state: null, latencies: [], drawn: 0, sounds: [] });
 
 let state = null;
 let cursor = 12; // e2
@@ -192,6 +193,7 @@ function draw(s) {
   }
   $("board").classList.toggle("viewing", !!viewing);
   $("power").textContent = `LEDs ≈ ${s.current_ma} mA of ${s.budget_ma}`;
+  $("power").title = `the LEDs' estimated current, and their budget: what the source (${SUPPLIES[s.supply] || s.supply}) allows, ${s.supply_ma} mA, or the budget setting where lower`;
   drawLegend(s);
 
   $("turn").textContent = s.result ? "Game over" : `${s.side} to act`;
@@ -212,6 +214,8 @@ function draw(s) {
   drawClocks(s);
   $("mode").value = s.settings.ai; // a choice is sent at once: the state always has it
   $("ai-level").value = s.settings.level;
+  $("volume").value = s.settings.volume;
+  hear(s.sound);
 
   drawActions(s);
   if (document.activeElement !== $("position")) $("position").value = s.position;
@@ -247,7 +251,7 @@ function drawLegend(s) {
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   el.innerHTML = names.map((n, i) => {
-    const v = s.settings[n] + (SETTING_UNITS[n] || "");
+    const v = s.settings[n] + (/^\d+$/.test(s.settings[n]) ? SETTING_UNITS[n] || "" : "");
     return `<div data-name="${escapeHtml(n)}" class="${i === s.menu_item ? "on" : ""}"><span>${escapeHtml(SETTING_LABELS[n] || n)}</span><b>${escapeHtml(v)}</b></div>`;
   }).join("");
 }
@@ -335,7 +339,8 @@ function drawSensors(s) {
       d.title = `${cellName(c)}: reed ${raw ? "closed" : "open"} (raw), ${occ ? "a piece" : "no piece"} after the debounce; tile read ${READINGS[s.sensors.readings[c]]}, serial ${s.sensors.ids[c]}`;
     }
   }
-  const bo = $("bounce"), mi = $("misread");
+  const bo = $("bounce"), mi = $("misread"), su = $("supply");
+  if (document.activeElement !== su) su.value = s.supply;
   if (document.activeElement !== bo) bo.value = s.sensors.bounce_ms;
   if (document.activeElement !== mi) mi.value = s.sensors.misread;
   $("bounce-out").textContent = s.sensors.bounce_ms;
@@ -344,6 +349,54 @@ function drawSensors(s) {
 
 function escapeHtml(t) {
   return String(t).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
+}
+
+// --- the board's sounds: its buzzer's tones, played with the Web Audio API --------
+// The state carries the last sound the board played: an id (each played once,
+// never one that came before the page), its tones [hz, ms] (0 Hz a rest: the
+// firmware's own, vortex/app/sounds.py) and the volume. A square wave, as the
+// buzzer's PWM makes; soft is 14 dB under loud, as the PWM's duty makes it
+// (vortex/hal/buzzer.py). Browsers start audio only after a click or a key.
+const GAINS = { soft: 0.03, loud: 0.15 };
+const RAMP_S = 0.004; // no click at a tone's ends
+let audio = null;
+let heard = null; // the last sound id heard (null: none yet, the first state sets it)
+
+function unlockAudio() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx) return null;
+  if (!audio) audio = new Ctx();
+  if (audio.state === "suspended") audio.resume().catch(() => {});
+  return audio;
+}
+
+function hear(sound) {
+  const id = sound ? sound.id : 0;
+  if (heard === null || id <= heard) { heard = Math.max(heard || 0, id); return; }
+  heard = id;
+  const ctx = unlockAudio();
+  if (!ctx || !GAINS[sound.volume]) return;
+  const gain = GAINS[sound.volume];
+  let t = ctx.currentTime + 0.01;
+  for (const [hz, ms] of sound.notes) {
+    const end = t + ms / 1000;
+    if (hz) {
+      const osc = ctx.createOscillator();
+      const g = ctx.createGain();
+      osc.type = "square";
+      osc.frequency.setValueAtTime(hz, t);
+      g.gain.setValueAtTime(0, t);
+      g.gain.linearRampToValueAtTime(gain, t + RAMP_S);
+      g.gain.setValueAtTime(gain, end - RAMP_S);
+      g.gain.linearRampToValueAtTime(0, end);
+      osc.connect(g);
+      g.connect(ctx.destination);
+      osc.start(t);
+      osc.stop(end);
+    }
+    t = end;
+  }
+  vortex.sounds.push(sound.name);
 }
 
 // --- hands ------------------------------------------------------------------------
@@ -545,6 +598,9 @@ function wire() {
   $("sensor-toggle").onchange = () => { $("sensors").hidden = !$("sensor-toggle").checked; if (state) drawSensors(state); };
   $("bounce").onchange = () => send("sensors", { bounce_ms: Number($("bounce").value) });
   $("misread").onchange = () => send("sensors", { misread: Number($("misread").value) });
+  $("supply").onchange = () => send("sensors", { supply: $("supply").value });
+  $("volume").onchange = () => send("set", { name: "volume", value: $("volume").value });
+  for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, unlockAudio, { once: true });
   $("board").addEventListener("keydown", onKey);
   document.addEventListener("keyup", onKeyUp);
 }

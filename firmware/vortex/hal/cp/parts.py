@@ -1,7 +1,7 @@
 """The board's parts on CircuitPython, from the pin map: what main.py's
 build() makes on MicroPython, each the CircuitPython way (see __init__.py).
 
-    reeds, tiles, pixels, buttons, clock, store, port, Watchdog = build("/game.bin")
+    parts = build("/game.bin")    # a vortex.hal.parts.Parts
 
 Also turns autoreload off while the game has CIRCUITPY (boot.py): a file
 written by the game must not restart it. When the drive is the computer's
@@ -15,6 +15,7 @@ from vortex.hal.frontend import FrontEnd
 from vortex.hal.mfrc522 import Readers
 from vortex.hal.tiles import TileScanner
 from vortex.hal.pixels import Pixels, led_map
+from vortex.hal.parts import Parts
 from vortex.hal.cp import keys
 from vortex.hal.cp.bus import SPIBus, Pin
 from vortex.hal.cp.pixels import NeoPixelBuffer
@@ -36,8 +37,10 @@ def output(n, value=0):
 
 
 def build(save_path, say=print):
-    """(reeds, tiles, pixels, buttons, clock, store, port, Watchdog class)."""
+    """The parts (vortex.hal.parts.Parts)."""
     import busio
+    import pwmio
+    import analogio
     clock = supervisor.ticks_ms
     reeds = keys.reed_matrix([gpio(n) for n in pins.REED_ROWS],
                              [gpio(n) for n in pins.REED_COLS], pins.DEBOUNCE_MS)
@@ -55,8 +58,32 @@ def build(save_path, say=print):
     saves = store(save_path, say)
     if not isinstance(saves, ReadOnlyStore):
         supervisor.runtime.autoreload = False
-    # The buzzer (pins.BUZZER, PWM slice 6 A): its MicroPython driver is not
-    # written yet; its CircuitPython twin, on pwmio.PWMOut(gpio(pins.BUZZER),
-    # frequency=..., variable_frequency=True) with the same calls, goes here
-    # beside it and into this tuple when it lands (docs/device.md).
-    return reeds, tiles, pixels, buttons, clock, saves, ConsolePort(), Watchdog
+    # The buzzer's PWM needs its frequency changed per tone (variable_frequency).
+    buzzer = PWM(pwmio.PWMOut(gpio(pins.BUZZER), frequency=440, duty_cycle=0,
+                              variable_frequency=True))
+    cc = ADC(analogio.AnalogIn(gpio(pins.CC_SENSE)))
+    return Parts(reeds, tiles, pixels, buttons, clock, saves, ConsolePort(), Watchdog, buzzer, cc)
+
+
+class PWM:
+    """pwmio.PWMOut as machine.PWM's freq() and duty_u16() (vortex.hal.buzzer)."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def freq(self, hz):
+        self.out.frequency = hz
+
+    def duty_u16(self, duty):
+        self.out.duty_cycle = duty if duty < 65536 else 65535
+
+
+class ADC:
+    """analogio.AnalogIn as machine.ADC's read_u16() (vortex.hal.supply):
+    its .value is already 0-65535."""
+
+    def __init__(self, pin):
+        self.pin = pin
+
+    def read_u16(self):
+        return self.pin.value
