@@ -29,6 +29,7 @@ import power
 from vortex.hal.buzzer import Buzzer
 from vortex.hal.supply import CCSense
 from vortex.app.board import Board
+from vortex.app.ai import searcher, DEVICE_LEVELS
 from vortex.app.service import Service
 from vortex.app import buttons as btn
 from vortex.app import sounds
@@ -46,17 +47,12 @@ def read_buttons(a, b):
     return state
 
 
+CIRCUITPYTHON = sys.implementation.name == "circuitpython"
+
+
 def build():
     """The parts, from the pin map, for the runtime found (vortex.hal.parts)."""
-    if sys.implementation.name == "circuitpython":
-        # CircuitPython compiles each source at its import, and its heap is
-        # smaller. The AI's search, the biggest source, is compiled now,
-        # and its largest table (zobrist's keys, 3.9 KB, shared by every
-        # search) made, while the heap is whole: after the parts (the eight
-        # NFC readers' small objects among them) and a game resumed, they
-        # found no room (MemoryError at the board's first search).
-        from vortex.ai import search, zobrist  # noqa: F401
-        zobrist.shared()
+    if CIRCUITPYTHON:
         from vortex.hal.cp import parts  # the same parts, the CircuitPython way
         return parts.build(SAVE)
     from machine import Pin, SPI, ADC, PWM
@@ -101,15 +97,30 @@ def supply(board, cc):
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     print("Vortex firmware", VERSION)
+    # The AI's search first: its tables (8, 4 and 3.9 KB) are the largest
+    # blocks the board keeps, and the heap has whole blocks only now. Made
+    # after the parts and a resumed game, it found none (the free memory
+    # was there, in pieces: MemoryError at boot). CircuitPython compiles
+    # each source at its import, the NFC driver's with a parse of about
+    # 70 KB at its peak: there the search's source is compiled and its keys
+    # made first, and its tables come after the parts (vortex.app.ai.searcher
+    # makes them smaller if it must).
+    gc.collect()
+    if CIRCUITPYTHON:
+        from vortex.ai import search as _, zobrist  # noqa: F401
+        zobrist.shared()
+        search = None
+    else:
+        search = searcher(DEVICE_LEVELS)
     parts = build()
-    gc.collect()  # the parts' set-up garbage gone before the search's tables: no fragments
+    gc.collect()  # the parts' set-up garbage gone
     buzzer = Buzzer(parts.buzzer, sounds.NOTES)
     board = Board(parts.store)
+    link = Link(board)  # its outbox (2 KB) before the pieces get smaller
     supply(board, parts.cc)
-    gc.collect()  # the resumed game's garbage too: the tables want whole blocks
-    board.make_search()  # at boot, not as a stall at the AI's first action
+    board.make_search(search)  # at boot, not as a stall at the AI's first action
     service = Service(board, parts.reeds, parts.tiles, parts.pixels, parts.buttons, parts.clock,
-                      link=Link(board), port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
+                      link=link, port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
                       say=print, buzzer=buzzer)
     gc.collect()
     try:

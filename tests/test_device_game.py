@@ -20,7 +20,7 @@ from test_app_idle import BATTLE
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import pico  # noqa: E402
 from vortex.app import session  # noqa: E402
-from vortex.engine.defs import DARK  # noqa: E402
+from vortex.engine.defs import DARK, LIGHT  # noqa: E402
 from vortex.engine.codes import (is_move, is_placement, is_swap, is_vortex, move_to,  # noqa: E402
                                  placement_cell)
 from vortex.engine.defs import SWAP  # noqa: E402
@@ -109,6 +109,37 @@ def test_a_battle_with_the_ai_a_takeback_and_a_power_cut():
         rig.run("carry")
         agrees_on_the_link(rig)
         assert rig.board.pos.text() != Position(start).text()
+    finally:
+        rig.close()
+
+
+def test_while_its_ai_thinks_the_board_answers_scans_and_takes_a_takeback():
+    # Level 5 thinks for seconds of device time (10,000 nodes). Meanwhile the
+    # firmware's own pass runs from the search: the host link answers within
+    # 50 ms, the reeds are scanned at least 100 times a second, and button A
+    # takes the move back, which stops the search and drops its answer.
+    rig = device_rig(BATTLE, session.Settings(ai_side=DARK, ai_level=5))
+    try:
+        pos = rig.board.pos
+        n = len(pos.stack)
+        rig.play(pos.parse_action("e2e4"), settle=False)
+        assert len(pos.stack) == n + 1 and rig.board.pending < 0
+        start = rig.dev.now
+        rig.status()
+        answered_ms = (rig.dev.now - start) / 1e6   # from before the command was written
+        assert rig.board.pending < 0, "the AI answered first: nothing was measured while it thought"
+        assert answered_ms < 50, answered_ms
+        rig.run("press a")
+        assert rig.until(lambda: len(pos.stack) == n, 1000), rig.status()
+        assert rig.board.pending < 0
+        taken = rig.dev.now
+        scans = sum(1 for t in rig.dev.scans if start <= t <= taken)
+        assert scans / ((taken - start) / 1e9) >= 100, (scans, (taken - start) / 1e6)
+        # Its answer never comes: the move it was for is gone, and Light is to act.
+        rig.until(lambda: rig.board.pending >= 0, 4000)
+        assert rig.board.pending < 0 and pos.side == LIGHT
+        rig.run("tidy")
+        agrees_on_the_link(rig)
     finally:
         rig.close()
 
