@@ -38,8 +38,17 @@ def test_the_pico_budgets_its_leds_to_the_source_and_sounds_an_illegal_move(uf2_
                    tiles=tiles_of(pos)) as dev:
         assert ask(dev, "power", 120) == "ok power source 1.5a leds %d budget %d" % (leds, leds)
         assert ask(dev, "new " + BATTLE) == "ok new"
-        scans = len(dev.scans)
-        assert dev.wait(lambda: len(dev.scans) >= scans + 40, 60)  # the board put back, agreed
+        # After a new game the board counts no action until it agrees, its
+        # readers having read every tile again (a sweep, then the settle time).
+        for _ in range(100):
+            if "verdict agree" in ask(dev, "status"):
+                break
+            scans = len(dev.scans)
+            dev.wait(lambda: len(dev.scans) >= scans + 50, 60)
+        else:
+            raise AssertionError("the board never agreed: " + dev.output[-300:])
+        t = dev.now  # ... and agreed with its sensors still, every tile read since
+        dev.wait(lambda: dev.now > t + 2000 * MS, 120)
         assert dev.tones == []  # nothing happened: silent
         dev.set_reeds([c for c in occupied if c != e2] + [d3])
         assert dev.wait(lambda: dev.tones and dev.tones[-1][1] == 0, 120), dev.tones
