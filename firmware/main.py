@@ -24,6 +24,15 @@ import gc
 import sys
 import time
 
+CIRCUITPYTHON = sys.implementation.name == "circuitpython"
+if CIRCUITPYTHON:
+    # CircuitPython compiles each source at its import, and a module's parse
+    # needs a few times its code in one piece (the NFC driver's, about 70 KB
+    # at its peak): the biggest sources first, while the heap is whole.
+    from vortex.hal.cp import parts as cp_parts
+    from vortex.ai import search as _, zobrist  # noqa: F401
+    zobrist.shared()  # its 3.9 KB of keys, too
+
 import pins
 import power
 from vortex.hal.buzzer import Buzzer
@@ -47,14 +56,10 @@ def read_buttons(a, b):
     return state
 
 
-CIRCUITPYTHON = sys.implementation.name == "circuitpython"
-
-
 def build():
     """The parts, from the pin map, for the runtime found (vortex.hal.parts)."""
     if CIRCUITPYTHON:
-        from vortex.hal.cp import parts  # the same parts, the CircuitPython way
-        return parts.build(SAVE)
+        return cp_parts.build(SAVE)  # the same parts, the CircuitPython way
     from machine import Pin, SPI, ADC, PWM
     from vortex.hal.parts import Parts
     from vortex.hal.reed import ReedMatrix, sio_columns
@@ -100,18 +105,11 @@ def run(ticks=-1):
     # The AI's search first: its tables (8, 4 and 3.9 KB) are the largest
     # blocks the board keeps, and the heap has whole blocks only now. Made
     # after the parts and a resumed game, it found none (the free memory
-    # was there, in pieces: MemoryError at boot). CircuitPython compiles
-    # each source at its import, the NFC driver's with a parse of about
-    # 70 KB at its peak: there the search's source is compiled and its keys
-    # made first, and its tables come after the parts (vortex.app.ai.searcher
-    # makes them smaller if it must).
+    # was there, in pieces: MemoryError at boot). On CircuitPython the
+    # compiles came first (above), and the tables follow the parts
+    # (vortex.app.ai.searcher makes them smaller if it must).
     gc.collect()
-    if CIRCUITPYTHON:
-        from vortex.ai import search as _, zobrist  # noqa: F401
-        zobrist.shared()
-        search = None
-    else:
-        search = searcher(DEVICE_LEVELS)
+    search = None if CIRCUITPYTHON else searcher(DEVICE_LEVELS)
     parts = build()
     gc.collect()  # the parts' set-up garbage gone
     buzzer = Buzzer(parts.buzzer, sounds.NOTES)
