@@ -8,13 +8,16 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-terminal test browser bench bench-device tables hardware uf2 flash clean
+.PHONY: help play play-device play-terminal test browser bench bench-device tables hardware uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 play:  ## the simulator in the browser: you against the board's AI (address printed)
 	$(PYTHON) -m host_sim play --ai dark
+
+play-device: $(STAMP)  ## the same page with the real firmware on the emulated Pico under it (slower)
+	$(VPY) -m host_sim play --ai dark --device
 
 play-terminal:  ## the same simulator in a terminal
 	$(PYTHON) -m host_sim board --ai dark

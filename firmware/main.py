@@ -6,12 +6,15 @@ one step of tile reading, one step of the board logic, the LEDs when the
 frame changed, the host link on the USB serial (docs/protocol.md; it never
 waits for the host, and Ctrl-C still reaches the REPL), the watchdog. The
 AI's search runs the same pass while it thinks. The loop allocates nothing
-while nothing happens. With no NFC reader answering, the loop goes on,
-says so on the console, and plays the pieces on the game's tiles.
-At boot it prints the firmware's version (vortex.version, written by the build),
-reads what the USB-C source offers and budgets the LEDs to it (power.py,
-deployed next to pins.py; the host link's `power` says what it read); the
-buzzer sounds what the board decides.
+while nothing happens. The tile readers are eight MFRC522s, one per rank,
+behind the front end's 595 chain and decoder (vortex.hal.frontend); a pass
+moves each on without waiting for any (vortex.hal.tiles). With an NFC
+reader not answering, the loop goes on, says so on the console, and plays
+on with the game's tiles on that reader's rank. At boot it prints the
+firmware's version (vortex.version, written by the build), reads what the
+USB-C source offers and budgets the LEDs to it (power.py, deployed next to
+pins.py; the host link's `power` says what it read); the buzzer sounds
+what the board decides.
 
 The same file runs on CircuitPython (deployed as code.py): build() then
 makes the parts from CircuitPython's modules (vortex/hal/cp), and the
@@ -21,11 +24,21 @@ import gc
 import sys
 import time
 
+CIRCUITPYTHON = sys.implementation.name == "circuitpython"
+if CIRCUITPYTHON:
+    # CircuitPython compiles each source at its import, and a module's parse
+    # needs a few times its code in one piece (the NFC driver's, about 70 KB
+    # at its peak): the biggest sources first, while the heap is whole.
+    from vortex.hal.cp import parts as cp_parts
+    from vortex.ai import search as _, zobrist  # noqa: F401
+    zobrist.shared()  # its 3.9 KB of keys, too
+
 import pins
 import power
 from vortex.hal.buzzer import Buzzer
 from vortex.hal.supply import CCSense
 from vortex.app.board import Board
+from vortex.app.ai import searcher, DEVICE_LEVELS
 from vortex.app.service import Service
 from vortex.app import buttons as btn
 from vortex.app import sounds
@@ -45,14 +58,14 @@ def read_buttons(a, b):
 
 def build():
     """The parts, from the pin map, for the runtime found (vortex.hal.parts)."""
-    if sys.implementation.name == "circuitpython":
-        from vortex.hal.cp import parts  # the same parts, the CircuitPython way
-        return parts.build(SAVE)
+    if CIRCUITPYTHON:
+        return cp_parts.build(SAVE)  # the same parts, the CircuitPython way
     from machine import Pin, SPI, ADC, PWM
     from vortex.hal.parts import Parts
     from vortex.hal.reed import ReedMatrix, sio_columns
-    from vortex.hal.mfrc522 import MFRC522
-    from vortex.hal.tiles import TileScanner, ShiftMux
+    from vortex.hal.frontend import FrontEnd
+    from vortex.hal.mfrc522 import Readers
+    from vortex.hal.tiles import TileScanner
     from vortex.hal.pixels import Pixels, led_map
     from vortex.hal.store import FileStore
     from vortex.hal.watchdog import Watchdog
@@ -61,9 +74,17 @@ def build():
                        pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
     spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
               mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
-    reader = MFRC522(spi, Pin(pins.NFC_CS), Pin(pins.NFC_RST))
-    reader.init()
-    tiles = TileScanner(reader, ShiftMux(spi, Pin(pins.MUX_LATCH)), time.ticks_ms())
+    strobe = Pin(pins.NFC_STROBE, Pin.OUT)
+    latch = Pin(pins.NFC_LATCH, Pin.OUT)
+    if sys.platform == "rp2":  # its registers straight from machine code
+        from vortex.hal.rp2nfc import Rp2FrontEnd
+        front = Rp2FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_SPI, pins.NFC_STROBE,
+                            pins.NFC_LATCH)
+    else:
+        front = FrontEnd(spi, strobe, latch, pins.NFC_READERS)
+    front.reset()
+    tiles = TileScanner(Readers(front, pins.NFC_READERS), front, time.ticks_ms(),
+                        clock=time.ticks_us)
     pixels = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
     a = Pin(pins.BUTTON_A, Pin.IN, Pin.PULL_UP)
     b = Pin(pins.BUTTON_B, Pin.IN, Pin.PULL_UP)
@@ -81,14 +102,23 @@ def supply(board, cc):
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     print("Vortex firmware", VERSION)
+    # The AI's search first: its tables (8, 4 and 3.9 KB) are the largest
+    # blocks the board keeps, and the heap has whole blocks only now. Made
+    # after the parts and a resumed game, it found none (the free memory
+    # was there, in pieces: MemoryError at boot). On CircuitPython the
+    # compiles came first (above), and the tables follow the parts
+    # (vortex.app.ai.searcher makes them smaller if it must).
+    gc.collect()
+    search = None if CIRCUITPYTHON else searcher(DEVICE_LEVELS)
     parts = build()
+    gc.collect()  # the parts' set-up garbage gone
     buzzer = Buzzer(parts.buzzer, sounds.NOTES)
     board = Board(parts.store)
+    link = Link(board)  # its outbox (2 KB) before the pieces get smaller
     supply(board, parts.cc)
-    gc.collect()  # the imports' and the parts' garbage gone: room for the search's tables
-    board.make_search()  # at boot, not as a stall at the AI's first action
+    board.make_search(search)  # at boot, not as a stall at the AI's first action
     service = Service(board, parts.reeds, parts.tiles, parts.pixels, parts.buttons, parts.clock,
-                      link=Link(board), port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
+                      link=link, port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
                       say=print, buzzer=buzzer)
     gc.collect()
     try:

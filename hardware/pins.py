@@ -17,7 +17,8 @@ REED_COLS = (8, 9, 10, 11, 12, 13, 14, 15)
 DEBOUNCE_MS = 5
 
 # NFC: one MFRC522 per rank on SPI0 (mode 0), shared with a chain of five
-# 74HC595; 4 MHz leaves margin on long board traces.
+# 74HC595; 4 MHz leaves margin on long board traces. vortex.hal.frontend
+# drives the chain and the decoder, vortex.hal.mfrc522 the readers.
 NFC_SPI = 0
 NFC_SCK = 18
 NFC_MOSI = 19
@@ -48,11 +49,3 @@ BUZZER = 28         # PWM slice 6 A
 
 # Watchdog: reboot if the main loop stalls this long (RP2040 max 8388).
 WATCHDOG_MS = 5000
-
-# Transitional, for the firmware of the single-reader front end that this
-# branch does not change (main.py, tools/write_tag.py): their names for the
-# old pins. The firmware of the per-rank front end (issue 16) drops them;
-# the schematic does not use them. NFC_RST had GP20, now BUTTON_B's.
-NFC_CS = NFC_STROBE
-NFC_RST = 20
-MUX_LATCH = NFC_LATCH

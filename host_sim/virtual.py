@@ -3,7 +3,8 @@ the hands hold) that produces the sensor readings the firmware sees.
 
 The firmware's own debouncer and tile-read scheduler run on top of it, so
 what is simulated is only the physics: reed contacts (with optional bounce)
-and NFC tags answering under an antenna (with optional misreads).
+and NFC tags answering under the coil their rank's reader has switched in
+(with optional misreads).
 
 Runs on CPython and on the MicroPython unix port (firmware/ on sys.path), so
 whole games can be played through it under both.
@@ -27,36 +28,52 @@ class PhysicsError(ValueError):
     """A physical operation that cannot happen (an empty hand, a full cell)."""
 
 
+class VirtualFrontEnd:
+    """The front end's switches (hal.frontend's coil/flush): rank r's reader
+    reaches the coil of file coils[r] (255: none)."""
+
+    def __init__(self, ranks=8):
+        self.coils = bytearray(b"\xff" * ranks)
+
+    def coil(self, rank, f):
+        self.coils[rank] = 255 if f < 0 else f
+
+    def flush(self):
+        pass
+
+
 class VirtualReader:
-    """An NFC reader (hal.tiles' reader interface) and its antenna mux: the
-    antenna under the selected cell meets the truth's tag there, if any."""
+    """Rank r's NFC reader (hal.tiles' reader interface): it meets the
+    truth's tag under the coil its rank's switch connects, if any; a read
+    ends at the first step() after begin()."""
 
-    def __init__(self, board):
+    def __init__(self, board, rank):
         self.board = board
-        self.cell = -1
+        self.rank = rank
+        self._st = NOTAG
 
-    def select(self, cell):  # the antenna multiplexer
-        self.cell = cell
-
-    def off(self):
-        self.cell = -1
-
-    def read_tile(self, out):
+    def begin(self, out, slot=-1):
         """Fill out with the tag's user pages: OK, NOTAG, or ERR (a garbled frame)."""
         b = self.board
-        c = self.cell
-        terrain = b.tiles[c] if c >= 0 else 0
+        f = b.front.coils[self.rank]
+        terrain = b.tiles[self.rank * 8 + f] if f != 255 else 0
         if not terrain:
-            return NOTAG
-        if b.misread and b.rng.below(1000) < b.misread:
-            if b.rng.below(2):
-                return NOTAG  # the tag did not answer this time
-            return ERR
-        if terrain == FOREIGN:
-            out[:] = bytes(16)  # answers, but holds no tile of ours
+            self._st = NOTAG
+        elif b.misread and b.rng.below(1000) < b.misread:
+            # The tag did not answer this time, or its frame came garbled.
+            self._st = NOTAG if b.rng.below(2) else ERR
         else:
-            out[:] = tag.encode(terrain, b.serials[c])
-        return OK
+            if terrain == FOREIGN:
+                for i in range(16):
+                    out[i] = 0      # answers, but holds no tile of ours
+            else:
+                tag.encode_into(out, terrain, b.serials[self.rank * 8 + f])
+            self._st = OK
+
+    due = None               # no clock: look at every poll
+
+    def step(self, now=None):
+        return self._st
 
 
 class VirtualBuzzer(Buzzer):
@@ -147,8 +164,9 @@ class VirtualBoard:
         self._next_serial = 1
         self.changed_at = [-100000] * 64  # when each cell's piece last came or went
         self.reeds = VirtualReeds(self)
-        self.reader = VirtualReader(self)
-        self.scanner = TileScanner(self.reader, self.reader, 0)
+        self.front = VirtualFrontEnd()
+        self.readers = [VirtualReader(self, r) for r in range(8)]
+        self.scanner = TileScanner(self.readers, self.front, 0)
         self.buzzer = VirtualBuzzer()
         self.usb = None  # the USB-C source it is plugged into (host_sim.usb), once plugged
 

@@ -7,7 +7,8 @@ vortex write-tag (python3 -m host_sim write-tag from a checkout).
 
     vortex write-tag fire --serial 12 --write --cell e4 --port /dev/ttyACM0
         writes them on the tag lying on cell e4 of a board running our
-        firmware, through its MFRC522, then reads them back. It runs
+        firmware, through the MFRC522 of the cell's rank, then reads them
+        back. It runs
             mpremote connect PORT resume exec "<script>"
         which stops the game without a soft reset (main.py then keeps its
         watchdog fed, as for make flash; a soft reset would let it restart
@@ -36,13 +37,17 @@ import time
 from machine import Pin, SPI
 import pins
 from vortex import tag
+from vortex.hal.frontend import FrontEnd, OFF
 from vortex.hal.mfrc522 import MFRC522, OK
-from vortex.hal.tiles import ShiftMux
 spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
           mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
-rdr = MFRC522(spi, Pin(pins.NFC_CS), Pin(pins.NFC_RST))
-mux = ShiftMux(spi, Pin(pins.MUX_LATCH))
-mux.select({cell})
+front = FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT),
+                 pins.NFC_READERS)
+front.reset()
+rank, f = {cell} >> 3, {cell} & 7
+rdr = MFRC522(front, rank)
+front.coil(rank, f)
+front.flush()
 time.sleep_ms(10)
 data = {data!r}
 ok = False
@@ -57,7 +62,8 @@ for attempt in range(50):
 buf = bytearray(16)
 st = rdr.read_tile(buf)
 uid = ''.join('%02X' % b for b in rdr.uid[:rdr.uid_len])
-mux.off()
+front.coil(rank, OFF)
+front.flush()
 if ok and st == OK and bytes(buf) == data:
     print('VERIFIED uid', uid, 'terrain', tag.decode(buf), 'serial', tag.serial(buf))
 else:

@@ -1,8 +1,10 @@
-"""A fake MFRC522 (register model, FIFO, CalcCRC, Transceive) with a fake
-NTAG213 in its field, for the driver's tests. Plain Python: runs on CPython
-and MicroPython (kept apart from hal_fakes so each module compiles in the
-small heap of the MicroPython tests)."""
-from hal_fakes import FakePin
+"""A fake MFRC522 (register model, FIFO, Transceive and Transmit with the
+hardware CRC) with fake NTAG213s under its coils, for the driver's tests.
+Plain Python: runs on CPython and MicroPython (kept apart from hal_fakes so
+each module compiles in the small heap of the MicroPython tests). Only what
+the driver's logic needs, instantly: tools/pico/nfc.mjs is the chip as the
+datasheets time it, on the emulated Pico.
+"""
 
 
 def crc_a(data):
@@ -41,10 +43,18 @@ class FakeNtag:
             self.mem[16:16 + len(data)] = data
         self.state = "IDLE"
         self.level = 0
+        self.powered = True
         self.silent_on = None
         self.bad_crc_on = None
         self.collide = False
         self.commands = []
+
+    def power(self, on):
+        """The field reaches the tag (its coil switched in) or not: a tag
+        without power forgets its state."""
+        if not on:
+            self.state = "IDLE"
+        self.powered = on
 
     def _cl(self, level):
         u = self.uid
@@ -119,19 +129,25 @@ class FakeNtag:
 
 
 class FakeRC522:
-    """An MFRC522 behind a fake SPI bus: the registers the driver uses,
-    the FIFO, CalcCRC, Transceive and the ISO 14443 exchange with `tag`
-    (None: an empty field). dead=True: the chip reads as all zeros."""
+    """An MFRC522 as its SPI transactions see it (xfer(out, into): one NSS-low
+    transfer): the registers the driver uses, the FIFO, Transceive and
+    Transmit with TxModeReg / RxModeReg's CRC, and the ISO 14443 exchange
+    with the tag under its connected coil (tags: {file: FakeNtag}). Its
+    front end (hal_fake_front.FakeBus) connects the coil and drives the reset
+    line. dead=True: the chip reads as all zeros (none on the bus)."""
 
-    def __init__(self, tag=None):
-        self.tag = tag
-        self.cs = FakePin("cs")
-        self.rst = FakePin("rst")
+    def __init__(self, tags=None):
+        self.tags = tags if tags is not None else {}
+        self.coil = -1
+        self.running = True
         self.dead = False
         self.regs = bytearray(64)
         self.fifo = []
-        self.frames = []                # (frame, bits) sent to the field
+        self.frames = []                # the last 16 (frame as sent on the air, bits)
+        self.cmds = bytearray()         # the first byte of every frame sent
         self.transfers = 0
+        self.writes = None              # a list: (register, value) written get logged
+        self._recv = False              # Transceive receiving: StartSend ignored
         self._reset()
 
     def _reset(self):
@@ -141,25 +157,39 @@ class FakeRC522:
         self.regs[0x14] = 0x80
         self.regs[0x37] = 0x92
         self.fifo = []
+        self._recv = False
+        self._field()
+
+    # the front end's lines
+    def set_coil(self, f):
+        if f != self.coil:
+            self.coil = f
+            self._field()
+
+    def power(self, on):
+        if on and not self.running:
+            self.running = True
+            self._reset()
+        elif not on:
+            self.running = False
+            self._field()
+
+    def _field(self):
+        on = self.running and self.regs[0x14] & 0x03 == 0x03
+        for f, t in self.tags.items():
+            t.power(on and f == self.coil)
 
     # SPI
-    def write(self, buf):
-        self._xfer(bytes(buf), None)
-
-    def write_readinto(self, out, into):
-        assert len(out) == len(into)
-        self._xfer(bytes(out), into)
-
-    def _xfer(self, out, into):
-        assert self.cs.v == 0, "SPI transfer with CS high"
+    def xfer(self, out, into):
         self.transfers += 1
         if out[0] & 0x80:
             vals = [0]
             for b in out[:-1]:
                 assert b & 0x80, "mixed read/write transfer"
                 vals.append(self._read(b >> 1 & 0x3F))
-            for i in range(len(out)):
-                into[i] = vals[i]
+            if into is not None:
+                for i in range(len(out)):
+                    into[i] = vals[i]
         else:
             reg = out[0] >> 1 & 0x3F
             for b in out[1:]:
@@ -169,7 +199,7 @@ class FakeRC522:
                     into[i] = 0
 
     def _read(self, reg):
-        if self.dead:
+        if self.dead or not self.running:
             return 0
         if reg == 0x09:
             return self.fifo.pop(0) if self.fifo else 0
@@ -178,20 +208,23 @@ class FakeRC522:
         return self.regs[reg]
 
     def _write(self, reg, v):
+        if self.dead or not self.running:
+            return
+        if self.writes is not None:
+            self.writes.append((reg, v))
         r = self.regs
         if reg == 0x01:
             cmd = v & 0x0F
             if cmd == 0x0F:
                 self._reset()
                 return
+            self._recv = False          # a command written ends the one running
             r[0x01] = v
-            if cmd == 0x03:                 # CalcCRC over the FIFO
-                c = crc_a(bytes(self.fifo))
-                self.fifo = []
-                r[0x22] = c & 0xFF
-                r[0x21] = c >> 8
-                r[0x05] |= 0x04
-        elif reg in (0x04, 0x05):           # Set1/Set2 semantics
+            if cmd == 0x04:             # Transmit: the FIFO goes at once
+                self._send(0)
+                r[0x01] = 0x00
+                r[0x04] |= 0x10         # IdleIRq
+        elif reg in (0x04, 0x05):       # Set1/Set2 semantics
             if v & 0x80:
                 r[reg] |= v & 0x7F
             else:
@@ -203,27 +236,45 @@ class FakeRC522:
             self.fifo.append(v)
         elif reg == 0x0D:
             r[reg] = v & 0x7F
-            if v & 0x80 and r[0x01] & 0x0F == 0x0C:
-                self._transmit(v & 0x07)
+            if v & 0x80 and r[0x01] & 0x0F == 0x0C and not self._recv:
+                reply = self._send(v & 0x07)
+                self._receive(reply)
         else:
             r[reg] = v
+            if reg == 0x14:
+                self._field()
 
-    def _transmit(self, bits):
+    def _send(self, bits):
         frame = bytes(self.fifo)
         self.fifo = []
-        self.frames.append((frame, bits))
+        if self.regs[0x12] & 0x80:
+            frame = with_crc(frame)
+        if len(self.frames) < 16:
+            self.frames.append((frame, bits))
+        if frame:
+            self.cmds.append(frame[0])
+        self.regs[0x04] |= 0x40         # TxIRq
+        t = self.tags.get(self.coil)
+        if t is None or not t.powered:
+            return None
+        return t.handle(frame, bits)
+
+    def _receive(self, reply):
         r = self.regs
-        reply = None
-        if self.tag is not None and r[0x14] & 0x03 == 0x03:
-            reply = self.tag.handle(frame, bits)
         if reply is None:
-            r[0x04] |= 0x01                 # TimerIRq: no answer in time
+            r[0x04] |= 0x01             # TimerIRq: no answer in time
+            self._recv = True           # still listening until a command is written
             return
         data, last, err = reply
+        if r[0x13] & 0x80:              # RxCRCEn: checked, and kept out of the FIFO
+            if not last and len(data) > 2 and crc_a(data[:-2]) == data[-2] | data[-1] << 8:
+                data = data[:-2]
+            else:
+                err |= 0x04             # CRCErr
         self.fifo = list(data)
         r[0x0C] = last
         r[0x06] = err
-        r[0x04] |= 0x30 | (0x02 if err else 0)
+        r[0x04] |= 0x20 | (0x02 if err else 0)
 
     def commands(self):
-        return [f[0][0] for f in self.frames if f[0]]
+        return list(self.cmds)

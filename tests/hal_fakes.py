@@ -1,7 +1,7 @@
-"""Fake hardware for the hal tests: pins, a reed matrix, an MFRC522 with an
-NTAG213 in its field. Plain Python, so the tests run on CPython and under
-the MicroPython unix port alike (KMK style: the drivers get these objects
-in place of machine.Pin / machine.SPI)."""
+"""Fake hardware for the hal tests: pins and a reed matrix (the NFC front
+end's fakes are in hal_fake_rc522 and hal_fake_front). Plain Python, so the
+tests run on CPython and under the MicroPython unix port alike (KMK style:
+the drivers get these objects in place of machine.Pin / machine.SPI)."""
 
 
 class FakePin:
@@ -17,6 +17,7 @@ class FakePin:
         self.pull = None
         self.v = 0
         self.writes = 0
+        self.hook = None  # called with each level written (a latch's edge, say)
 
     def init(self, mode=-1, pull=-1, value=None):
         self.mode = mode
@@ -30,6 +31,8 @@ class FakePin:
             return self.read()
         self.v = 1 if v else 0
         self.writes += 1
+        if self.hook is not None:
+            self.hook(self.v)
         return None
 
     def __call__(self, v=None):

@@ -69,6 +69,12 @@ def test_the_search_fits_a_smaller_table_when_the_heap_has_no_block_for_its_own(
                 raise MemoryError("no block for %d bytes" % (8 << tt_bits))
             real.__init__(self, max_ply, tt_bits, history, poll)
 
+    class NoHistory(real):
+        def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None):
+            if history or tt_bits > 9:
+                raise MemoryError("no block for the history")
+            real.__init__(self, max_ply, tt_bits, history, poll)
+
     class Starved(real):
         def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None):
             raise MemoryError("nothing at all")
@@ -77,6 +83,9 @@ def test_the_search_fits_a_smaller_table_when_the_heap_has_no_block_for_its_own(
         search.Search = Tight
         s = searcher(5)
         assert len(s.tt) == 8 << 8 and s.tt_mask == 255 and s.history is not None
+        search.Search = NoHistory
+        s = searcher(5)
+        assert s.history is None and len(s.tt) == 8 << 9
         search.Search = Starved
         try:
             searcher(5)

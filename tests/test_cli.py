@@ -76,7 +76,13 @@ BAD = [
     (SIM + ["write-tag", "F", "--port", "ñ"], 2, "not a serial port name"),
     (SIM + ["write-tag", "A", "--write", "--port", "/dev/no-such-port"], 1,
      "failed to access /dev/no-such-port"),
+    (PY + ["tools/probe_rank.py", "--rank", "0"], 2, "rank: 0 is out of range 1..8"),
+    (PY + ["tools/probe_rank.py", "--reads", "x"], 2, "reads: 'x' is not a whole number"),
+    (PY + ["tools/probe_rank.py", "--port", "ñ"], 2, "not a serial port name"),
+    (PY + ["tools/probe_rank.py", "--port", "/dev/no-such-port"], 1, "probe_rank:"),
     (SIM + ["play", "--version"], 2, "unrecognized arguments: --version"),
+    (SIM + ["play", "--device", "--no-browser", "--save", os.path.join(ROOT, "no-such-save.bin")],
+     1, "--save is the simulator's: the emulated Pico saves in its own flash"),
     (SIM + ["write-tag", "F", "--write", "--cell"], 2, "--cell: expected one argument"),
     (PY + ["tools/build_uf2.py", "--micropython", ""], 2, "micropython: empty"),
     (PY + ["tools/build_uf2.py", "--micropython", "/no/such.uf2"], 1,
@@ -144,7 +150,7 @@ HELP = [SIM + [c] for c in ("legal", "perft", "apply", "game", "board", "link", 
                              "write-tag")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "build_uf2.py", "gen_tables.py", "build_mpy.py",
                                         "bench.py", "bench_ai.py", "bench_device.py", "match.py",
-                                        "match_players.py", "pico", "hardware.py")]
+                                        "match_players.py", "pico", "hardware.py", "probe_rank.py")]
 
 
 @pytest.mark.parametrize("argv", HELP, ids=[" ".join(a[1:]) for a in HELP])

@@ -5,13 +5,13 @@ budgets its LEDs to it, and an illegal move puts the firmware's tones on
 the buzzer's pin, each for its time, at the soft volume's duty, then
 silence. Skipped, with the reason, where the emulated Pico cannot run."""
 import os
-import re
 import sys
 
 import pytest
 
 from mpy import ROOT
 from test_app_idle import BATTLE
+from test_device import ask, tiles_of
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import pico  # noqa: E402
@@ -27,14 +27,6 @@ MS = 1_000_000  # ns
 PASS_MS = 40  # a tone may start up to a pass late; a pass with a frame to send is the longest
 
 
-def ask(dev, line, timeout=60):
-    """A command to main.py's link; its answer's line."""
-    start = len(dev.output)
-    dev.write(line + "\n")
-    answer = re.compile(r"^\d+ (ok|error) %s\b.*\n" % line.split()[0], re.M)
-    assert dev.wait(lambda: answer.search(dev.output, start), timeout), dev.output[-500:]
-    return answer.search(dev.output, start).group(0).split(" ", 1)[1].rstrip()
-
 
 def test_the_pico_budgets_its_leds_to_the_source_and_sounds_an_illegal_move(uf2_file):
     pos = Position(BATTLE)
@@ -42,11 +34,21 @@ def test_the_pico_budgets_its_leds_to_the_source_and_sounds_an_illegal_move(uf2_
     e2, d3 = parse_cell("e2"), parse_cell("d3")  # e2 stands on Water: no diagonal step
     leds = power.LED_BUDGET_MA[power.SOURCE_1A5] + 64 * MA_IDLE
     cc = (power.CC_1A5_U16 + power.CC_3A0_U16) // 2  # a 1.5 A source's level, mid-band
-    with pico.Pico(firmware=uf2_file[0], deploy=False, reeds=occupied, cc_u16=cc) as dev:
+    with pico.Pico(firmware=uf2_file[0], deploy=False, reeds=occupied, cc_u16=cc,
+                   tiles=tiles_of(pos)) as dev:
         assert ask(dev, "power", 120) == "ok power source 1.5a leds %d budget %d" % (leds, leds)
         assert ask(dev, "new " + BATTLE) == "ok new"
-        scans = len(dev.scans)
-        assert dev.wait(lambda: len(dev.scans) >= scans + 40, 60)  # the board put back, agreed
+        # After a new game the board counts no action until it agrees, its
+        # readers having read every tile again (a sweep, then the settle time).
+        for _ in range(100):
+            if "verdict agree" in ask(dev, "status"):
+                break
+            scans = len(dev.scans)
+            dev.wait(lambda: len(dev.scans) >= scans + 50, 60)
+        else:
+            raise AssertionError("the board never agreed: " + dev.output[-300:])
+        t = dev.now  # ... and agreed with its sensors still, every tile read since
+        dev.wait(lambda: dev.now > t + 2000 * MS, 120)
         assert dev.tones == []  # nothing happened: silent
         dev.set_reeds([c for c in occupied if c != e2] + [d3])
         assert dev.wait(lambda: dev.tones and dev.tones[-1][1] == 0, 120), dev.tones

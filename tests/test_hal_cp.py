@@ -310,9 +310,11 @@ def test_pin_speaks_machine_pin(digitalio):
     assert d.pull is None
 
 
-def test_the_mfrc522_driver_runs_unchanged_on_the_adapter(digitalio):
-    # The driver's whole set-up and a tile read, on an SPI bus with no chip
-    # (MISO low): it finds no reader, as on the emulated Pico.
+def test_the_nfc_front_end_and_its_driver_run_unchanged_on_the_adapter(digitalio):
+    # The front end's chain, a reader's whole set-up and a tile read, on an
+    # SPI bus with no chip (MISO low): it finds no reader, as on the
+    # emulated Pico with its readers dead.
+    from vortex.hal.frontend import FrontEnd
     from vortex.hal.mfrc522 import MFRC522
     from vortex.tag import NOREADER
 
@@ -323,10 +325,15 @@ def test_the_mfrc522_driver_runs_unchanged_on_the_adapter(digitalio):
                 into[i] = 0
 
     bus = Silent()
-    cs = DigitalInOut()
-    rdr = MFRC522(SPIBus(bus, 4_000_000), Pin(cs))
-    assert (cs.direction, cs.value) == ("out", True)  # deselected between transfers
+    strobe, latch = DigitalInOut(), DigitalInOut()
+    front = FrontEnd(SPIBus(bus, 4_000_000), Pin(strobe, Pin.OUT, value=1), Pin(latch, Pin.OUT),
+                     8)
+    rdr = MFRC522(front, 3)
+    assert (strobe.direction, strobe.value) == ("out", True)  # no reader between transactions
+    assert (latch.direction, latch.value) == ("out", False)
     assert not rdr.present and rdr.read_tile(bytearray(16)) == NOREADER
+    chains = [c[1] for c in bus.calls if c[0] == "write" and len(c[1]) == 5]
+    assert chains and chains[-1][0] & 7 == 3               # the decoder addresses reader 3
     assert any(c[0] == "write_readinto" for c in bus.calls)
 
 

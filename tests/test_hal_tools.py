@@ -1,8 +1,9 @@
 """vortex write-tag (host_sim/write_tag.py), and the tag codes against the engine's (CPython).
 
 The program write_tag sends to the board is run here under the MicroPython
-unix port, against the fake MFRC522 and NTAG213 of hal_fake_rc522 behind a
-fake `machine` module: it must write the tag and read it back."""
+unix port, against the fake front end, MFRC522s and NTAG213 of hal_fake_front
+and hal_fake_rc522 behind a fake `machine` module: it must write the tag and
+read it back."""
 import os
 import subprocess
 import sys
@@ -65,37 +66,37 @@ import binascii
 import pins
 from hal_fakes import FakePin
 from hal_fake_rc522 import FakeNtag, FakeRC522
-chip = FakeRC522(FakeNtag())
-others = {}
-shifted = []
+from hal_fake_front import FakeBus
+chips = [FakeRC522() for _ in range(8)]
+chips[CELL >> 3].tags[CELL & 7] = FakeNtag()
+bus = FakeBus(chips)
+coils = []
+apply = bus._apply
 
-class Bus:
-    # The MFRC522 when its CS is low, else the 74HC595 of the antenna mux.
-    def __init__(self, *a, **k):
-        pass
-    def write(self, b):
-        if chip.cs.v == 0:
-            chip.write(b)
-        else:
-            shifted.append(bytes(b))
-    def write_readinto(self, o, i):
-        chip.write_readinto(o, i)
+def seen():
+    apply()
+    coils.append(bus.coil(CELL >> 3))
+bus._apply = seen
 
-def Pin(n, *a, **k):
-    if n == pins.NFC_CS:
-        return chip.cs
-    if n == pins.NFC_RST:
-        return chip.rst
-    return others.setdefault(n, FakePin())
+class Pins:
+    OUT = FakePin.OUT
+
+    def __call__(self, n, *a, **k):
+        if n == pins.NFC_STROBE:
+            return bus.strobe
+        if n == pins.NFC_LATCH:
+            return bus.latch
+        return FakePin()
 
 class machine:
     pass
-machine.Pin = Pin
-machine.SPI = Bus
+machine.Pin = Pins()
+machine.SPI = lambda *a, **k: bus
 sys.modules['machine'] = machine
 exec(open(SCRIPT).read())
-print('MEM', binascii.hexlify(bytes(chip.tag.mem[16:32])).decode())
-print('MUX', binascii.hexlify(b''.join(shifted)).decode())
+print('MEM', binascii.hexlify(bytes(chips[CELL >> 3].tags[CELL & 7].mem[16:32])).decode())
+print('COILS', coils[0], coils[-2], coils[-1])
+print('OTHERS', sum(c.transfers for i, c in enumerate(chips) if i != CELL >> 3))
 """
 
 
@@ -106,12 +107,13 @@ def test_board_script_writes_and_verifies_under_micropython(tmp_path):
     script = tmp_path / "script.py"
     script.write_text(write_tag.script(data, 28))
     runner = tmp_path / "runner.py"
-    runner.write_text("ROOT = %r\nSCRIPT = %r\n" % (ROOT, str(script)) + RUNNER)
+    runner.write_text("ROOT = %r\nSCRIPT = %r\nCELL = 28\n" % (ROOT, str(script)) + RUNNER)
     out = subprocess.run([MICROPYTHON, str(runner)], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("VERIFIED uid 04112233445566 terrain 3 serial 513"), out.stdout
     assert lines[1] == "MEM " + data.hex()
-    # Antenna 28 selected (mux 1, channel 12), then all off.
-    assert lines[2] == "MUX f0" + "%02x" % (0xF0 ^ 0x20 | 12) + "f0"
+    # e4 is rank 3's coil 4: none at first, coil 4 while writing, none after.
+    assert lines[2] == "COILS -1 4 -1"
+    assert lines[3] == "OTHERS 0"          # no other reader addressed

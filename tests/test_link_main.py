@@ -39,7 +39,7 @@ def run(script, tmp_path, stdin, ticks=200):
     code = script % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
                      "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
                      "save": str(tmp_path / "game.bin"), "ticks": ticks}
-    return subprocess.run([micropython(), "-X", "heapsize=416K", "-c", code], input=stdin,
+    return subprocess.run([micropython(), "-X", "heapsize=480K", "-c", code], input=stdin,
                           capture_output=True, timeout=300)
 
 
@@ -58,7 +58,7 @@ def test_an_idle_link_allocates_nothing():
     # stdin held open and silent while the link polls it a thousand times.
     code = IDLE % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
                    "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware"}
-    r = subprocess.Popen([micropython(), "-X", "heapsize=384K", "-c", code],
+    r = subprocess.Popen([micropython(), "-X", "heapsize=448K", "-c", code],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         out = r.stdout.read().decode()

@@ -9,9 +9,12 @@ heap of the imports), board (lift to frame, idle step), sound (the board's
 whole pass with no buzzer, the buzzer idle and playing, on the real PWM
 pin on the device; a tone change), save (after 10 and
 300 actions), ai (time per action, per level), hal (the reed scan and a
-NeoPixel frame on the real pins), loop (main.py with its real
-pins: reed scans per second idle, with a piece lifted, while the AI thinks
-and while the LEDs blink; lift-to-LED latency; no NFC reader answering),
+NeoPixel frame on the real pins), nfc (the NFC front end's eight readers:
+an exchange's protocol step, the scanner alone, main.py's sweep, reed scans
+and lift latency while it reads, a laid tile's latency), loop (main.py
+with its real pins and the position's tiles: reed scans per second idle,
+with a piece lifted, while the AI thinks and while the LEDs blink;
+lift-to-LED latency),
 game (a whole game through the virtual board, the slowest: minutes).
 Device time is the emulated 125 MHz clock's; the emulator itself runs
 several times slower than a real Pico, so this takes a while.
@@ -42,6 +45,7 @@ from vortex.engine.position import START  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
 from vortex.app import session  # noqa: E402
 from vortex.hal.store import pack  # noqa: E402
+from vortex.app.sensing import SETTLE_MS  # noqa: E402
 
 SCRIPTS = ("bench_app_mpy.py", "bench_device_mpy.py")
 SAVES = (10, 300)
@@ -97,10 +101,11 @@ class Bench:
             raise RuntimeError("unix port: %s" % err.strip().splitlines()[-1:])
         return {k: float(v[0]) for k, v in bench.dict_of(lines).items() if _number(v[0])}
 
-    def device(self, call, timeout, runtime="micropython"):
+    def device(self, call, timeout, runtime="micropython", tiles=None):
         code = ("import sys\nsys.path[:0] = ['/t', '/t/tests']\nimport bench_device_mpy as b\n"
                 "b.%s\n" % call)
-        r = pico.run(code, files=self.device_files(runtime), timeout=timeout, runtime=runtime)
+        r = pico.run(code, files=self.device_files(runtime), timeout=timeout, runtime=runtime,
+                     tiles=tiles)
         if r.status:
             why = {pico.TIMEOUT: "out of time after %d s" % timeout,
                    pico.WATCHDOG: "the watchdog reset the chip"}.get(r.status, r.error.strip())
@@ -260,8 +265,91 @@ def hal(b):
           c["show_us"] / 1000 if c else None)
 
 
+def tiles_of(pos):
+    """The NTAG213s of a position's tiles, {cell: memory}, serials by cell."""
+    return {c: pico.tile(pos.tiles[c], 1 + c) for c in range(64) if pos.tiles[c]}
+
+
+def nfc(b):
+    """NFC front end, eight readers (targets: a sweep <= 150 ms, a laid tile on the LEDs <= 300 ms, >= 100 reed scans/s, lift -> LEDs <= 20 ms)"""
+    u, d = b.both("protocol_mode(%r, 200)" % bench.FULL[0], timeout=300)
+    b.row("nfc", "the scheduler's work a read (virtual readers)", u["schedule_us"],
+          d["schedule_us"], "us")
+    b.row("nfc", "a tag's bytes decoded (tag.decode)", u["decode_us"], d["decode_us"], "us")
+    pos = Position(bench.FULL[0])
+    d = b.device("scanner_mode(1000)", timeout=600, tiles=tiles_of(pos))
+    b.row("nfc", "scanner alone: the first sweep (two reads a cell)", None,
+          d["first_sweep_ms"], "ms")
+    b.row("nfc", "scanner alone: reads a second (64 tiles)", None, d["reads_per_s"], "/s")
+    b.row("nfc", "  a sweep of 64 cells at that rate", None, 64000 / d["reads_per_s"], "ms")
+    b.row("nfc", "  reads answered from the UID cache", None, 100 * d["cached_share"], "%")
+    b.row("nfc", "  CPU a read (the scanner's poll() time)", None, d["busy_per_read_us"] / 1000,
+          "ms")
+    # main.py, the battle position with its 64 tiles laid, idle: the sweep as
+    # the emulated readers saw it, the reed scans, a lifted piece's destinations.
+    occ = [c for c in range(64) if pos.pieces[c]]
+    files = {"game.bin": pack(session.dump(session.Settings(), bench.FULL[0], [], (0, 0)))}
+    lift = parse_cell(LIFT_CELL)
+    buf = new_buffer(MAX_DESTINATIONS)
+    dest = [move_to(buf[i]) for i in range(pos.destinations(lift, buf))]
+    with pico.Pico(files, autorun=True, reeds=occ, tiles=tiles_of(pos)) as dev:
+        def at(ns, limit=900):
+            if not dev.wait(lambda: dev.now >= ns, limit):
+                raise RuntimeError("emulated Pico: no progress")
+        at(2_500_000_000)
+        dev.reader_stats()
+        t0 = dev.now
+        at(t0 + 2_000_000_000)
+        st = dev.reader_stats()
+        t1 = dev.now
+        s = [t for t in dev.scans if t0 <= t < t1]
+        span = (st["t"] - st["since"]) / 1e9
+        b.row("nfc", "main.py: a full sweep (the longest a cell waits between reads)", None,
+              max(st["gap"]) / 1e6, "ms")
+        b.row("nfc", "main.py: reads a second", None, sum(st["wakes"]) / span, "/s")
+        b.row("nfc", "main.py: reed scans a second while the tiles are read", None,
+              len(s) / ((t1 - t0) / 1e9), "/s")
+        b.row("nfc", "  longest gap between two scans", None,
+              max(y - x for x, y in zip(s, s[1:])) / 1e6, "ms")
+        worst = 0
+        for _ in range(3):
+            n = len(dev.frames)
+            dev.set_reeds([c for c in occ if c != lift])
+            dev.wait(lambda: dev.reeds_at is not None
+                     and any(lit(f, dest) for _, f in dev.frames[n:]), 300)
+            shown = [t for t, f in dev.frames[n:] if lit(f, dest)]
+            if not shown:
+                raise RuntimeError("emulated Pico: the destinations never lit")
+            worst = max(worst, (shown[0] - dev.reeds_at) / 1e6)
+            dev.set_reeds(occ)
+            at(dev.now + 700_000_000)
+        b.row("nfc", "main.py: lift -> destinations on the LEDs, worst of 3", None, worst, "ms")
+    # The building phase: a tile laid on an empty cell, until its cell changes on the LEDs.
+    empty = Position(START)
+    occ = [c for c in range(64) if empty.pieces[c]]
+    with pico.Pico(autorun=True, reeds=occ) as dev:
+        dev.wait(lambda: dev.frames and dev.now - dev.frames[-1][0] > 800_000_000, 300)
+        worst = 0
+        for k, cell in enumerate(("d4", "e5", "c3")):
+            c = parse_cell(cell)
+            before = dev.frames[-1][1][3 * c:3 * c + 3]
+            n = len(dev.frames)
+            dev.set_tags(c, pico.tile(1 + k, 100 + k))
+            dev.wait(lambda: dev.tags_at is not None and any(
+                f[3 * c:3 * c + 3] != before for _, f in dev.frames[n:]), 300)
+            shown = [t for t, f in dev.frames[n:] if f[3 * c:3 * c + 3] != before]
+            if not shown:
+                raise RuntimeError("emulated Pico: the laid tile never showed")
+            worst = max(worst, (shown[0] - dev.tags_at) / 1e6)
+            t = dev.now
+            dev.wait(lambda: dev.now > t + 600_000_000, 300)
+        b.row("nfc", "main.py: a tile laid -> its cell on the LEDs, worst of 3", None, worst, "ms")
+        b.row("nfc", "  of which the board's settle (SETTLE_MS, vortex.app.sensing)", None,
+              SETTLE_MS, "ms")
+
+
 def loop(b):
-    """main.py with its real pins (no NFC reader answering)"""
+    """main.py with its real pins, the position's tiles laid and read"""
     d = loop_run(b, "micropython")
     c = loop_run(b, "circuitpython") if b.cp_tree is not None else {}
     for key, label, unit in (("idle", "reed scans/s: idle", "/s"),
@@ -290,7 +378,8 @@ def loop_run(b, runtime):
     dest = [move_to(buf[i]) for i in range(n)]
     to = next(c for c in dest if not pos.pieces[c])
     window = 1_000_000_000  # ns of device time per state
-    with pico.Pico(files, autorun=True, reeds=occ, runtime=runtime) as dev:
+    with pico.Pico(files, autorun=True, reeds=occ, runtime=runtime,
+                   tiles=tiles_of(pos)) as dev:
         def at(ns, limit=900):
             if not dev.wait(lambda: dev.now >= ns, limit):
                 raise RuntimeError("emulated Pico: no progress (%s)" % (
@@ -326,8 +415,8 @@ def loop_run(b, runtime):
         think = rate(t_put, t_put + 2 * window)
         blink = rate(t_put + 2 * window, t_put + 3 * window)
         changes = sum(1 for ft, _ in dev.frames if t_put + 2 * window <= ft < t_put + 3 * window)
-    if "NFC reader not answering" not in dev.output:
-        print("  (%s: main.py did not report the missing NFC reader)" % runtime)
+    if "NFC reader" in dev.output:
+        print("  (%s: main.py reported NFC readers not answering)" % runtime)
     return {"idle": idle, "lifted": lifted, "think": think, "blink": blink, "changes": changes,
             "latency": latency}
 
@@ -336,7 +425,7 @@ def lit(frame, cells):
     return all(any(frame[3 * c:3 * c + 3]) for c in cells)
 
 
-SECTIONS = [engine, board, sound, save, ai, hal, loop, game]
+SECTIONS = [engine, board, sound, save, ai, hal, nfc, loop, game]
 
 
 def table(rows):

@@ -9,6 +9,8 @@ host_sim/ on sys.path (tools/build_mpy.py --with-tests).
     save PATH ACTIONS_FILE N,N...    a commit (its journal record) and a whole snapshot at action N
     ai TEXT PLIES [LEVELS]           time per AI action and nodes a second, per level
     hal CALLS                        reed scan, NeoPixel frame (device only)
+    protocol TEXT CALLS              the tile scheduler's work a read, a tag decoded
+    scanner MS                       the tile scanner over the real front end (device only)
     pass PASSES                      the board's pass: no buzzer, buzzer idle, playing
 
 Also on CircuitPython (the emulated Pico's, from plain sources), whose time
@@ -182,6 +184,67 @@ def hal_mode(calls):
         frame[0] = i & 255 | 1  # a new frame each call (an unchanged one is not sent)
         px.show(frame)
     print("show_us", _us(t0) / calls)
+
+
+def protocol_mode(text, calls):
+    """The tile scheduler's bookkeeping a read (vortex.hal.tiles over the
+    virtual board's readers: no SPI, the same code as on the board), and a
+    tag's bytes decoded (vortex.tag.decode)."""
+    from host_sim.virtual import VirtualBoard
+    from vortex.engine.position import Position
+    from vortex import tag
+    v = VirtualBoard.from_position(Position(text))
+    sc = v.scanner
+    now = 0
+    for _ in range(200):                     # the first sweep
+        now += 5
+        sc.poll(now)
+    r0 = sc.reads
+    t0 = time.ticks_us()
+    while sc.reads - r0 < calls:
+        now += 5
+        sc.poll(now)
+    print("schedule_us", _us(t0) / (sc.reads - r0))
+    data = tag.encode(tag.FIRE, 7)
+    t0 = time.ticks_us()
+    for _ in range(calls):
+        tag.decode(data)
+    print("decode_us", _us(t0) / calls)
+
+
+def scanner_mode(ms):
+    """Device only: the tile scanner over the real front end (tiles laid by
+    the emulator), nothing else running: its first sweep, its reads a
+    second and the CPU a read takes."""
+    from machine import Pin, SPI
+    import pins
+    from vortex.hal.rp2nfc import Rp2FrontEnd
+    from vortex.hal.mfrc522 import Readers
+    from vortex.hal.tiles import TileScanner
+    spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
+              mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
+    front = Rp2FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT),
+                        pins.NFC_READERS, pins.NFC_SPI, pins.NFC_STROBE, pins.NFC_LATCH)
+    front.reset()
+    readers = Readers(front, pins.NFC_READERS)
+    sc = TileScanner(readers, front, time.ticks_ms(), clock=time.ticks_us)
+    t0 = time.ticks_ms()
+    while sc.unread and time.ticks_diff(time.ticks_ms(), t0) < 5000:
+        sc.poll(time.ticks_ms())
+    print("first_sweep_ms", time.ticks_diff(time.ticks_ms(), t0))
+    r0 = sc.reads
+    h0 = sum(rd.hits for rd in (readers[r] for r in range(len(readers))))
+    busy = 0
+    t0 = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t0) < ms:
+        a = time.ticks_us()
+        sc.poll(time.ticks_ms())
+        busy += time.ticks_diff(time.ticks_us(), a)
+    n = sc.reads - r0
+    print("reads_per_s", n * 1000 / ms)
+    print("cached_share", (sum(rd.hits for rd in (readers[r] for r in range(len(readers)))) - h0)
+          / max(n, 1))
+    print("busy_per_read_us", busy / max(n, 1))
 
 
 def hal_mode_cp(calls):

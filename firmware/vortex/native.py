@@ -59,5 +59,9 @@ def ptr16(buf):
 def ptr32(buf):
     """An array('I'), indexed by 32-bit entry (viper: a uint32 pointer). Keep
     its values under 2**30 (the RP2040's small ints, and viper's signed
-    machine ints, hold them unchanged)."""
+    machine ints, hold them unchanged). Viper code also points it at an
+    address, the RP2040's registers (vortex.hal.rp2nfc, run on the board
+    only): Python has no memory there."""
+    if isinstance(buf, int):
+        raise OSError("register access is for viper code on the RP2040")
     return buf

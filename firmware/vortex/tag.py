@@ -26,6 +26,8 @@ except ImportError:  # CPython; the stub's signature cannot be matched
     def const(x):  # type: ignore[misc]
         return x
 
+from .native import micropython, ptr8
+
 # Reading codes. 0-4 equal the engine's NO_TILE, WATER, FIRE, EARTH, AIR.
 NO_TILE = const(0)
 WATER = const(1)
@@ -35,13 +37,15 @@ AIR = const(4)
 UNKNOWN = const(5)
 NOT_READ = const(6)
 
-# What a reader's read_tile() answers (hal/mfrc522.py, the virtual board):
-# a tag read, no tag in the field, a failed exchange, or no reader chip
-# answering on its bus at all (unplugged, unpowered, a broken wire).
+# What a reader's read answers (hal/mfrc522.py, the virtual board): a tag
+# read, no tag in the field, a failed exchange, or no reader chip answering
+# on its bus at all (unplugged, unpowered, a broken wire); BUSY while a
+# non-blocking read goes on (step()).
 OK = const(0)
 NOTAG = const(1)
 ERR = const(2)
 NOREADER = const(3)
+BUSY = const(4)
 
 SIZE = const(16)         # bytes we write and read: pages 4-7
 FIRST_PAGE = const(4)    # NTAG213 user memory is pages 4-39
@@ -73,22 +77,32 @@ CRC8_TABLE = (
 )
 
 
-def crc8(buf, n):
-    """CRC-8/SMBUS of buf[0:n], without slicing (so without allocating)."""
+@micropython.viper
+def crc8(buf, n: int) -> int:
+    """CRC-8/SMBUS of buf[0:n], without slicing (so without allocating);
+    machine code on MicroPython (every tile read checks one)."""
+    t = ptr8(CRC8_TABLE)
+    b = ptr8(buf)
     c = 0
-    t = CRC8_TABLE
     for i in range(n):
-        c = t[c ^ buf[i]]
+        c = t[c ^ b[i]]
     return c
 
 
 def encode(terrain, serial=0):
     """The 16 bytes (pages 4-7) to write on a tile of `terrain`."""
+    b = bytearray(SIZE)
+    encode_into(b, terrain, serial)
+    return bytes(b)
+
+
+def encode_into(b, terrain, serial=0):
+    """encode() into the 16 bytes of b, allocating nothing (the virtual
+    board's readers fill each read's buffer so)."""
     if not WATER <= terrain <= AIR:
         raise ValueError("terrain must be 1-4")
     if not 0 <= serial <= 0xFFFF:
         raise ValueError("serial must be 0-65535")
-    b = bytearray(SIZE)
     b[0] = _TLV
     b[1] = _LEN
     b[2] = _M0
@@ -97,26 +111,33 @@ def encode(terrain, serial=0):
     b[5] = terrain
     b[6] = serial & 0xFF
     b[7] = serial >> 8
+    for i in range(8, SIZE):
+        b[i] = 0
     b[_CRC_AT] = crc8(b, _CRC_AT)
     b[14] = 0xFE
-    return bytes(b)
 
 
-def decode(buf):
+@micropython.viper
+def decode(buf) -> int:
     """The terrain code (1-4) of 16 bytes read from pages 4-7, else UNKNOWN.
 
-    Allocation-free: returns a small int whatever the bytes."""
-    if len(buf) < SIZE:
+    Allocation-free: returns a small int whatever the bytes; machine code on
+    MicroPython (every tile read is decoded)."""
+    if int(len(buf)) < SIZE:
         return UNKNOWN
-    if (buf[0] != _TLV or buf[1] != _LEN or buf[2] != _M0 or buf[3] != _M1
-            or buf[4] != VERSION):
+    b = ptr8(buf)
+    if b[0] != _TLV or b[1] != _LEN or b[2] != _M0 or b[3] != _M1 or b[4] != VERSION:
         return UNKNOWN
-    if crc8(buf, _CRC_AT) != buf[_CRC_AT]:
+    t = ptr8(CRC8_TABLE)
+    c = 0
+    for i in range(_CRC_AT):
+        c = t[c ^ b[i]]
+    if c != b[_CRC_AT]:
         return UNKNOWN
-    t = buf[5]
-    if t < WATER or t > AIR:
+    v = int(b[5])
+    if v < WATER or v > AIR:
         return UNKNOWN
-    return t
+    return v
 
 
 def serial(buf):

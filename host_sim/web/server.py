@@ -232,14 +232,39 @@ def add_arguments(ap):
                     help="the USB-C source the board is plugged into, which sets the LEDs' "
                          "budget (default %s; the page's sensor panel changes it)" % SUPPLY)
     ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    ap.add_argument("--device", action="store_true",
+                    help="the real firmware on the emulated Pico under the page (make "
+                         "play-device; needs Node.js and make's set-up)")
+
+
+def device_game(settings, position, save):
+    """The game on the emulated Pico (host_sim/web/device.py), booted; a
+    missing part or a silent board is a Failure (one line)."""
+    if save is not None:
+        raise cli.Failure("--save is the simulator's: the emulated Pico saves in its own flash")
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "tools"))
+    import pico
+    why = pico.missing()
+    if why:
+        raise cli.Failure("no emulated Pico: %s" % why)
+    from .device import DeviceGame
+    print("Booting the firmware on the emulated Pico (about half a minute)...", flush=True)
+    try:
+        return DeviceGame(settings, position)
+    except (RuntimeError, pico.Unavailable) as e:
+        raise cli.Failure("the emulated Pico: %s" % str(e).splitlines()[0][:200])
 
 
 def run(opts):
     """Serve until Ctrl-C; returns an exit code."""
     settings = Settings(clock_ms=opts.clock[0], increment_ms=opts.clock[1])
     commands.change(settings, "ai", opts.ai)
-    game = Game(settings, opts.position.text() if opts.position else None, store=opts.save,
-                supply=opts.supply)
+    position = opts.position.text() if opts.position else None
+    if getattr(opts, "device", False):
+        game = device_game(settings, position, opts.save)
+    else:
+        game = Game(settings, position, store=opts.save, supply=opts.supply)
     try:
         server = Server(game, opts.host, opts.port)
     except OSError as e:

@@ -1,10 +1,12 @@
 """A stand-in for MicroPython's `machine` on the rp2 port, for running
 firmware/main.py on the unix port (KMK style: the module table is faked,
 the firmware is not touched). Buttons read released, no reed is closed,
-and the SPI bus has an MFRC522 with an empty field behind the NFC CS pin;
-mem32 reads the pins' levels at the SIO's GPIO_IN register."""
+and the SPI bus has the NFC front end behind it: eight MFRC522s with empty
+fields behind the 595 chain and the decoder (hal_fake_front); mem32 reads
+the pins' levels at the SIO's GPIO_IN register."""
 from hal_fakes import FakePin
 from hal_fake_rc522 import FakeRC522
+from hal_fake_front import FakeBus
 import pins
 
 PINS = {}  # the last Pin made for each GPIO number
@@ -36,35 +38,34 @@ mem32 = _Mem32()
 
 
 class SPI:
-    """The reader's bus: transfers count only while the MFRC522's CS is low
-    (the 74HC595 of the antenna mux takes the others). SPI.reader = False:
-    no MFRC522 on the bus (every register reads 0)."""
+    """The front end's bus, on the strobe and latch pins main.py makes.
+    SPI.reader = False: no MFRC522 answers (every register reads 0)."""
     reader = True
     made = []
 
     def __init__(self, bus, **kw):
-        self.chip = FakeRC522()
-        self.chip.dead = not SPI.reader
-        self.shifted = 0
+        self.chips = [FakeRC522() for _ in range(pins.NFC_READERS)]
+        for chip in self.chips:
+            chip.dead = not SPI.reader
+        self.bus = FakeBus(self.chips)
         SPI.made.append(self)
 
-    def _chip(self):
-        cs = PINS.get(pins.NFC_CS)
-        if cs is None or cs.v:
-            self.shifted += 1
-            return None
-        self.chip.cs = cs
-        return self.chip
+    def transfers(self):
+        """Register transactions that reached a reader."""
+        return sum(chip.transfers for chip in self.chips)
+
+    def _pins(self):
+        strobe = PINS.get(pins.NFC_STROBE)
+        if strobe is not None and strobe is not self.bus.strobe:
+            self.bus.attach(strobe, PINS[pins.NFC_LATCH])
 
     def write(self, buf):
-        chip = self._chip()
-        if chip:
-            chip.write(buf)
+        self._pins()
+        self.bus.write(buf)
 
     def write_readinto(self, out, into):
-        chip = self._chip()
-        if chip:
-            chip.write_readinto(out, into)
+        self._pins()
+        self.bus.write_readinto(out, into)
 
 
 class WDT:

@@ -5,9 +5,12 @@ in rp2040js, with the deploy tree in its flash filesystem, driven from Python.
     r = pico.run("import vortex.engine; print(1)", timeout=120)
     r.output, r.status, r.heap                   # '1\\r\\n', 0, (alloc, free)
 
-    with pico.Pico(autorun=True, reeds=cells) as dev:   # main.py runs at boot
-        dev.wait(lambda: len(dev.scans) >= 100, 60)
+    with pico.Pico(autorun=True, reeds=cells, tiles={c: pico.tile(terrain, serial)}) as dev:
+        dev.wait(lambda: len(dev.scans) >= 100, 60)   # main.py runs at boot
         dev.set_reeds(other_cells)               # pieces lifted or put down
+        dev.set_tags(cell, pico.tile(AIR, 7))    # a tile laid (no argument: lifted)
+        dev.press(pins.BUTTON_A)                 # buttons held (none: released)
+        dev.fault(reader=3, dead=True)           # tools/pico/nfc.mjs FrontEnd.fault
         dev.frames[-1]                           # (device ns, 192 bytes R, G, B per LED)
         dev.save_flash("flash.bin")              # the flash as a power cut would leave it
 
@@ -19,6 +22,10 @@ boot ROM; the filesystem image (littlefs2, the geometry MicroPython's rp2
 port mounts) holds the .mpy files and pins.py as tools/deploy.py sends them.
 Device time follows the emulated 125 MHz clock; every run has a wall-clock
 limit, enforced by killing the Node process however busy it is.
+
+The NFC front end is modelled at its registers (tools/pico/nfc.mjs: the
+595 chain, the decoder, eight MFRC522s, NTAG213s in the tiles) on the pins
+of hardware/pins.py; tiles carry the project's tag format (tile()).
 
 main.py runs at boot, as on a board, only with autorun=True; otherwise it
 goes to /lib/main.py, where `import main` still finds it, so scripts get the
@@ -50,6 +57,7 @@ import deploy  # noqa: E402
 import pins  # noqa: E402
 from flash_layout import FLASH_BYTES, FS_OFFSET, fs_image  # noqa: E402
 from vortex.hal.pixels import led_map  # noqa: E402
+from vortex import tag as tagformat  # noqa: E402
 
 LED_MAP = led_map(pins.LED_SERPENTINE)
 
@@ -84,6 +92,33 @@ CP_FS_OFFSET = 1024 * 1024
 CP_FS_BYTES = FLASH_BYTES - CP_FS_OFFSET
 SECTOR = 512
 BOOT_SECONDS = 90  # wall time for the firmware to bring up USB (about 1 s of device time)
+
+
+def ntag213(uid, user=b""):
+    """The 180 bytes of an NTAG213 (pages 0-44, NTAG213/215/216 data sheet
+    8.5) with a 7-byte uid and `user` from page 4 on, factory values elsewhere."""
+    uid = bytes(uid)
+    if len(uid) != 7 or len(user) > 144:
+        raise ValueError("an NTAG213 has a 7-byte UID and 144 user bytes")
+    m = bytearray(180)
+    m[0:3] = uid[0:3]
+    m[3] = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]       # BCC0 (with the cascade tag)
+    m[4:8] = uid[3:7]
+    m[8] = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]     # BCC1
+    m[9] = 0x48                                  # internal
+    m[12:16] = b"\xe1\x10\x12\x00"               # capability container
+    m[16:16 + len(user)] = user
+    m[160:164] = b"\x00\x00\x00\xbd"               # dynamic lock bytes
+    m[164:168] = b"\x04\x00\x00\xff"               # CFG0: AUTH0 beyond the memory
+    return bytes(m)
+
+
+def tile(terrain, serial=1, uid=None):
+    """A tile's tag: the project's format (vortex.tag, hardware/tag-format.md)
+    in pages 4-7 of an NTAG213 whose UID (NXP's 0x04 first) follows the serial."""
+    if uid is None:
+        uid = bytes((0x04, 0x56, 0x58, serial >> 8, serial & 0xFF, terrain, 0x80))
+    return ntag213(uid, tagformat.encode(terrain, serial))
 
 
 class Unavailable(Exception):
@@ -194,17 +229,22 @@ class Pico:
     of MicroPython's; with deploy=False and no files, no filesystem is
     written over it (make uf2's file, a saved flash: they bring their own).
     reeds: the closed reed switches (cells, rank * 8 + file) at power-on.
+    tiles: {cell: tag memory (tile(), ntag213()) or a list of them} at power-on.
+    flash: the whole flash as power_cut() left it (bytes): booted as
+    firmware is, with no filesystem written over it.
     cc_u16: what the ADC reads on pins.CC_SENSE (the USB-C source's CC
     level; 0 by default: nothing on CC).
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .tones [(ns, Hz, duty per mille)] (the square
     wave on pins.BUZZER as it changes; 0 Hz: still), .output (everything the
     USB port printed), .watchdog (ns of a watchdog reset, or None),
-    .reeds_at (ns when the last set_reeds() took effect), .now (last device
-    time seen). runtime: "micropython" (the default) or "circuitpython"."""
+    .reeds_at / .tags_at / .buttons_at / .fault_at (ns when the last
+    set_reeds(), set_tags(), press(), fault() took effect), .now (last
+    device time seen). runtime: "micropython" (the default) or
+    "circuitpython"."""
 
     def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None,
-                 runtime="micropython", cc_u16=0):
+                 runtime="micropython", tiles=None, flash=None, cc_u16=0):
         why = missing(runtime)
         if why:
             raise Unavailable(why)
@@ -214,6 +254,8 @@ class Pico:
         self.deploy = deploy
         self.autorun = autorun
         self.reeds = list(reeds)
+        self.tiles = dict(tiles or {})
+        self._whole = flash
         self.cc_u16 = cc_u16
         self.tones = []
         self.frames = []
@@ -221,6 +263,10 @@ class Pico:
         self.output = ""
         self.watchdog = None
         self.reeds_at = None
+        self.tags_at = None
+        self.buttons_at = None
+        self.fault_at = None
+        self.nfc_stats = None
         self.now = 0
         self.usb = False
         self._dumped = False
@@ -232,28 +278,40 @@ class Pico:
     def __enter__(self):
         self._tmp = tempfile.mkdtemp(prefix="vortex-pico-")
         cp = self.runtime == "circuitpython"
-        files = deploy_files(os.path.join(self._tmp, "tree"), self.runtime) if self.deploy else {}
-        script = "code.py" if cp else "main.py"
-        if not self.autorun and script in files:
-            files["lib/main.py"] = files.pop(script)
-        files.update(self.files)
         image = None
-        if self.deploy or files:
-            image = os.path.join(self._tmp, "fs.img")
-            with open(image, "wb") as f:
-                f.write(fat_image(files) if cp else fs_image(files))
+        if self._whole is not None:              # a power cut's flash, the power back
+            self.firmware = os.path.join(self._tmp, "flash.bin")
+            with open(self.firmware, "wb") as f:
+                f.write(self._whole)
+        else:
+            files = (deploy_files(os.path.join(self._tmp, "tree"), self.runtime)
+                     if self.deploy else {})
+            script = "code.py" if cp else "main.py"
+            if not self.autorun and script in files:
+                files["lib/main.py"] = files.pop(script)
+            files.update(self.files)
+            if self.deploy or files:
+                image = os.path.join(self._tmp, "fs.img")
+                with open(image, "wb") as f:
+                    f.write(fat_image(files) if cp else fs_image(files))
         config = os.path.join(self._tmp, "config.json")
         with open(config, "w") as f:
             json.dump({"firmware": self.firmware, "bootrom": BOOTROM, "fsImage": image,
                        "fsOffset": CP_FS_OFFSET if cp else FS_OFFSET,
                        "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
                        "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS),
+                       "nfc": {"spi": pins.NFC_SPI, "sck": pins.NFC_SCK, "mosi": pins.NFC_MOSI,
+                               "miso": pins.NFC_MISO, "strobe": pins.NFC_STROBE,
+                               "latch": pins.NFC_LATCH, "readers": pins.NFC_READERS,
+                               "chainBytes": pins.NFC_CHAIN_BYTES},
                        "buzzerPin": pins.BUZZER, "adc": {pins.CC_SENSE: self.cc_u16}}, f)
         self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
         self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._stderr, text=True, encoding="latin-1")
         threading.Thread(target=self._read, daemon=True).start()
+        for cell, mems in self.tiles.items():
+            self.set_tags(cell, *(mems if isinstance(mems, list) else [mems]))
         if self.reeds:
             self.set_reeds(self.reeds)
         return self
@@ -303,6 +361,14 @@ class Pico:
             self.tones.append((ev["t"], ev["hz"], ev["duty"]))
         elif kind == "reeds":
             self.reeds_at = ev["t"]
+        elif kind == "tags":
+            self.tags_at = ev["t"]
+        elif kind == "buttons":
+            self.buttons_at = ev["t"]
+        elif kind == "fault":
+            self.fault_at = ev["t"]
+        elif kind == "nfcstats":
+            self.nfc_stats = ev
         elif kind == "usb":
             self.usb = True
         elif kind == "watchdog":
@@ -327,11 +393,59 @@ class Pico:
             self._take(min(left, 0.5))
         return True
 
+    def drain(self):
+        """Handle the events that have come, without waiting for more."""
+        while not self._events.empty():
+            self._take(0)
+
     def set_reeds(self, cells):
         """Close exactly these reed switches (cells), from now on (.reeds_at
         is None until they take effect)."""
         self.reeds_at = None
         self._send(reeds=sorted(cells))
+
+    def set_tags(self, cell, *mems):
+        """The NTAG213s lying on a cell from now on (tile(), ntag213(); none:
+        the tile lifted; two: they collide). .tags_at is None until then."""
+        self.tags_at = None
+        self._send(tags={"cell": cell, "mems": [bytes(m).hex() for m in mems]})
+
+    def press(self, *gpios):
+        """Hold these buttons down (their GPIOs read low) from now on; none:
+        all released. .buttons_at is None until then."""
+        self.buttons_at = None
+        self._send(buttons=sorted(gpios))
+
+    def fault(self, **fault):
+        """Inject an NFC fault (tools/pico/nfc.mjs FrontEnd.fault): reader=r,
+        dead=bool (a reader that does not answer); cell=c with badCrc=bool,
+        fail={"cmd": byte or None, "count": n} (its tags' next n frames get no
+        answer), crosstalk=[cells whose coils also reach its tags]."""
+        self.fault_at = None
+        self._send(fault=fault)
+
+    def power_cut(self, timeout=60):
+        """Cut the power now: the emulator stops where it is, and the whole
+        flash as it was at that instant is returned (Pico(flash=...) boots
+        it again)."""
+        path = os.path.join(self._tmp, "cut.bin")
+        self._dumped = False
+        self._send(dump=path, bytes=FLASH_BYTES, stop=True)
+        if not self.wait(lambda: self._dumped, timeout):
+            raise Unavailable("the emulator did not stop in %d s" % timeout)
+        with open(path, "rb") as f:
+            data = f.read()
+        self.close()
+        return data
+
+    def reader_stats(self, timeout=60):
+        """What the NFC readers did since the last call (or power-on): {"since":
+        ns, "t": ns, "wakes": [REQA/WUPA per cell], "gap": [the longest time
+        between two, ns, per cell]}, or None if the emulator did not say."""
+        self.nfc_stats = None
+        self._send(nfcstats=True)
+        self.wait(lambda: self.nfc_stats is not None, timeout)
+        return self.nfc_stats
 
     def write(self, data):
         """Bytes (str, latin-1) to the USB serial port."""
@@ -402,12 +516,12 @@ class Pico:
         return int(a), int(f)
 
 
-def run(script, files=None, timeout=300, deploy=True, runtime="micropython"):
-    """Boot a Pico with the deploy tree (and files), run script in its raw
-    REPL, return Result(output, status, heap). timeout: wall seconds for the
-    whole run, boot included."""
+def run(script, files=None, timeout=300, deploy=True, runtime="micropython", tiles=None):
+    """Boot a Pico with the deploy tree (and files, and tiles laid: Pico's),
+    run script in its raw REPL, return Result(output, status, heap).
+    timeout: wall seconds for the whole run, boot included."""
     end = time.monotonic() + timeout
-    with Pico(files, deploy=deploy, runtime=runtime) as dev:
+    with Pico(files, deploy=deploy, runtime=runtime, tiles=tiles) as dev:
         dev.repl(timeout)
         r = dev.exec(script, end - time.monotonic())
         if r.status in (OK, FAILED):

@@ -3,12 +3,22 @@
 //
 //   node pico.mjs CONFIG.json
 //
-// CONFIG: {firmware: UF2 path, bootrom: path, fsImage: path or null,
+// CONFIG: {firmware: UF2 path or a whole flash image (.bin), bootrom: path,
+//          fsImage: path or null,
 //          fsOffset: byte offset in flash, ledPin, ledCount, reedRows: [gpio],
-//          reedCols: [gpio], buzzerPin: gpio or null, adc: {gpio: read_u16 value}}
+//          reedCols: [gpio], nfc: {spi, sck, mosi, miso, strobe, latch,
+//          readers, chainBytes} or absent, buttons: [gpio],
+//          buzzerPin: gpio or null, adc: {gpio: read_u16 value}}
 // stdin, one JSON object a line:   {"serial": "latin-1 text"}  bytes to the USB CDC port
 //                                   {"reeds": [cell, ...]}      closed reed switches
+//                                   {"tags": {"cell": c, "mems": [hex, ...]}}  the NTAG213s
+//                                        lying on a cell now (180 bytes each; [] none)
+//                                   {"fault": {...}}            nfc.mjs FrontEnd.fault()
+//                                   {"buttons": [gpio, ...]}    buttons held down (to ground)
+//                                   {"nfcstats": true}          the readers' wake-ups per cell
+//                                        since the last ask, then counted afresh
 //                                   {"dump": path, "bytes": n}  the flash's first n bytes (all: no n) now, to a file
+//                                        ("stop": true: and nothing more run, a power cut)
 // stdout, one JSON object a line:  {"ev": "usb"}                the CDC port is up
 //                                   {"ev": "serial", "data": s} bytes from the port
 //                                   {"ev": "frame", "t": ns, "grb": hex}  an LED frame sent,
@@ -16,6 +26,11 @@
 //                                   {"ev": "reeds", "t": ns}    the reeds above took effect
 //                                   {"ev": "scan", "t": ns}     the first reed row driven high
 //                                   {"ev": "watchdog", "t": ns} the chip's watchdog fired
+//                                   {"ev": "tags", "t": ns}     the tags above took effect
+//                                   {"ev": "fault", "t": ns}    the fault above took effect
+//                                   {"ev": "buttons", "t": ns}  the buttons above took effect
+//                                   {"ev": "nfcstats", "t": ns, "since": ns, "wakes": [64],
+//                                    "gap": [64 ns]}  REQA/WUPA per cell, longest time between two
 //                                   {"ev": "dumped", "t": ns}   the flash is in the file
 //                                   {"ev": "tone", "t": ns, "hz": f, "duty": d}  the buzzer pin's
 //                                                                 square wave changed (hz 0: still)
@@ -23,6 +38,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, GPIOPinState, BasePeripheral, StateMachine } from 'rp2040js';
+import { FrontEnd } from './nfc.mjs';
 
 // One line for the harness to show (a bad image, say), not a stack trace.
 process.on('uncaughtException', (e) => {
@@ -223,14 +239,51 @@ rows.forEach((pin, r) => {
 });
 
 // --- pulls: rp2040js leaves an input low whatever its pad's pull; a pin
-// with nothing on it (a released button to ground) reads its pull.
+// with nothing on it (a released button to ground) reads its pull, a held
+// button reads low.
+let held = new Set();
 mcu.gpio.forEach((pin) => {
   if (cols.includes(pin.index)) return;
   pin.addListener((state) => {
-    if (state === GPIOPinState.InputPullUp) pin.setInputValue(true);
+    if (held.has(pin.index)) pin.setInputValue(false);
+    else if (state === GPIOPinState.InputPullUp) pin.setInputValue(true);
     else if (state === GPIOPinState.InputPullDown) pin.setInputValue(false);
   });
 });
+function setButtons(pins) {
+  held = new Set(pins);
+  for (const pin of mcu.gpio) {
+    if (cols.includes(pin.index)) continue;
+    if (held.has(pin.index)) pin.setInputValue(false);
+    else if (pin.value === GPIOPinState.InputPullUp) pin.setInputValue(true);
+  }
+}
+
+// --- the NFC front end (nfc.mjs): SPI0's bytes go through the 595 chain to
+// the reader the 74HC138 selects, each byte taking its 8 clocks at the
+// bus's rate; the strobe (/E) and latch (RCLK) are GPIOs.
+const FUNCTION_SPI = 1;
+let nfc = null;
+if (config.nfc) {
+  const c = config.nfc;
+  nfc = new FrontEnd({ readers: c.readers, chainBytes: c.chainBytes, now: () => mcu.clock.nanos });
+  const spi = mcu.spi[c.spi];
+  const wired = () => [c.sck, c.mosi, c.miso].every((p) => mcu.gpio[p].functionSelect === FUNCTION_SPI);
+  let miso = 0;
+  const done = mcu.clock.createAlarm(() => spi.completeTransmit(miso));
+  spi.onTransmit = (value) => {
+    miso = wired() ? nfc.byte(value) : 0;      // a pin not on SPI: nothing reaches the chips
+    const hz = spi.clockFrequency || 1e6;
+    done.schedule(Math.round((spi.dataBits * 1e9) / hz));
+  };
+  mcu.gpio[c.strobe].addListener((state) => nfc.setStrobe(state !== GPIOPinState.Low));
+  let latchHigh = false;
+  mcu.gpio[c.latch].addListener((state) => {
+    const high = state === GPIOPinState.High;
+    if (high && !latchHigh) nfc.latch();
+    latchHigh = high;
+  });
+}
 
 // --- NeoPixels: the WS2812 bits sent on the LED pin ----------------------------
 // Driven from the CPU (machine.bitstream's timed loop: MicroPython 1.28's
@@ -393,6 +446,23 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     for (const b of Buffer.from(msg.serial, 'latin1')) toDevice.push(b);
     feedDevice();
   }
+  if (msg.tags !== undefined) {
+    if (nfc) nfc.setTags(msg.tags.cell, msg.tags.mems.map((h) => Buffer.from(h, 'hex')));
+    send({ ev: 'tags', t: mcu.clock.nanos });
+  }
+  if (msg.fault !== undefined) {
+    if (nfc) nfc.fault(msg.fault);
+    send({ ev: 'fault', t: mcu.clock.nanos });
+  }
+  if (msg.nfcstats !== undefined && nfc) {
+    const s = nfc.stats;
+    send({ ev: 'nfcstats', t: mcu.clock.nanos, since: s.since, wakes: s.wakes, gap: s.gap });
+    nfc.resetStats();
+  }
+  if (msg.buttons !== undefined) {
+    setButtons(msg.buttons);
+    send({ ev: 'buttons', t: mcu.clock.nanos });
+  }
   if (msg.reeds !== undefined) {
     closed = new Uint8Array(rows.length * cols.length);
     for (const c of msg.reeds) closed[c] = 1;
@@ -401,6 +471,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (msg.dump !== undefined) {
     // Between two slices: no instruction is half done, a flash write may be.
+    if (msg.stop) {
+      running = false;                        // the power is cut: no instruction more
+      flushSerial();
+    }
     writeFileSync(msg.dump, mcu.flash.subarray(0, msg.bytes ?? mcu.flash.length));
     send({ ev: 'dumped', t: mcu.clock.nanos });
   }

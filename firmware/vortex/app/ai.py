@@ -21,22 +21,28 @@ MIN_TT_BITS = 6  # 512 bytes: below that the table no longer pays for itself
 
 def searcher(level, poll=None):
     """A Search sized for `level` (and every level below it). If the heap
-    has no block for its transposition table (CircuitPython's heap is
-    smaller and more broken up), the table halves until one fits: the
-    search plays on, a little slower, instead of the board failing."""
+    has no block for its tables (CircuitPython's heap is smaller and more
+    broken up), the transposition table halves until one fits, then the
+    history table (4 KB) goes too: the search plays on, a little weaker,
+    instead of the board failing to start."""
     from vortex.ai.search import Search
     _, _, _, _, _, tt_bits, plies = LEVELS[level]
+    # The history table for the levels that search 3 plies deep or more:
+    # the search only uses it there (vortex.ai.search.HISTORY_FROM).
+    history = level >= DEVICE_LEVELS
+    bits = tt_bits
     while True:
         try:
-            # The history table (4 KB) for the levels that search 3 plies deep
-            # or more: the search only uses it there (vortex.ai.search.HISTORY_FROM).
-            return Search(max_ply=plies, tt_bits=tt_bits, history=level >= DEVICE_LEVELS,
-                          poll=poll)
+            return Search(max_ply=plies, tt_bits=bits, history=history, poll=poll)
         except MemoryError:
-            if tt_bits <= MIN_TT_BITS:
-                raise
-            tt_bits -= 1
             gc.collect()
+            if bits > MIN_TT_BITS:
+                bits -= 1
+            elif history:
+                history = False
+                bits = tt_bits
+            else:
+                raise
 
 
 class Ai:

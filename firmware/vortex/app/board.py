@@ -350,13 +350,18 @@ class Board:
         self.sense.read_first(reader)
 
     # --- the AI -------------------------------------------------------------
-    def make_search(self):
+    def make_search(self, search=None):
         """Make the AI's search now (one, sized for the deepest device level,
         shared by the levels and the hints), instead of at its first action:
         on the RP2040 importing and building it takes about 170 ms, a stall
-        of the reed scan that main.py pays at boot rather than mid-game."""
+        of the reed scan that main.py pays at boot rather than mid-game.
+        `search`: one made earlier (vortex.app.ai.searcher(DEVICE_LEVELS)),
+        as main.py does before the parts, while the heap has whole blocks."""
         if self._search is None:
-            self._search = searcher(DEVICE_LEVELS, self._thinking)
+            if search is None:
+                search = searcher(DEVICE_LEVELS)
+            search.poll = self._thinking
+            self._search = search
 
     def think(self):
         """Let the AI think, if it is to: its action for the side to act

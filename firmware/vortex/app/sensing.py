@@ -142,8 +142,12 @@ class Sensing:
         if v == AGREE:
             self.restoring = False
             rec.forget()
-            self._learn_ids(pos, tiles, ids)
-            self.judged = True
+            # The tiles' serials are learnt from still sensors only: hands
+            # half way through a swap or a Vortex of identical terrains can
+            # leave readings that agree by terrain with stale serials.
+            if settled:
+                self._learn_ids(pos, tiles, ids)
+            self.judged = settled
         elif v == HAND:
             self.judged = settled  # its view is drawn; nothing more to wait for
         elif not settled:

@@ -8,14 +8,15 @@ hook and the simulator's rig all do, written once.
 
 The parts are small interfaces (vortex.hal has the RP2040's, host_sim the
 virtual board's): reeds.scan(now) and .cells; tiles.poll(now), .cells,
-.ids, .missing and expect(cell); pixels.show(frame); buttons() -> bits A,
+.ids, .missing (a bit a reader, one per rank), view(fallback) and
+expect(cell); pixels.show(frame); buttons() -> bits A,
 B; clock() -> ms; link.serve(port); watchdog.feed(); say(text);
 buzzer.play(sound, volume, now), .tick(now) and .playing (vortex.hal.buzzer).
 
 A pass, in order; each point says whether it may change the game (KMK's
 module hooks state the same of theirs):
   1. reeds.scan(now)           reads the sensors
-  2. tiles.poll(now)           reads the sensors: at most one step of tile reading
+  2. tiles.poll(now)           reads the sensors: the tile readers moved on
   3. board.step(now, ...)      the game changes here: the sensors' findings,
                                the buttons, the clock, the AI's turn
   4. pixels.show(board.frame)  reads: when the frame changed
@@ -37,9 +38,15 @@ from vortex.engine.defs import const
 from vortex.app.sounds import Cues
 
 THINK_TICK_MS = const(8)  # a pass this often while the AI thinks: over 100 reed scans a second
-NO_READER = ("NFC reader not answering: the tiles are taken as the game has them, so pieces "
-             "can be played but tile actions cannot be seen; check the reader's wiring")
-READER_BACK = "NFC reader answering again: the tiles are read"
+NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the game has "
+             "them, so pieces can be played but tile actions there cannot be seen; check the "
+             "readers' wiring")
+READER_BACK = "NFC readers all answering again: the tiles are read"
+
+
+def ranks(mask):
+    """The ranks (1-8) of the readers in a bit mask, e.g. '1, 4'."""
+    return ", ".join(str(r + 1) for r in range(8) if mask >> r & 1)
 
 
 class Service:
@@ -61,7 +68,7 @@ class Service:
         self.say = say
         self.buzzer = buzzer
         self.cues = Cues(board)
-        self.missing = False  # the tile reader does not answer: the game's tiles stand in
+        self.missing = 0  # tile readers not answering (a bit a rank): the game's tiles stand in
         self.passes = 0
         self._last = clock()
         board.on_think = self.think
@@ -78,10 +85,10 @@ class Service:
         if tiles.missing != self.missing:
             self.missing = tiles.missing
             if self.say is not None:
-                self.say(NO_READER if self.missing else READER_BACK)
-        # Without the reader, the game's own tiles stand in for the readings.
-        if board.step(now, self.reeds.cells, board.pos.tiles if self.missing else tiles.cells,
-                      tiles.ids, self.buttons()):
+                self.say(NO_READER % ranks(self.missing) if self.missing else READER_BACK)
+        # Without a reader, the game's own tiles stand in for its rank's readings.
+        if board.step(now, self.reeds.cells, tiles.view(board.pos.tiles), tiles.ids,
+                      self.buttons()):
             self.pixels.show(board.frame)
         board.read_first(tiles)
         if self.link is not None:

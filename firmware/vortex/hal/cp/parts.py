@@ -11,8 +11,9 @@ import board
 import supervisor
 
 import pins
-from vortex.hal.mfrc522 import MFRC522
-from vortex.hal.tiles import TileScanner, ShiftMux
+from vortex.hal.frontend import FrontEnd
+from vortex.hal.mfrc522 import Readers
+from vortex.hal.tiles import TileScanner
 from vortex.hal.pixels import Pixels, led_map
 from vortex.hal.parts import Parts
 from vortex.hal.cp import keys
@@ -29,10 +30,10 @@ def gpio(n):
     return getattr(board, "GP%d" % n)
 
 
-def output(n):
-    """GPIO n as a machine.Pin-like digital pin, for the MicroPython drivers."""
+def output(n, value=0):
+    """GPIO n as a machine.Pin-like output pin at value, for the MicroPython drivers."""
     import digitalio
-    return Pin(digitalio.DigitalInOut(gpio(n)))
+    return Pin(digitalio.DigitalInOut(gpio(n)), Pin.OUT, value=value)
 
 
 def build(save_path, say=print):
@@ -45,10 +46,12 @@ def build(save_path, say=print):
                              [gpio(n) for n in pins.REED_COLS], pins.DEBOUNCE_MS)
     spi = SPIBus(busio.SPI(gpio(pins.NFC_SCK), MOSI=gpio(pins.NFC_MOSI), MISO=gpio(pins.NFC_MISO)),
                  pins.NFC_BAUD)
-    # The front end's readers are reset from the 595 chain (NFC_RST's GPIO
-    # is button B's now): the driver soft-resets them.
-    reader = MFRC522(spi, output(pins.NFC_CS), None)
-    tiles = TileScanner(reader, ShiftMux(spi, output(pins.MUX_LATCH)), clock())
+    # The NFC front end as on MicroPython, in plain Python (no viper, no
+    # register access; CircuitPython's time has no ticks_us, so the
+    # readers are polled rather than timed: vortex.hal.tiles, clock=None).
+    front = FrontEnd(spi, output(pins.NFC_STROBE, 1), output(pins.NFC_LATCH), pins.NFC_READERS)
+    front.reset()
+    tiles = TileScanner(Readers(front, pins.NFC_READERS), front, clock())
     pixels = Pixels(None, pins.LED_COUNT, led_map(pins.LED_SERPENTINE),
                     driver=NeoPixelBuffer(gpio(pins.LED_PIN), pins.LED_COUNT))
     buttons = keys.buttons(gpio(pins.BUTTON_A), gpio(pins.BUTTON_B))

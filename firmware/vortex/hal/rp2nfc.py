@@ -1,0 +1,294 @@
+"""The NFC front end's fast path on the RP2040: the register transactions
+of vortex.hal.frontend and the reads of vortex.hal.mfrc522, each in one
+viper function straight on the SPI and SIO registers (machine.SPI sets the
+bus up first): the same bytes on the wires as FrontEnd's spi and pin calls,
+in a fraction of their time.
+
+    front = Rp2FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_SPI,
+                        pins.NFC_STROBE, pins.NFC_LATCH)
+    readers = Readers(front)      # mfrc522 sees front.cfg and reads through serve()
+
+Only MicroPython on the RP2040 imports this module (main.py's build()):
+elsewhere, and on CircuitPython (no viper, no registers), FrontEnd and the
+readers' own step() do the same in plain Python.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython; the stub's signature cannot be matched
+    def const(x):  # type: ignore[misc]
+        return x
+
+from array import array
+
+from .frontend import FrontEnd
+from .mfrc522 import _advance
+from ..native import micropython, ptr8, ptr32
+
+# frontend's chain image and mfrc522's state and I/O buffers, as the viper
+# code below reads them (tests/test_hal_nfc_front.py checks they agree).
+_F_ADDR = const(0x07)    # frontend._ADDR: image[0]'s decoder address bits
+_F_DIRTY = const(5)      # frontend._DIRTY: image[5], the image waits for a latch
+_MAX_SEG = const(24)     # frontend._MAX_SEG: the longest transaction in a script
+# mfrc522's (its names): the poll's answer, the I/O buffer, the state buffer.
+_ANTENNA = const(0x83)
+_MAXF = const(19)
+_IO_POLL = const(0)
+_IO_GOT = const(6)
+_IO_RD = const(12)
+_IO_RX = const(32)
+_IO_SC = const(52)
+_PH = const(0)
+_STATUS = const(1)
+_RESTART = const(3)
+_DIRTY = const(4)
+_SLOT = const(7)
+_PAGE = const(8)
+_AIR = const(14)
+_POLLS = const(226)
+_ADDR = const(229)
+_P_DONE = const(0)
+_P_START = const(8)
+_ERR = const(2)
+_WAIT = const(0xFD)
+_GONE = const(0xFE)
+_CONT = const(0xFF)
+
+_SIO = const(0xD0000000)   # RP2040 SIO: GPIO_OUT_SET at +0x14, GPIO_OUT_CLR at +0x18
+_SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C); SPI1 +0x4000
+
+
+# The viper functions below each begin by addressing the reader: the chain
+# rewritten and latched if the decoder's address is another or something is
+# staged (image[5]). Then their transactions: strobe low (GPIO_OUT_CLR),
+# bytes through the PL022's FIFOs (SSPSR.TNF: room to send; RNE: a byte
+# in; never more than 8 ahead, so the RX FIFO never overfills), strobe high
+# (GPIO_OUT_SET) once the last byte is in. cfg: the SPI's base address, the
+# strobe's and the latch's GPIO masks.
+
+
+@micropython.viper
+def _xfer(config, chain, reader: int, out, into, n: int):
+    """One transaction with reader: n bytes out, n in."""
+    cfg = ptr32(config)
+    image = ptr8(chain)
+    spi = ptr32(cfg[0])
+    sio = ptr32(_SIO)
+    if (image[0] & 7) != reader or image[5]:
+        image[0] = (image[0] & 0xF8) | reader
+        i = 0
+        j = 0
+        while j < 5:
+            if i < 5 and spi[3] & 2:
+                spi[2] = image[i]
+                i += 1
+            if spi[3] & 4:
+                x = spi[2]  # noqa: F841
+                j += 1
+        sio[5] = cfg[2]                       # RCLK up: the outputs change
+        sio[6] = cfg[2]
+        image[5] = 0
+    o = ptr8(out)
+    d = ptr8(into)
+    strobe = cfg[1]
+    sio[6] = strobe
+    i = 0
+    j = 0
+    while j < n:
+        if i < n and i - j < 8 and spi[3] & 2:
+            spi[2] = o[i]
+            i += 1
+        if spi[3] & 4:
+            d[j] = spi[2]
+            j += 1
+    sio[5] = strobe
+
+
+@micropython.viper
+def _run(config, chain, reader: int, script):
+    """FrontEnd.run's script with reader, a transaction a segment (what comes
+    back dropped)."""
+    cfg = ptr32(config)
+    image = ptr8(chain)
+    spi = ptr32(cfg[0])
+    sio = ptr32(_SIO)
+    if (image[0] & 7) != reader or image[5]:
+        image[0] = (image[0] & 0xF8) | reader
+        i = 0
+        j = 0
+        while j < 5:
+            if i < 5 and spi[3] & 2:
+                spi[2] = image[i]
+                i += 1
+            if spi[3] & 4:
+                x = spi[2]  # noqa: F841
+                j += 1
+        sio[5] = cfg[2]
+        sio[6] = cfg[2]
+        image[5] = 0
+    strobe = cfg[1]
+    p = ptr8(script)
+    i = 0
+    k = p[0]
+    while k:
+        if not k & 0x80:
+            sio[6] = strobe
+            o = i + 1
+            end = o + k
+            got = 0
+            while got < k:
+                if o < end and (o - i - 1) - got < 8 and spi[3] & 2:
+                    spi[2] = p[o]
+                    o += 1
+                if spi[3] & 4:
+                    x = spi[2]  # noqa: F841
+                    got += 1
+            sio[5] = strobe
+        i += 1 + (k & 0x7F)
+        k = p[i]
+
+
+class Rp2FrontEnd(FrontEnd):
+    """Rp2FrontEnd(spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
+    FrontEnd on the RP2040's registers. spi: the machine.SPI(spi_id) that set
+    up the bus (pins, rate, mode 0); strobe, latch: their machine.Pins
+    (outputs) and GPIO numbers."""
+
+    def __init__(self, spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
+        # The SPI's registers, the strobe's and the latch's GPIO masks: what
+        # the viper functions here use.
+        self.cfg = array("I", (_SPI0 + 0x4000 * spi_id, 1 << strobe_gpio, 1 << latch_gpio))
+        self._sink = bytearray(_MAX_SEG)      # what comes back while writing
+        FrontEnd.__init__(self, spi, strobe, latch, readers)
+
+    def _load(self):
+        self.image[_F_DIRTY] = 1
+        _xfer(self.cfg, self.image, self.image[0] & _F_ADDR, self._sink, self._sink, 0)
+
+    def xfer(self, reader, out, into=None):
+        _xfer(self.cfg, self.image, reader, out, self._sink if into is None else into, len(out))
+
+    def run(self, reader, script):
+        _run(self.cfg, self.image, reader, script)
+
+
+@micropython.viper
+def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -> int:
+    """The RP2040's fast path (Rp2FrontEnd's cfg and image): for each reader
+    i in mask (bit i) of states (their state buffers) with a read under way,
+    in one call: its address on the decoder (the 595 chain rewritten and
+    latched if need be); the poll and the reply, unless the read is only
+    starting; _advance(); the script it made. A transaction each: strobe
+    low, the bytes through the PL022's FIFOs (never more than 8 ahead),
+    strobe high. wake[i]: when its frames can be through, on the RP2040's
+    microsecond timer as ticks_us counts it. Returns the mask of those whose
+    read has ended, their statuses in status[i]. starts[i] (not 255): reader
+    i's read of that slot begins now (page 4), as begin() would."""
+    c = ptr32(cfg)
+    img = ptr8(image)
+    io = ptr8(buffers)
+    w = ptr32(wake)
+    out = ptr8(status)
+    go = ptr8(starts)
+    spi = ptr32(c[0])
+    sio = ptr32(0xD0000000)                  # SIO: GPIO_OUT_SET +0x14, GPIO_OUT_CLR +0x18
+    timer = ptr32(0x40054000)                # TIMERAWL at +0x28
+    strobe = c[1]
+    n = int(len(states))
+    done = 0
+    r = 0
+    while r < n:
+        if not mask & (1 << r):
+            r += 1
+            continue
+        state = states[r]
+        st = ptr8(state)
+        if go[r] != 255:
+            st[_SLOT] = go[r]
+            st[_PAGE] = 4
+            st[_PH] = _P_START
+            go[r] = 255
+        if st[_PH] == _P_DONE:
+            out[r] = st[_STATUS]
+            done |= 1 << r
+            r += 1
+            continue
+        a = st[_ADDR]
+        if (img[0] & 7) != a or img[5]:
+            img[0] = (img[0] & 0xF8) | a
+            i = 0
+            j = 0
+            while j < 5:
+                if i < 5 and spi[3] & 2:     # SSPSR.TNF: room to send
+                    spi[2] = img[i]          # SSPDR
+                    i += 1
+                if spi[3] & 4:               # SSPSR.RNE: a byte in
+                    x = spi[2]  # noqa: F841
+                    j += 1
+            sio[5] = c[2]                    # the latch: the chain's outputs change
+            sio[6] = c[2]
+            img[5] = 0
+        if st[_PH] != _P_START:
+            sio[6] = strobe
+            i = 0
+            j = 0
+            while j < 6:
+                if i < 6 and spi[3] & 2:
+                    spi[2] = io[_IO_POLL + i]
+                    i += 1
+                if spi[3] & 4:
+                    io[_IO_GOT + j] = spi[2]
+                    j += 1
+            sio[5] = strobe
+            k = io[_IO_GOT + 3] & 0x7F
+            if io[_IO_GOT + 1] & 0x30 and not io[_IO_GOT + 2] & 0x1F and 0 < k < _MAXF \
+                    and io[_IO_GOT + 5] == _ANTENNA:
+                k += 1
+                sio[6] = strobe
+                i = 0
+                j = 0
+                while j < k:
+                    if i < k and i - j < 8 and spi[3] & 2:
+                        spi[2] = io[_IO_RD + _MAXF + 1 - k + i]
+                        i += 1
+                    if spi[3] & 4:
+                        io[_IO_RX + j] = spi[2]
+                        j += 1
+                sio[5] = strobe
+        res = int(_advance(state, buffers, dests[r]))
+        if res == _CONT:
+            p = _IO_SC
+            k = io[p]
+            while k:
+                if not k & 0x80:
+                    sio[6] = strobe
+                    o = p + 1
+                    end = o + k
+                    got = 0
+                    while got < k:
+                        if o < end and (o - p - 1) - got < 8 and spi[3] & 2:
+                            spi[2] = io[o]
+                            o += 1
+                        if spi[3] & 4:
+                            x = spi[2]  # noqa: F841
+                            got += 1
+                    sio[5] = strobe
+                p += 1 + (k & 0x7F)
+                k = io[p]
+            st[_POLLS] = 200
+            w[r] = (timer[10] + (st[_AIR] << 8 | st[_AIR + 1])) & 0x3FFFFFFF
+        elif res == _WAIT:
+            st[_POLLS] = st[_POLLS] - 1
+            if st[_POLLS]:
+                w[r] = (timer[10] + 50) & 0x3FFFFFFF
+            else:                            # hung: start afresh
+                st[_RESTART] = 1
+                st[_DIRTY] = 1
+                st[_PH] = _P_DONE
+                st[_STATUS] = _ERR
+                out[r] = _ERR
+                done |= 1 << r
+        else:
+            out[r] = _GONE if res == _GONE else st[_STATUS]
+            done |= 1 << r
+        r += 1
+    return done

@@ -1,0 +1,168 @@
+"""The front end's chain and decoder (vortex.hal.frontend), several readers
+on it, and what the MFRC522 driver does with its coils: reads paced by the
+air, the cache of a slot's tag, halts. Against the register model of
+hal_fake_rc522 behind hal_fake_front. Runs under MicroPython too."""
+from vortex.hal.mfrc522 import MFRC522, OK, NOTAG, ERR, BUSY, CACHE_HITS
+from vortex.hal.frontend import FrontEnd, OFF
+from vortex import tag
+from hal_fake_rc522 import FakeRC522
+from hal_fake_front import FakeBus, tile, make
+
+def test_the_chain_holds_address_reset_and_each_ranks_coil():
+    bus = FakeBus([None] * 8)
+    front = FrontEnd(bus, bus.strobe, bus.latch)
+    assert bus.latched == bytearray(b"\x08\x00\x00\x00\x00")   # running, no coil
+    assert bus.strobe.v == 1 and bus.latch.v == 0
+    front.coil(0, 5)
+    front.coil(3, 2)
+    assert bus.latched[1] == 0 and bus.latches == 1           # staged only
+    front.select(6)
+    # image[0]: running, address 6; rank 0's nibble low in image[1]; rank 3 high in image[2].
+    assert bytes(bus.latched) == bytes((0x08 | 6, 0x08 | 5, (0x08 | 2) << 4, 0, 0))
+    assert (bus.coil(0), bus.coil(3), bus.address(), front.addressed) == (5, 2, 6, 6)
+    n = bus.latches
+    front.select(6)
+    front.flush()
+    assert bus.latches == n                                   # nothing changed: no rewrite
+    front.coil(3, OFF)
+    front.flush()
+    assert bus.coil(3) == -1 and bus.coil(0) == 5 and front.coils[3] == 255
+    front.reset(0, 0)
+    assert bus.latched[0] & 0x08 and bus.latches == n + 3     # low, then high again
+
+
+def test_a_coil_switched_away_and_back_needs_no_halt():
+    t = tile(tag.AIR)
+    chip, r, front, bus = make(t, f=2)
+    buf = bytearray(16)
+    assert r.read_tile(buf, slot=2) == OK
+    front.coil(0, 3)
+    front.flush()
+    assert r.read_tile(buf, slot=3) == NOTAG
+    front.coil(0, 2)
+    front.flush()
+    n = len(chip.cmds)
+    assert r.read_tile(buf, slot=2) == OK
+    assert chip.commands()[n] == 0x52
+
+
+def test_the_cache_skips_the_read_of_the_same_tag_but_not_the_anticollision():
+    t = tile(tag.EARTH, 77)
+    chip, r, front, bus = make(t, f=4)
+    buf = bytearray(16)
+    assert r.read_tile(buf, slot=4) == OK
+    full = bytes(chip.cmds)
+    empty = bytearray(16)
+
+    def away_and_back():
+        # The scheduler's way: another coil read (the tag loses its field), then back.
+        front.coil(0, 5)
+        front.flush()
+        assert r.read_tile(empty, slot=5) == NOTAG
+        front.coil(0, 4)
+        front.flush()
+
+    def hits(k):
+        for _ in range(k):
+            away_and_back()
+            n = len(chip.cmds)
+            for i in range(16):
+                buf[i] = 0
+            assert r.read_tile(buf, slot=4) == OK
+            assert tag.decode(buf) == tag.EARTH and tag.serial(buf) == 77
+            assert chip.cmds[n:] == b"\x52\x93\x93\x95"   # no SELECT CL2, no READ
+
+    def full_read():
+        away_and_back()
+        n = len(chip.cmds)
+        assert r.read_tile(buf, slot=4) == OK
+        assert chip.cmds[n:] == full                     # a full read again, now and then
+
+    # Cached afresh, slot s is read in full again after CACHE_HITS - 2 s hits
+    # (so that a rank's slots are not all read in full in one sweep); then
+    # after CACHE_HITS each time.
+    hits(CACHE_HITS - 2 * 4)
+    full_read()
+    hits(CACHE_HITS)
+    full_read()
+    assert r.hits == 2 * CACHE_HITS - 8
+
+
+def test_another_tag_on_the_slot_is_read_in_full():
+    chip, r, front, bus = make(tile(tag.EARTH, 1), f=1)
+    buf = bytearray(16)
+    assert r.read_tile(buf, slot=1) == OK
+    chip.tags[1] = tile(tag.FIRE, 2, b"\x04\x99\x22\x33\x44\x55\x67")
+    front.coil(0, 2)
+    front.flush()
+    front.coil(0, 1)
+    front.flush()
+    assert r.read_tile(buf, slot=1) == OK
+    assert tag.decode(buf) == tag.FIRE and tag.serial(buf) == 2 and r.hits == 0
+
+
+def test_two_tags_on_a_cached_slot_still_collide():
+    t = tile(tag.EARTH, 1)
+    chip, r, front, bus = make(t, f=1)
+    buf = bytearray(16)
+    assert r.read_tile(buf, slot=1) == OK
+    t.collide = True                 # a second tag in the field
+    front.coil(0, 2)
+    front.flush()
+    front.coil(0, 1)
+    front.flush()
+    assert r.read_tile(buf, slot=1) == ERR
+
+
+def test_readers_are_told_apart_by_the_decoder():
+    chips = [FakeRC522() for _ in range(8)]
+    chips[2].tags[6] = tile(tag.WATER, 2)
+    chips[5].tags[6] = tile(tag.AIR, 5)
+    bus = FakeBus(chips)
+    front = FrontEnd(bus, bus.strobe, bus.latch)
+    r2 = MFRC522(front, 2, clock=None)
+    r5 = MFRC522(front, 5, clock=None)
+    front.coil(2, 6)
+    front.coil(5, 6)
+    front.flush()
+    b2 = bytearray(16)
+    b5 = bytearray(16)
+    r2.begin(b2, 6)
+    r5.begin(b5, 6)
+    st2 = st5 = BUSY
+    while st2 == BUSY or st5 == BUSY:             # both at once, exchange by exchange
+        st2 = r2.step()
+        st5 = r5.step()
+    assert (st2, st5) == (OK, OK)
+    assert tag.serial(b2) == 2 and tag.serial(b5) == 5
+    assert chips[2].commands() == chips[5].commands()
+    assert all(c.transfers == 0 for i, c in enumerate(chips) if i not in (2, 5))
+
+
+def test_step_waits_for_the_air_without_touching_the_bus():
+    class Clock:
+        t = 0
+
+        def __call__(self):
+            return self.t
+
+    clock = Clock()
+    chip, _, front, bus = make(tile())
+    r = MFRC522(front, 0, clock=clock)
+    buf = bytearray(16)
+    r.begin(buf, 0)
+    n = chip.transfers
+    assert r.step() == BUSY and chip.transfers > n       # the WUPA sent at the first step
+    n = chip.transfers
+    assert r.step() == BUSY and chip.transfers == n      # WUPA + ATQA: 0.37 ms on the air
+    clock.t = 300
+    assert r.step() == BUSY and chip.transfers == n
+    clock.t = 400
+    assert r.step() == BUSY and chip.transfers > n       # looked, moved on to the anticollision
+    st = BUSY
+    while st == BUSY:
+        clock.t += 100
+        st = r.step()
+    assert st == OK and tag.decode(buf) == tag.FIRE
+    # WUPA, 2 anticollisions, 2 selects and a READ: about 6 ms of frames.
+    assert 5500 <= clock.t <= 7500, clock.t
