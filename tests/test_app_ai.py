@@ -95,3 +95,26 @@ def test_the_search_fits_a_smaller_table_when_the_heap_has_no_block_for_its_own(
     finally:
         search.Search = real
     assert MIN_TT_BITS < 8
+
+
+def test_a_board_with_no_room_for_the_search_plays_on_with_the_quick_mover():
+    # Where no search fits (CircuitPython's heap with every part of the
+    # board loaded), the board says so and its AI plays at level 0.
+    from vortex.app import board as board_module
+    from vortex.app.board import NO_SEARCH
+    real = board_module.searcher
+
+    def starved(level, poll=None):
+        raise MemoryError("no room")
+    try:
+        board_module.searcher = starved
+        rig = Rig(BATTLE, settings=Settings(ai_side=DARK, ai_level=5))
+        rig.run("play e2e4")
+        board = rig.board
+        assert NO_SEARCH in board.messages
+        assert board.ai.level == 0 and board.ai.search is None
+        assert board.pending >= 0 and board.pos.is_legal(board.pending)
+        rig.run("carry")
+        assert board.pos.side == LIGHT and board.pending == -1
+    finally:
+        board_module.searcher = real

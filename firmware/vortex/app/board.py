@@ -35,6 +35,8 @@ from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_A
 from vortex.app.menu import Menu
 from vortex.app import commands, leds
 
+NO_SEARCH = "no memory for the AI's search: it plays at level 0"
+
 HINT_LEVEL = const(3)  # the AI level that gives hints
 # What the AI is to think about next (Board.think).
 _PLAY = const(1)
@@ -66,7 +68,7 @@ class Board:
         self.view = Renderer()
         self.frame = self.view.frame  # bytearray(192): R, G, B per cell (a1 first), redrawn in place
         self.ai = None  # made on first need: its action buffer costs 1 KB
-        self._search = None  # the AI's search, shared by its levels and the hints
+        self._search = None  # the AI's search, shared by its levels and the hints (False: no room)
         self.hint_action = -1  # shown after a hold of A, until the next action
         self.on_think = None  # on_think(), called at every node while the AI thinks
         self.thinking = False
@@ -356,10 +358,17 @@ class Board:
         on the RP2040 importing and building it takes about 170 ms, a stall
         of the reed scan that main.py pays at boot rather than mid-game.
         `search`: one made earlier (vortex.app.ai.searcher(DEVICE_LEVELS)),
-        as main.py does before the parts, while the heap has whole blocks."""
+        as main.py does before the parts, while the heap has whole blocks.
+        If even its smallest tables do not fit, the board says so and its
+        AI plays at level 0 (no search): the game goes on."""
         if self._search is None:
             if search is None:
-                search = searcher(DEVICE_LEVELS)
+                try:
+                    search = searcher(DEVICE_LEVELS)
+                except MemoryError:
+                    self._search = False
+                    self.say(NO_SEARCH)
+                    return
             search.poll = self._thinking
             self._search = search
 
@@ -376,9 +385,13 @@ class Board:
         level = self.settings.ai_level if want == _PLAY else HINT_LEVEL
         if self._search is None and not self.pos.is_building():
             self.make_search()  # laying tiles needs none
+        search = self._search
+        if search is False:  # no room for a search: the quick mover stands in
+            level = 0
+            search = None
         ai = self.ai
-        if ai is None or ai.level != level or ai.search is not self._search:
-            ai = self.ai = Ai(level=level, seed=self._seed, search=self._search)
+        if ai is None or ai.level != level or ai.search is not search:
+            ai = self.ai = Ai(level=level, seed=self._seed, search=search)
         changes = self._changes
         self.thinking = True
         self._spin = -1
