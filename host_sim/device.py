@@ -87,6 +87,20 @@ class DeviceBoard:
         self._frame = frame
         self._told = commands.settings_text(self.settings)   # the settings the device has
 
+    supply = "usb"   # the source the device read at boot (the emulator's CC line: nothing)
+    supply_ma = 0
+    led_budget_ma = 0
+
+    def learn_power(self, words):
+        """The link's `power` answer: source S leds MA budget MA."""
+        got = dict(zip(words[::2], words[1::2]))
+        self.supply = got.get("source", self.supply)
+        self.supply_ma = int(got.get("leds", 0))
+        self.led_budget_ma = int(got.get("budget", 0))
+
+    def budget_ma(self):
+        return self.led_budget_ma
+
     def new(self, start):
         self.start = start
         self.pos = Position(start)
@@ -231,6 +245,7 @@ class DeviceRig(Rig):
             self.close()
             raise RuntimeError("the board did not answer: %r" % out)
         self.board.learn_settings(self.ask("settings"))
+        self.board.learn_power(self.ask("power"))
         self.until_read()
         self.settle()
 

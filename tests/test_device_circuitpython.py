@@ -113,10 +113,13 @@ def test_the_board_on_circuitpython():
         # A piece lifted: its destinations on the LEDs, through the library.
         shown = len(dev.frames)
         dev.set_reeds([c for c in occupied if c != e2])
-        assert dev.wait(lambda: len(dev.frames) > shown, 60), dev.output[-500:]
-        frame = dev.frames[shown][1]
-        lit = [c for c in range(64) if any(frame[3 * c:3 * c + 3])]
-        assert e2 in lit and all(c in lit for c in dest), (lit, dest)
+
+        def lit(frame):
+            return [c for c in range(64) if any(frame[3 * c:3 * c + 3])]
+
+        def destinations_shown():
+            return any(e2 in lit(f) and all(c in lit(f) for c in dest) for _, f in dev.frames[shown:])
+        assert dev.wait(destinations_shown, 60), ([lit(f) for _, f in dev.frames[shown:]], dest)
         # Put down: the move is played and saved on CIRCUITPY.
         dev.set_reeds([c for c in occupied if c != e2] + [to])
         assert dev.wait(lambda: dev.reeds_at is not None, 60)

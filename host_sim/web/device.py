@@ -32,6 +32,9 @@ class DeviceGame(Game):
             old.close()
         self.rig = DeviceRig(position, settings=settings, store=store, seed=self.seed)
         del self.rig.board.messages[:]
+        # The emulated Pico's CC line reads what tools/pico gives it (nothing:
+        # a plain USB port): the page shows the source the board read.
+        self.supply = self.rig.board.supply
         self.log = []
         self._anchor = (time.monotonic(), self.rig.now)
         with self.lock:
