@@ -37,7 +37,7 @@ import pins
 import power
 from vortex.hal.buzzer import Buzzer
 from vortex.hal.supply import CCSense
-from vortex.app.board import Board
+from vortex.app.board import Board, NO_SEARCH
 from vortex.app.ai import searcher, DEVICE_LEVELS
 from vortex.app.service import Service
 from vortex.app import buttons as btn
@@ -116,7 +116,8 @@ def run(ticks=-1):
     board = Board(parts.store)
     link = Link(board)  # its outbox (2 KB) before the pieces get smaller
     supply(board, parts.cc)
-    board.make_search(search)  # at boot, not as a stall at the AI's first action
+    if not board.make_search(search):  # at boot, not as a stall at the AI's first action
+        print(NO_SEARCH)
     service = Service(board, parts.reeds, parts.tiles, parts.pixels, parts.buttons, parts.clock,
                       link=link, port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
                       say=print, buzzer=buzzer)

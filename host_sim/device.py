@@ -29,7 +29,7 @@ from vortex.app import session, commands
 from vortex.app.recognise import AGREE, HAND, NOT_ASKED, VERDICT_NAMES
 from vortex.app.buttons import A, B
 from vortex.hal.store import pack
-from host_sim.scenario import Rig, TICK_MS, SETTLE_MS
+from host_sim.scenario import Rig, TICK_MS, SETTLE_MS, HAND_MS
 from host_sim.virtual import VirtualBoard, FOREIGN
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -316,17 +316,22 @@ class DeviceRig(Rig):
         return reeds, tiles
 
     def _sync(self):
+        """The truth pushed to the emulator; the names of the device's
+        acknowledgements ('reeds_at', ...) to wait for."""
+        sent = []
         reeds, tiles = self._truth()
         if reeds != self._reeds:
             self.dev.set_reeds(reeds)
             self._reeds = reeds
             self._changed = self.now
+            sent.append("reeds_at")
         for c in range(64):
             mem = tiles.get(c)
             if mem != self._tags[c]:
                 self.dev.set_tags(c, *([mem] if mem else []))
                 self._tags[c] = mem
                 self._changed = self.now
+                sent.append("tags_at")
         if self.buttons != self._buttons_sent:
             held = []
             if self.buttons & A:
@@ -335,6 +340,8 @@ class DeviceRig(Rig):
                 held.append(pins.BUTTON_B)
             self.dev.press(*held)
             self._buttons_sent = self.buttons
+            sent.append("buttons_at")
+        return sent
 
     # --- the host link ---------------------------------------------------------
     def _read_link(self):
@@ -406,9 +413,16 @@ class DeviceRig(Rig):
     def tick(self, n=1):
         """n passes' worth of the device's time (TICK_MS each), the truth
         pushed to the emulator first."""
-        self._sync()
-        target = self.now + n * TICK_MS
-        if not self.dev.wait(lambda: self.dev.now >= target * 1_000_000, ANSWER_S):
+        sent = self._sync()
+        dev = self.dev
+        # The emulator runs on while the truth is sent: count the passes from
+        # when the change took effect, or a hand's short step (HAND_MS) may
+        # pass before the device has seen it (a capture's lifted piece missed).
+        if not dev.wait(lambda: all(getattr(dev, k) is not None for k in sent), ANSWER_S):
+            raise RuntimeError("the emulated Pico stopped: the hands' change never took effect")
+        took = max([getattr(dev, k) for k in sent] + [0])
+        target = max(self.now, took // 1_000_000) + n * TICK_MS
+        if not dev.wait(lambda: dev.now >= target * 1_000_000, ANSWER_S):
             raise RuntimeError("the emulated Pico stopped: %s" % (
                 "its watchdog fired" if self.dev.watchdog is not None else "out of time"))
         self.now = self.dev.now // 1_000_000
@@ -459,6 +473,15 @@ class DeviceRig(Rig):
     def agrees(self):
         b, v = self.board, self.virtual
         return bytes(b.pos.pieces) == bytes(v.pieces) and bytes(b.pos.tiles) == bytes(v.tiles)
+
+    def arrange(self):
+        """The page's "tidy the board": tidy hands (Rig.tidy), not the virtual
+        board's change at once. A piece swapped for another at once keeps its
+        reed closed, and the board, which after a takeback of a capture
+        waits to see the taker lifted, would never see it; the virtual
+        board's reeds bounce at such a change, the modelled ones do not."""
+        if not self.tidy():
+            self.wait(HAND_MS)
 
     def power_cut(self):
         """The power cut now: the emulator stops dead; the flash as it was."""

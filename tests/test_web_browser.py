@@ -96,17 +96,25 @@ def browser():
     print("\nbrowser simulator figures:", json.dumps(FIGURES))
 
 
+def opened(pg, url, timeout_ms=10000):
+    """The page at url, drawn once; the list its script errors go to (the
+    test asserts it empty)."""
+    pg.set_default_timeout(timeout_ms)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("dialog", lambda d: d.accept())  # "leave this game?": yes
+    pg.goto(url)
+    pg.wait_for_function("window.vortex.drawn > 0")
+    return errors
+
+
 @pytest.fixture(scope="module")
 def phone(browser, server):
     """The page on a phone: 390 x 844, touch."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                               has_touch=True)
     pg = ctx.new_page()
-    pg.set_default_timeout(10000)
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server.url)
-    pg.wait_for_function("window.vortex.drawn > 0")
+    errors = opened(pg, server.url)
     yield pg
     assert not errors, errors
     ctx.close()
@@ -115,12 +123,7 @@ def phone(browser, server):
 @pytest.fixture(scope="module")
 def page(browser, server):
     pg = browser.new_page(viewport={"width": 1280, "height": 720})
-    pg.set_default_timeout(10000)
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("dialog", lambda d: d.accept())  # "leave this game?": yes
-    pg.goto(server.url)
-    pg.wait_for_function("window.vortex.drawn > 0")
+    errors = opened(pg, server.url)
     FIGURES["page_load_to_first_frame_ms"] = round(pg.evaluate("window.vortex.firstFrameMs"), 1)
     FIGURES["page_load_event_ms"] = round(pg.evaluate(
         "performance.getEntriesByType('navigation')[0].loadEventEnd"), 1)

@@ -19,7 +19,8 @@ import time
 import pytest
 
 from mpy import ROOT
-from test_web_browser import ARGS, chromium, cell, drag, settled, in_step, shot, battle_position
+from test_web_browser import (ARGS, chromium, opened, cell, drag, settled, in_step, shot,
+                              battle_position)
 from vortex.engine import Position
 from vortex.engine.defs import PLACE, cell_name
 from vortex.app import leds
@@ -52,11 +53,7 @@ def page(server):
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=ARGS)
         pg = b.new_page(viewport={"width": 1280, "height": 720})
-        pg.set_default_timeout(60000)
-        errors = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(server.url)
-        pg.wait_for_function("window.vortex.drawn > 0")
+        errors = opened(pg, server.url, 60000)
         yield pg
         assert not errors, errors
         b.close()
@@ -104,11 +101,7 @@ def test_takeback_with_button_a_then_tidy(page, server):
     page.mouse.down()
     time.sleep(0.3)
     page.mouse.up()
-    try:
-        page.wait_for_function("window.vortex.state.actions.length === 1")
-    except Exception:
-        with server.game.lock:
-            raise AssertionError(server.game.rig.dev.output[-1500:] + repr(page.evaluate("window.vortex.state.actions")))
+    page.wait_for_function("window.vortex.state.actions.length === 1")
     # The board asks for the capture undone: the taker's side's colour where
     # it came from.
     home = cell_name(taken >> 6)

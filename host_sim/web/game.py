@@ -178,6 +178,7 @@ class Game:
         self.tick_s = 0.0
         self._shown = bytearray(192)
         self._sounds = 0  # the sounds pages have heard of (the rig's count)
+        self._game_shown = None  # (start, actions, pending, verdict) pages have heard of
         self._sounds_before = 0  # the sounds of the rigs before this one: ids go on from them
         self.supply = supply
         self.store = store  # where the Board saves the game after every action (None: nowhere)
@@ -227,9 +228,17 @@ class Game:
     def stop(self):
         self.running = False
 
+    def _game_seen(self):
+        b = self.rig.board
+        return (b.start, len(b.pos.stack), b.pending, b.verdict)
+
     def _news(self):
         b = self.rig.board
         if self.rig.virtual.buzzer.count != self._sounds:
+            return True
+        # The game can change with the same frame on the LEDs (on the emulated
+        # Pico its link's events may come after the frame that shows them).
+        if self._game_seen() != self._game_shown:
             return True
         if b.messages:
             self.log.extend(b.messages)
@@ -244,6 +253,7 @@ class Game:
         # The board redraws its frame often with the same colours; pages hear of changes only.
         self._shown[:] = self.rig.board.frame
         self._sounds = self.rig.virtual.buzzer.count
+        self._game_shown = self._game_seen()
         self.version += 1
         self.changed.notify_all()
 

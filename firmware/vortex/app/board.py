@@ -360,7 +360,8 @@ class Board:
         `search`: one made earlier (vortex.app.ai.searcher(DEVICE_LEVELS)),
         as main.py does before the parts, while the heap has whole blocks.
         If even its smallest tables do not fit, the board says so and its
-        AI plays at level 0 (no search): the game goes on."""
+        AI plays at level 0 (no search): the game goes on. Returns whether
+        the board has its search."""
         if self._search is None:
             if search is None:
                 try:
@@ -368,9 +369,10 @@ class Board:
                 except MemoryError:
                     self._search = False
                     self.say(NO_SEARCH)
-                    return
+                    return False
             search.poll = self._thinking
             self._search = search
+        return self._search is not False
 
     def think(self):
         """Let the AI think, if it is to: its action for the side to act
