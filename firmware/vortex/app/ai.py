@@ -25,7 +25,7 @@ def searcher(level, poll=None):
     smaller and more broken up), the table halves until one fits: the
     search plays on, a little slower, instead of the board failing."""
     from vortex.ai.search import Search
-    _, _, _, _, _, tt_bits, plies = LEVELS[level]
+    _, _, _, _, _, _, tt_bits, plies = LEVELS[level]
     while True:
         try:
             # The history table (4 KB) for the levels that search 3 plies deep
@@ -54,13 +54,13 @@ class Ai:
         self._poll = poll
         self._buf = None
         if level:
-            self._bounds = LEVELS[level][:5]
+            self._bounds = LEVELS[level][:6]
 
     def choose(self, pos):
         """An action for the side to act, or -1 if it has none."""
         if not self.level:
             return self._greedy(pos)
-        depth, nodes, ms, noise, bnoise = self._bounds
+        depth, nodes, ms, noise, bnoise, advance = self._bounds
         if pos.is_building():
             from vortex.ai import build
             buf = self._buffer()
@@ -68,7 +68,7 @@ class Ai:
             return build.choose(pos, buf, n, self.rng, bnoise) if n else -1
         if self.search is None:
             self.search = searcher(self.level, self._poll)
-        return self.search.run(pos, depth, nodes, ms, self.rng, noise)
+        return self.search.run(pos, depth, nodes, ms, self.rng, noise, advance)
 
     def stop(self):
         """Stop a search under way (from its poll hook): it returns at once,
