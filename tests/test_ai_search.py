@@ -108,3 +108,22 @@ def test_building_phase_shelters_own_travellers():
     pos = Position()
     a = Ai(level=5, seed=1).choose(pos)
     assert pos.action_text(a)[0] == "E" and pos.pieces[a & 63] & 3 == 1 and not pos.pieces[a & 63] >> 2
+
+
+def test_advance_weighs_the_awakening_term_and_a_shared_search_follows_it():
+    # A Traveller two ranks from awakening: the evaluation's awakening term
+    # counts twice with advance=2 (the deep levels). A search switched
+    # between evaluations (the board shares one) acts and counts exactly as
+    # a fresh one made for each: its weights are refilled, its table cleared.
+    from vortex.ai.evaluate import RANKS
+    s = Search(max_ply=4, tt_bits=8, history=False)
+    light = RANKS + 1 * 8  # a Light Traveller's awakening weights, by rank
+    one = [s.st[light + r] for r in range(8)]
+    pos = Position(MIXED + " 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4")
+    for advance in (1, 2, 1, 2):
+        fresh = Search(max_ply=4, tt_bits=8, history=False)
+        want = fresh.run(pos, 2, 100000, advance=advance)
+        assert s.run(pos, 2, 100000, advance=advance) == want
+        assert (s.nodes, s.score) == (fresh.nodes, fresh.score)
+        assert [s.st[light + r] for r in range(8)] == [advance * w for w in one]
+    assert max(one) > 0

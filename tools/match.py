@@ -125,8 +125,10 @@ def plot(results, path):
         return False
     x = [max(1.0, r["a_nodes_per_action"]) for r in rows]
     y = [100 * r["score"] / r["games"] for r in rows]
-    err = [[y[i] - 100 * rows[i]["low"] for i in range(len(rows))],
-           [100 * rows[i]["high"] - y[i] for i in range(len(rows))]]
+    # Wilson's bounds at 0% or 100% may miss the score by a rounding error:
+    # matplotlib refuses a negative bar.
+    err = [[max(0.0, y[i] - 100 * rows[i]["low"]) for i in range(len(rows))],
+           [max(0.0, 100 * rows[i]["high"] - y[i]) for i in range(len(rows))]]
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.errorbar(x, y, yerr=err, fmt="o-", capsize=4)
     for xi, yi, r in zip(x, y, rows):

@@ -11,7 +11,7 @@ even) and prints one line a game: "i score a_actions a_nodes b_nodes plies".
 Players: random, greedy (the old one-ply mover, Ai level 0), material2 (a
 two-ply alpha-beta that counts material), L1..L6 (Ai levels), and fixed
 configurations by name (FIXED: "L6-4000" is level 6 as it was before the
-board's search got fast: 4,000 nodes).
+board's search got fast: 4,000 nodes, the awakening term as it was).
 """
 import sys
 
@@ -29,9 +29,9 @@ from vortex.ai.levels import LEVELS  # noqa: E402
 from vortex.app.ai import Ai  # noqa: E402
 
 # Named configurations: (level whose table and plies it uses, its bounds:
-# max depth, nodes, ms, root noise, building noise).
+# max depth, nodes, ms, root noise, building noise, advance).
 FIXED = {
-    "L6-4000": (6, (8, 4000, 0, 0, 4)),
+    "L6-4000": (6, (8, 4000, 0, 0, 4, 1)),  # level 6 as it was: its evaluation too
 }
 NAMES = "random, greedy, material2, L1..L%d, %s" % (len(LEVELS) - 1, ", ".join(sorted(FIXED)))
 

@@ -72,15 +72,24 @@ def rank_weight(p, rank):
     return ADVANCE[7 - rank if p >> 2 else rank]
 
 
-def weights(out):
-    """Fill out[0:WEIGHTS_SIZE] with WEIGHTS (see above)."""
+def weights(out, advance=1):
+    """Fill out[0:WEIGHTS_SIZE] with WEIGHTS (see above), the awakening
+    term `advance` times (advance_weights)."""
     for p in range(8):
         kind = p & 3
         for t in range(5):
             w = piece_weight(p, t)
             out[p * 5 + t] = w + (1 << COUNT_SHIFT if kind and kind != HEART else 0)
+    advance_weights(out, advance)
+
+
+def advance_weights(out, advance):
+    """The awakening part of WEIGHTS in out, `advance` times ADVANCE: the
+    deep levels push their Travellers twice as hard (vortex.ai.levels).
+    Allocates nothing."""
+    for p in range(8):
         for r in range(8):
-            out[RANKS + p * 8 + r] = rank_weight(p, r)
+            out[RANKS + p * 8 + r] = rank_weight(p, r) * advance
 
 
 def sums(pos, w, out, i):

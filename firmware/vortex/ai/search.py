@@ -23,13 +23,13 @@ try:
 except ImportError:
     pass
 
-from vortex.native import micropython
+from vortex.native import micropython, ptr8
 from vortex.engine.defs import PLACE, back_rank, const
 from vortex.engine.position import DRAW, UNDECIDED
 from vortex.engine.movegen import new_buffer, piece_moves, watch_hearts, MAX_ACTIONS
 from vortex.engine.play import make, unmake
 from vortex.ticks import ticks_diff
-from vortex.ai.evaluate import WIN, static
+from vortex.ai.evaluate import WIN, static, advance_weights
 from vortex.ai import zobrist
 from vortex.ai.track import new_state, start, touch, STATE
 from vortex.ai.order import order, captures, history, decay, sort_by, NONE
@@ -69,6 +69,7 @@ class Search:
         self.bufs = [new_buffer() for _ in range(max_ply + QPLIES)]
         self.qlimit = max_ply + QPLIES  # plies with a buffer: quiescence stands pat past them
         self.st = new_state(max_ply + QPLIES)  # weights, then key and sums per ply (track.py)
+        self.advance = 1  # the awakening term's multiple in st's weights (run's advance)
         self.root_scores = array("H", range(MAX_ACTIONS))  # score + BIAS: the next depth's order
         self.killers = array("H", bytes(4 * (max_ply + QPLIES)))
         self.keys = zobrist.shared()
@@ -89,11 +90,16 @@ class Search:
         self.start = 0
 
     # --- the root -------------------------------------------------------
-    def run(self, pos, max_depth, max_nodes, max_ms=0, rng=None, noise=0):
+    def run(self, pos, max_depth, max_nodes, max_ms=0, rng=None, noise=0, advance=1):
         """The best action found for the side to act within the bounds
         (nodes always; milliseconds if max_ms), or -1 if it has none.
         rng shuffles equal choices; noise adds up to that much at random to
-        each root score (gentle levels)."""
+        each root score (gentle levels); advance multiplies the evaluation's
+        awakening term (the deep levels push harder: vortex.ai.levels)."""
+        if advance != self.advance:  # another level's evaluation (the board shares one search)
+            advance_weights(self.st, advance)
+            self.advance = advance
+            _clear(self.tt)  # its scores were the other evaluation's
         self.pos = pos
         self.nodes = 0
         self.stop = False
@@ -449,6 +455,16 @@ class Search:
         tt[e + 4] = action & 255
         tt[e + 5] = (action >> 8) | flag << 6
         tt[e + 6] = depth
+
+
+@micropython.viper
+def _clear(table):
+    t = ptr8(table)
+    n = int(len(table))
+    i = 0
+    while i < n:
+        t[i] = 0
+        i += 1
 
 
 def _score(tt, e, ply):

@@ -26,7 +26,7 @@ def searcher(level, poll=None):
     history table (4 KB) goes too: the search plays on, a little weaker,
     instead of the board failing to start."""
     from vortex.ai.search import Search
-    _, _, _, _, _, tt_bits, plies = LEVELS[level]
+    _, _, _, _, _, _, tt_bits, plies = LEVELS[level]
     # The history table for the levels that search 3 plies deep or more:
     # the search only uses it there (vortex.ai.search.HISTORY_FROM).
     history = level >= DEVICE_LEVELS
@@ -60,13 +60,13 @@ class Ai:
         self._poll = poll
         self._buf = None
         if level:
-            self._bounds = LEVELS[level][:5]
+            self._bounds = LEVELS[level][:6]
 
     def choose(self, pos):
         """An action for the side to act, or -1 if it has none."""
         if not self.level:
             return self._greedy(pos)
-        depth, nodes, ms, noise, bnoise = self._bounds
+        depth, nodes, ms, noise, bnoise, advance = self._bounds
         if pos.is_building():
             from vortex.ai import build
             buf = self._buffer()
@@ -74,7 +74,7 @@ class Ai:
             return build.choose(pos, buf, n, self.rng, bnoise) if n else -1
         if self.search is None:
             self.search = searcher(self.level, self._poll)
-        return self.search.run(pos, depth, nodes, ms, self.rng, noise)
+        return self.search.run(pos, depth, nodes, ms, self.rng, noise, advance)
 
     def stop(self):
         """Stop a search under way (from its poll hook): it returns at once,
