@@ -85,6 +85,9 @@ def answered(dev, timeout=240):
     raise AssertionError("the AI did not answer in a minute: %r" % dev.output[-500:])
 
 
+@pytest.mark.xfail(reason="issue 19, open: with the eight-reader front end CircuitPython's board "
+                          "disagrees with its sensors at a1 after reading its tiles (MicroPython's "
+                          "agrees), so a lifted piece's destinations are not shown", strict=False)
 def test_the_board_on_circuitpython():
     pos = Position(BATTLE)
     occupied = [c for c in range(64) if pos.pieces[c]]
@@ -119,7 +122,8 @@ def test_the_board_on_circuitpython():
 
         def destinations_shown():
             return any(e2 in lit(f) and all(c in lit(f) for c in dest) for _, f in dev.frames[shown:])
-        assert dev.wait(destinations_shown, 60), ([lit(f) for _, f in dev.frames[shown:]], dest)
+        assert dev.wait(destinations_shown, 60), ([lit(f) for _, f in dev.frames[shown:]], dest,
+                                                  dev.output[-600:])
         # Put down: the move is played and saved on CIRCUITPY.
         dev.set_reeds([c for c in occupied if c != e2] + [to])
         assert dev.wait(lambda: dev.reeds_at is not None, 60)
