@@ -8,7 +8,7 @@ from vortex.engine.position import Position
 from vortex.engine.movegen import new_buffer, piece_moves, MAX_ACTIONS
 from vortex.engine.play import make, unmake
 from vortex.engine.defs import back_rank, PLACE, TRAVELLER
-from vortex.ai import zobrist, track, order
+from vortex.ai import zobrist, track, order, search
 from vortex.ai.order import VICTIM, NONE
 from vortex.ai.evaluate import Evaluator, WEIGHTS_SIZE
 
@@ -133,6 +133,11 @@ def test_the_machine_codes_numbers_are_the_ai_and_engines():
     assert track._TILE_KEYS == zobrist._TILE and track._RANKS == evaluate.RANKS
     assert track.STATE == WEIGHTS_SIZE
     assert order._PLACE == defs.PLACE and order._TRAVELLER == defs.TRAVELLER
+    for module in (order, track, zobrist, search):
+        for name in ("FROM_SHIFT", "TO_MASK", "KIND_MASK", "SIDE_SHIFT", "RANK_SHIFT"):
+            if hasattr(module, "_" + name):
+                assert getattr(module, "_" + name) == getattr(defs, name), (module, name)
+    assert order._KIND_MASK == defs.KIND_MASK and search._TO_MASK == defs.TO_MASK
     for name in ("GUARD", "ATTACKER", "VORTEX_VALUE", "QUIET_FROM", "QUIET_WEIGHT", "WIN",
                  "COUNT_SHIFT", "SCORE_MASK"):
         assert getattr(evaluate, "_" + name) == getattr(evaluate, name)

@@ -14,7 +14,8 @@ own.
 from array import array
 
 from vortex.native import micropython, ptr8
-from vortex.engine.defs import EARTH, TRAVELLER, AWAKENED, HEART, const
+from vortex.engine.defs import (EARTH, TRAVELLER, AWAKENED, HEART, KIND_MASK, SIDE_SHIFT,
+                                 RANK_SHIFT, const)
 from vortex.engine.movegen import watch_hearts
 
 # The tallied terms: indices into Evaluator.terms.
@@ -59,7 +60,7 @@ SCORE_MASK = const(8191)   # a side's per-piece score: its sum & SCORE_MASK
 
 def piece_weight(p, t):
     """The per-piece terms of piece code p on terrain t (not its rank)."""
-    kind = p & 3
+    kind = p & KIND_MASK
     if not kind or kind == HEART:
         return 0
     return VALUE[kind] + (COVER_VALUE if t == EARTH else 0) + MOVES[0 if kind == AWAKENED else t]
@@ -67,16 +68,16 @@ def piece_weight(p, t):
 
 def rank_weight(p, rank):
     """The awakening term of piece code p on a rank."""
-    if p & 3 != TRAVELLER or not 0 < rank < 7:
+    if p & KIND_MASK != TRAVELLER or not 0 < rank < 7:
         return 0
-    return ADVANCE[7 - rank if p >> 2 else rank]
+    return ADVANCE[7 - rank if p >> SIDE_SHIFT else rank]
 
 
 def weights(out, advance=1):
     """Fill out[0:WEIGHTS_SIZE] with WEIGHTS (see above), the awakening
     term `advance` times (advance_weights)."""
     for p in range(8):
-        kind = p & 3
+        kind = p & KIND_MASK
         for t in range(5):
             w = piece_weight(p, t)
             out[p * 5 + t] = w + (1 << COUNT_SHIFT if kind and kind != HEART else 0)
@@ -101,8 +102,8 @@ def sums(pos, w, out, i):
     for c in range(64):
         p = pieces[c]
         if p:
-            v = w[p * 5 + tiles[c]] + w[RANKS + p * 8 + (c >> 3)]
-            if p >> 2:
+            v = w[p * 5 + tiles[c]] + w[RANKS + p * 8 + (c >> RANK_SHIFT)]
+            if p >> SIDE_SHIFT:
                 dark += v
             else:
                 light += v
@@ -164,13 +165,13 @@ class Evaluator:
         mat = adv = cov = mob = count = 0
         for c in range(64):
             p = pieces[c]
-            kind = p & 3
+            kind = p & KIND_MASK
             if not p or kind == HEART:
                 continue
             t = tiles[c]
-            sign = -1 if p >> 2 else 1
+            sign = -1 if p >> SIDE_SHIFT else 1
             mat += sign * VALUE[kind]
-            adv += sign * rank_weight(p, c >> 3)
+            adv += sign * rank_weight(p, c >> RANK_SHIFT)
             cov += sign * (COVER_VALUE if t == EARTH else 0)
             mob += sign * MOVES[0 if kind == AWAKENED else t]
             count += sign

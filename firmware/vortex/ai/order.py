@@ -21,6 +21,12 @@ NONE = const(0xFFFF)          # no table action, no killer
 # against defs by tests/test_ai_track.py).
 _PLACE = const(4096)
 _TRAVELLER = const(1)
+# The engine's code fields (vortex.engine.defs), as literals in this
+# module's code (tests/test_ai_native.py checks they are the engine's).
+_FROM_SHIFT = const(6)
+_TO_MASK = const(63)
+_KIND_MASK = const(3)
+_RANK_SHIFT = const(3)
 
 
 @micropython.viper
@@ -37,7 +43,8 @@ def _sort(buf, first: int, end: int, pieces):
         j = i
         while j < end:
             a = out[j]
-            v = (int(victim[pc[a & 63] & 3]) << 2) - (pc[a >> 6] & 3)
+            v = ((int(victim[pc[a & _TO_MASK] & _KIND_MASK]) << 2)
+                 - (pc[a >> _FROM_SHIFT] & _KIND_MASK))
             if v > best_v:
                 best_v = v
                 best = j
@@ -71,8 +78,9 @@ def order(buf, n: int, tt: int, pieces, far: int, k1: int, k2: int) -> int:
     while i < n:
         a = out[i]
         if a < _PLACE:
-            p = pc[a >> 6]
-            if pc[a & 63] or ((p & 3) == _TRAVELLER and ((a & 63) >> 3) == far):
+            p = pc[a >> _FROM_SHIFT]
+            if pc[a & _TO_MASK] or ((p & _KIND_MASK) == _TRAVELLER and
+                                    ((a & _TO_MASK) >> _RANK_SHIFT) == far):
                 out[i] = out[k]
                 out[k] = a
                 k += 1
@@ -106,7 +114,7 @@ def captures(buf, n: int, pieces) -> int:
     i = 0
     while i < n:
         a = out[i]
-        if pc[a & 63]:
+        if pc[a & _TO_MASK]:
             out[m] = a
             m += 1
         i += 1

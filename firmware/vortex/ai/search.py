@@ -44,6 +44,7 @@ QPLIES = const(2)          # capture plies past max_ply (one buffer each)
 GOES_ON = const(32001)     # _over(): the game is not over
 BIAS = const(32768)        # root scores as unsigned 16 bits (order.sort_by)
 HISTORY_FROM = const(3)    # searches at least this deep use the history table
+_TO_MASK = const(63)       # defs.TO_MASK, a move's destination (tests/test_ai_native.py)
 
 
 def _ms():  # CPython has no ticks_ms (nor do the rp2 stubs know monotonic)
@@ -291,7 +292,7 @@ class Search:
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        if a < PLACE and not pieces[a & 63]:
+                        if a < PLACE and not pieces[a & _TO_MASK]:
                             self._quiet_cutoff(a, ply, depth)
                         break
         self._tt_store(key, depth, best, UPPER if best <= a0 else LOWER if best >= beta else EXACT,

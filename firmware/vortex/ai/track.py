@@ -32,6 +32,12 @@ _SWAP = const(4352)
 _VORTEX = const(4480)
 _TILE_KEYS = const(512)
 _RANKS = const(40)
+# The engine's code fields (vortex.engine.defs), as literals in this
+# module's code (tests/test_ai_native.py checks they are the engine's).
+_FROM_SHIFT = const(6)
+_TO_MASK = const(63)
+_SIDE_SHIFT = const(2)
+_RANK_SHIFT = const(3)
 
 
 def new_state(plies):
@@ -65,10 +71,10 @@ def touch(a: int, i: int, add: int, pieces, tiles, z, st):
         s[j + 2] = s[i + 2]
     k = 2
     if a < _PLACE:
-        c0 = a >> 6
-        c1 = a & 63
+        c0 = a >> _FROM_SHIFT
+        c1 = a & _TO_MASK
     elif a < _SWAP:
-        c0 = a & 63
+        c0 = a & _TO_MASK
         c1 = c0
         k = 1
     elif a < _VORTEX:
@@ -94,8 +100,8 @@ def touch(a: int, i: int, add: int, pieces, tiles, z, st):
         t = tl[c]
         key ^= zk[(p << 6) | c] ^ zk[_TILE_KEYS + (t << 6) + c]
         if p:
-            w = s[p * 5 + t] + s[_RANKS + (p << 3) + (c >> 3)]
-            side = j + 1 + (p >> 2)
+            w = s[p * 5 + t] + s[_RANKS + (p << 3) + (c >> _RANK_SHIFT)]
+            side = j + 1 + (p >> _SIDE_SHIFT)
             if add:
                 s[side] = s[side] + w
             else:

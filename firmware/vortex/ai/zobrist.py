@@ -9,9 +9,14 @@ engine's own push() decides what the action did (capture, awakening).
 """
 from array import array
 
-from vortex.engine.defs import PLACE, SWAP, VORTEX
+from vortex.engine.defs import PLACE, SWAP, VORTEX, const
 from vortex.engine.tables import OFF
 from vortex.ai.rng import Rng
+
+# The engine's code fields (vortex.engine.defs), as literals in this
+# module's code (tests/test_ai_native.py checks they are the engine's).
+_FROM_SHIFT = const(6)
+_TO_MASK = const(63)
 
 _TILE = 512       # after 8 piece codes x 64 cells
 _BAN = 512 + 320  # after 5 terrains x 64 cells (terrain 0, no tile, keys 0)
@@ -72,9 +77,9 @@ class Keys:
         again after: the result is the key of the new position."""
         k = self.state(pos)
         if a < PLACE:
-            return k ^ self.cell(pos, a >> 6) ^ self.cell(pos, a & 63)
+            return k ^ self.cell(pos, a >> _FROM_SHIFT) ^ self.cell(pos, a & _TO_MASK)
         if a < SWAP:
-            return k ^ self.cell(pos, a & 63)
+            return k ^ self.cell(pos, a & _TO_MASK)
         if a < VORTEX:
             code = a - SWAP
             c = code >> 1
