@@ -86,8 +86,9 @@ def answered(dev, timeout=240):
 
 
 @pytest.mark.xfail(reason="issue 19, open: with the eight-reader front end CircuitPython's board "
-                          "disagrees with its sensors at a1 after reading its tiles (MicroPython's "
-                          "agrees), so a lifted piece's destinations are not shown", strict=False)
+                          "sometimes disagrees with its sensors at a1 after reading its tiles (2 runs "
+                          "of 3; MicroPython's agrees), so a lifted piece's destinations are not shown",
+                   strict=False)
 def test_the_board_on_circuitpython():
     pos = Position(BATTLE)
     occupied = [c for c in range(64) if pos.pieces[c]]
