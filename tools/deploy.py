@@ -43,6 +43,18 @@ PINS = os.path.join(ROOT, "hardware", "pins.py")
 CP_LIBS = os.path.join(ROOT, ".venv", "circuitpython-lib")
 POWER = os.path.join(ROOT, "hardware", "power.py")  # the USB-C thresholds and LED budgets
 
+# The end of what both runtimes' deploys run first: "hashes", then the hash
+# file's lines (none on a board never deployed to).
+LIST_HASHES = """\
+print("hashes")
+try:
+    with open("%s") as f:
+        for line in f:
+            print(line.rstrip())
+except OSError:
+    pass
+""" % HASHES
+
 # Run on the board by session 1 (in / there): first a timer feeds the
 # watchdog, armed or not (it cannot be stopped: main.py may have armed it, or
 # an older main.py stopped without feeding it) until the reset that ends the
@@ -81,14 +93,7 @@ except ImportError:
 except Exception:
     _deploy_version = "?"
 print("firmware", _deploy_version)
-print("hashes")
-try:
-    with open("%s") as f:
-        for line in f:
-            print(line.rstrip())
-except OSError:
-    pass
-""" % HASHES
+""" + LIST_HASHES
 
 # Run by session 2 before the copies: make the folders, remove stale files.
 PREPARE = """\

@@ -50,14 +50,7 @@ try:
             print("settings", line.rstrip())
 except OSError:
     pass
-print("hashes")
-try:
-    with open("%s") as f:
-        for line in f:
-            print(line.rstrip())
-except OSError:
-    pass
-""" % deploy.HASHES
+""" + deploy.LIST_HASHES
 
 
 def find_drive(mounts="/proc/mounts"):
