@@ -22,7 +22,8 @@ from mpy import ROOT
 from test_web_browser import (ARGS, chromium, opened, cell, drag, settled, in_step, shot,
                               battle_position)
 from vortex.engine import Position
-from vortex.engine.defs import PLACE, cell_name
+from vortex.engine.defs import HEART, cell_name
+from vortex.engine.codes import is_move, move_from, move_to, piece_kind, piece_side
 from vortex.app import leds
 from vortex.app.session import Settings, NO_AI
 
@@ -67,7 +68,7 @@ def test_a_move_by_clicks_and_a_capture_by_a_drag(page, server):
     cell(page, "e1").click()
     page.wait_for_function("window.vortex.state.hand.length === 1")
     # The device lit the lifted piece's destinations; the page shows its frame.
-    dest = [a & 63 for a in pos.legal_actions() if a < PLACE and a >> 6 == mv >> 6]
+    dest = [move_to(a) for a in pos.legal_actions() if is_move(a) and move_from(a) == move_from(mv)]
     for _ in range(300):
         with server.game.lock:
             lit = server.game.rig.lit()
@@ -81,9 +82,9 @@ def test_a_move_by_clicks_and_a_capture_by_a_drag(page, server):
     pos.push(mv)
     settled(server, 1, SLOW)
     in_step(page, server)
-    cap = next(a for a in pos.legal_actions() if a < PLACE and pos.pieces[a & 63]
-               and pos.pieces[a & 63] & 3 != 3)
-    drag(page, cell_name(cap >> 6), cell_name(cap & 63))
+    cap = next(a for a in pos.legal_actions() if is_move(a) and pos.pieces[move_to(a)]
+               and piece_kind(pos.pieces[move_to(a)]) != HEART)
+    drag(page, cell_name(move_from(cap)), cell_name(move_to(cap)))
     pos.push(cap)
     settled(server, 2, SLOW)
     in_step(page, server)
@@ -104,8 +105,8 @@ def test_takeback_with_button_a_then_tidy(page, server):
     page.wait_for_function("window.vortex.state.actions.length === 1")
     # The board asks for the capture undone: the taker's side's colour where
     # it came from.
-    home = cell_name(taken >> 6)
-    side = pos.pieces[taken & 63] >> 2
+    home = cell_name(move_from(taken))
+    side = piece_side(pos.pieces[move_to(taken)])
     for _ in range(300):
         with server.game.lock:
             if server.game.rig.shows(home, leds.SIDE[side]):
