@@ -6,6 +6,7 @@ from vortex.app import leds
 from vortex.app.advice import todo
 from vortex.app.recognise import AGREE, DISAGREE
 from vortex.app.session import Settings
+from vortex.app.sensing import SETTLE_MS
 from vortex.engine.defs import LIGHT, DARK
 from vortex.engine.notation import action_text, parse_cell
 
@@ -186,6 +187,31 @@ def test_building_phase_placements():
     rig.run("lift e7, lay F e7, place e7, settle")  # under a piece
     assert rig.played() == "W@d4 F@e7"
     assert rig.board.pos.side == LIGHT
+
+
+def test_an_action_is_shown_as_soon_as_it_is_seen_and_committed_when_still():
+    # Issue 16: a laid tile on the LEDs within 300 ms of its touch; the
+    # board's settle alone is 300 ms, so the action shows before it commits.
+    rig = Rig(START)
+    rig.run("lay W d4")
+    assert rig.until(lambda: rig.shows("d4", leds.LAST), SETTLE_MS)
+    assert rig.board.pos.stack == [] and rig.shows("a1", leds.SIDE[LIGHT])  # not yet played
+    rig.run("settle")
+    assert rig.played() == "W@d4" and rig.shows("d4", leds.LAST)
+    # A move put down: shown at once, the lifted piece's destinations gone.
+    rig = Rig(BATTLE)
+    rig.run("lift e2")
+    rig.run("place e4")
+    assert rig.until(lambda: rig.shows("e4", leds.LAST), SETTLE_MS)
+    assert rig.shows("e2", leds.LAST) and not rig.shows("e5", leds.DEST)
+    assert rig.board.pos.stack == []
+    # The hands go on before it is still (the piece lifted again): the view
+    # goes back to the piece in hand, and nothing is played.
+    rig.run("lift e4")
+    assert rig.until(lambda: rig.shows("e5", leds.DEST), SETTLE_MS)
+    assert not rig.shows("e4", leds.LAST)
+    rig.run("place e2, settle")
+    assert rig.board.pos.stack == [] and rig.agrees()
 
 
 def test_tile_with_an_unknown_tag():

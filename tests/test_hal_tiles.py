@@ -6,7 +6,7 @@ import gc
 from hal_fake_tiles import READ_ERR, ENC, rig, run, full_board
 from vortex import tag
 from vortex.tag import NO_TILE, WATER, FIRE, AIR, UNKNOWN, NOT_READ
-from vortex.hal.tiles import TileScanner, BURST, RETRY_MS, DOUBT, RETRIES
+from vortex.hal.tiles import TileScanner, BURST, RETRY_MS, DOUBT, RETRIES, SWEEP_MS
 from vortex.tag import OK, NOTAG, ERR, BUSY
 from vortex.ticks import ticks_add, ticks_diff
 
@@ -155,6 +155,37 @@ def test_expected_cells_do_not_starve_their_ranks_sweep():
     # The other ranks go on as if nothing were expected.
     other = [c for c in truth.cells_log(n0) if c >> 3 == 5]
     assert len(other) >= len(log) // 3
+
+
+def test_expected_cells_leave_their_rank_its_sweep_time():
+    # Reads as slow as on the board inside main.py (a settle and 8 ms): a
+    # rank's round of eight takes about 110 ms, so three cells expected for
+    # ever get only what is left of SWEEP_MS, and every cell is still read
+    # within the 150 ms (BURST alone: a round of 32 reads, 450 ms).
+    clock, truth, sc = rig(full_board(), read_ms=8)
+    run(clock, sc, 400)
+    hot = (24, 25, 26)
+    for c in hot:
+        sc.expect(c, hold_ms=100000)
+    last = {}
+    count = {}
+    worst = 0
+    n = truth.nlog()
+    end = ticks_add(clock.t, 1500)
+    while ticks_diff(end, clock.t) > 0:
+        sc.poll(clock.t)
+        for c in truth.cells_log(n):
+            if c >> 3 == 3:
+                if c in last:
+                    worst = max(worst, ticks_diff(clock.t, last[c]))
+                last[c] = clock.t
+                count[c] = count.get(c, 0) + 1
+        n = truth.nlog()
+        clock.t = ticks_add(clock.t, 1)
+    assert worst <= 150, worst
+    assert sorted(count) == list(range(24, 32))
+    # ...and the expected cells are still read more often than the others.
+    assert min(count[c] for c in hot) > max(count[c] for c in range(27, 32)), count
 
 
 def test_hold_expires():

@@ -173,7 +173,7 @@ class _Tiles:
         self.ids = stub.ids
         self.missing = False
 
-    def poll(self, now):
+    def poll(self, now, between=None):
         pass
 
     def expect(self, cell):

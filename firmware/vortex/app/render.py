@@ -65,8 +65,14 @@ class Renderer:
                 for c in range(64):
                     if not tiles[c]:
                         self._put(c, leds.PLACE)
-            self._draw_last(pos)
             v = sense.verdict
+            seen = sense.seen
+            if seen >= 0:
+                # Seen, not yet committed (the hands not still yet): drawn
+                # as it will be once it is the last action.
+                self._draw_cells(seen, leds.LAST)
+            else:
+                self._draw_last(pos)
             diff = v == WAIT or v == DISAGREE or v == ILLEGAL or v == NOT_ASKED
             if not diff:
                 # Whose turn, in its side's colour; not while the board shows
@@ -76,7 +82,9 @@ class Renderer:
                 self._draw_pending(todo, on, leds.TODO)
             elif hint >= 0:
                 self._draw_pending(hint, on, leds.HINT)
-            if v == HAND:
+            if seen >= 0:
+                pass
+            elif v == HAND:
                 self._draw_hand(pos, sense.rec.hand)
             elif diff:
                 self._draw_diff(pos, sense, on)
@@ -99,9 +107,12 @@ class Renderer:
     def _draw_last(self, pos):
         stack = pos.stack
         if stack:
-            cells = self._cells
-            for i in range(action_cells(stack[-1], cells)):
-                self._put(cells[i], leds.LAST)
+            self._draw_cells(stack[-1], leds.LAST)
+
+    def _draw_cells(self, a, colour):
+        cells = self._cells
+        for i in range(action_cells(a, cells)):
+            self._put(cells[i], colour)
 
     def _draw_turn(self, side, low, on):
         # The side to act: the two corners of its home edge.

@@ -9,7 +9,9 @@ own state, which the renderer and the link only read.
 
 Quick verdicts (agreement, a piece in hand) count at once; actions, errors
 and disagreements wait until the sensors have been still SETTLE_MS, so that
-hands in motion are never mistaken for an action. Allocates nothing unless
+hands in motion are never mistaken for an action. An action the board would
+accept is shown at once all the same (.seen: a laid tile lights as soon as
+it is read, issue 16's 300 ms), and committed once they are still. Allocates nothing unless
 something happened; an idle tick is two C compares of 64 bytes.
 """
 from vortex.ticks import ticks_add, ticks_diff
@@ -57,6 +59,7 @@ class Sensing:
         self.errors = bytearray(4)
         self.nerrors = 0
         self.action = -1  # the action FOUND
+        self.seen = -1  # an action seen while the hands move, shown before it is judged, or -1
         self.cells = self.rec.cells  # a HEART_SET's cells: from, to
         # Cells whose piece a takeback changed while they stay occupied (the
         # taker stands where the taken piece goes back): reeds cannot tell,
@@ -69,6 +72,7 @@ class Sensing:
         restore, only agreement counts until the board shows the game."""
         self.flashing = False
         self.judged = False
+        self.seen = -1
         if restore:
             self.restoring = True
             if self.nreplace:
@@ -88,6 +92,7 @@ class Sensing:
         Heart): the sensors show the game as it now is."""
         self.rec.forget()
         self._learn_ids(pos, tiles, ids)
+        self.seen = -1
         self.restoring = False
         self.verdict = AGREE
         self._update_watch(pos)
@@ -139,6 +144,9 @@ class Sensing:
             # back as the game says before any action counts.
             v = DISAGREE
         found = NOTHING
+        if self.seen >= 0 and (settled or v == AGREE or v == HAND):
+            self.seen = -1
+            found = SEEN
         if v == AGREE:
             self.restoring = False
             rec.forget()
@@ -151,10 +159,18 @@ class Sensing:
         elif v == HAND:
             self.judged = settled  # its view is drawn; nothing more to wait for
         elif not settled:
+            self._update_watch(pos)
+            if v == ACTION and (pending < 0 or rec.action == pending):
+                if rec.action != self.seen:
+                    self.seen = rec.action  # to commit when the hands are still: shown now
+                    return SEEN
+                return NOTHING
+            if self.seen >= 0:
+                self.seen = -1  # the hands went on: no longer that action
+                return SEEN
             # Keep the last view until the hands are still, but have the
             # differences read again now: a tile misread goes away before
             # it could be judged, instead of showing SETTLE_MS later.
-            self._update_watch(pos)
             return NOTHING
         else:
             self.judged = True

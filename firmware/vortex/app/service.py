@@ -7,7 +7,7 @@ hook and the simulator's rig all do, written once.
         service.tick()
 
 The parts are small interfaces (vortex.hal has the RP2040's, host_sim the
-virtual board's): reeds.scan(now) and .cells; tiles.poll(now), .cells,
+virtual board's): reeds.scan(now) and .cells; tiles.poll(now, between), .cells,
 .ids, .missing (a bit a reader, one per rank), view(fallback) and
 expect(cell); pixels.show(frame); buttons() -> bits A,
 B; clock() -> ms; link.serve(port); watchdog.feed(); say(text);
@@ -16,7 +16,14 @@ buzzer.play(sound, volume, now), .tick(now) and .playing (vortex.hal.buzzer).
 A pass, in order; each point says whether it may change the game (KMK's
 module hooks state the same of theirs):
   1. reeds.scan(now)           reads the sensors
-  2. tiles.poll(now)           reads the sensors: the tile readers moved on
+  2. tiles.poll(now, scan)     (not when a reed changed: that pass goes
+                               straight to the board) reads the sensors:
+                               the tile readers moved on;
+                               while it waits for their exchanges (up to
+                               BUDGET_US, so that none waits a whole pass)
+                               the reeds are scanned every SCAN_MS, and a
+                               reed that changed ends the wait at once: a
+                               lifted piece is not kept from the LEDs
   3. board.step(now, ...)      the game changes here: the sensors' findings,
                                the buttons, the clock, the AI's turn
   4. pixels.show(board.frame)  reads: when the frame changed
@@ -37,6 +44,7 @@ from vortex.ticks import ticks_diff
 from vortex.engine.defs import const
 from vortex.app.sounds import Cues
 
+SCAN_MS = const(2)  # reed scans at most this often while the tile readers are waited for
 THINK_TICK_MS = const(8)  # a pass this often while the AI thinks: over 100 reed scans a second
 NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the game has "
              "them, so pieces can be played but tile actions there cannot be seen; check the "
@@ -71,7 +79,18 @@ class Service:
         self.missing = 0  # tile readers not answering (a bit a rank): the game's tiles stand in
         self.passes = 0
         self._last = clock()
+        self._scanned = self._last
+        self._scan = self.scan_reeds  # bound once: a bound method made each pass would allocate
         board.on_think = self.think
+
+    def scan_reeds(self):
+        """A reed scan between the tile readers' exchanges, every SCAN_MS;
+        True if a debounced cell changed (the pass then goes on at once)."""
+        now = self.clock()
+        if ticks_diff(now, self._scanned) < SCAN_MS:
+            return False
+        self._scanned = now
+        return self.reeds.scan(now)
 
     def tick(self):
         """One pass of the board."""
@@ -80,8 +99,9 @@ class Service:
         self.passes += 1
         board = self.board
         tiles = self.tiles
-        self.reeds.scan(now)
-        tiles.poll(now)
+        self._scanned = now
+        if not self.reeds.scan(now):  # a reed that changed goes to the board first
+            tiles.poll(now, self._scan)  # reed scans while it waits: a lift is not kept waiting
         if tiles.missing != self.missing:
             self.missing = tiles.missing
             if self.say is not None:

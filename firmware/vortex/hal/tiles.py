@@ -28,7 +28,12 @@ does not vanish (issue 14: the board's verdict flickered under misreads).
 
 Order of reads, per rank: a disagreeing read is repeated at once; then the
 rank's expected cells (BURST of them) alternate with one cell of its
-round-robin sweep.
+round-robin sweep, as long as the sweep keeps its time: an expected read is
+left for later when, at the rank's pace, it would make the sweep's next
+cell wait more than SWEEP_MS since its last read. So a lifted piece's cells
+are read often, and no cell of the rank waits much longer than SWEEP_MS
+for all that (issue 16: the sweep target is 150 ms; BURST alone let a
+rank's round run to three times its length while cells were expected).
 
 Readers: a sequence (readers[r] reads rank r) of objects with begin(buf,
 slot) (read the tag of coil `slot` into buf, from the next step on),
@@ -65,13 +70,15 @@ from ..native import micropython, ptr8, ptr32
 SETTLE_MS = const(5)     # a tag accepts a request within 5 ms of entering the field (ISO/IEC 14443-3)
 HOLD_MS = const(3000)    # how long an expected cell keeps being re-read
 BURST = const(3)         # expected-cell reads between two sweep reads, per rank
+SWEEP_MS = const(135)    # expected reads only while the sweep's next cell is read within this
 CONFIRM = const(2)       # reads in a row that agree on a tile of ours to change a reading
 # ... on no tile or a tag not ours. With half the reads failing (the
 # simulator's worst), a false run of them starts once in 4**8 = 65536 reads.
 DOUBT = const(8)
 RETRIES = const(7)       # immediate re-reads of a cell whose reads disagree: DOUBT - 1
 RETRY_MS = const(1000)   # how often a missing reader is asked again
-BUDGET_US = const(1000)  # a poll stays this long at most for readers to be due
+BUDGET_US = const(2000)  # a poll stays this long at most for readers to be due (issue 16: 1 ms
+                         # left the ranks served last waiting a pass an exchange: 155 ms sweeps)
 # The scheduler's times wrap at 2**30, as MicroPython's ticks do; poll()'s
 # milliseconds are counted into that period on a runtime whose ticks wrap
 # elsewhere (CircuitPython's supervisor.ticks_ms: 2**29).
@@ -110,7 +117,11 @@ _S_INQ = const(264)      # 64: 1 while the cell is in its rank's ring
 _S_START = const(328)    # 8: the file whose read the reader starts at its next turn, or 255
 _S_STATUS = const(336)   # 8: how the reader's read ended (serve() writes it)
 _S_SAME = const(344)     # 64: how many reads in a row gave _S_PREV (capped at DOUBT)
-_S = const(408)
+_S_PACE = const(408)     # 8: the rank's ms between two reads, averaged
+_S = const(416)
+_H_PICK = const(64)      # holds[64 + r]: when rank r last chose a cell (ms ticks)
+_H_LAST = const(72)      # holds[72 + c]: when cell c was last chosen
+_H = const(136)
 _NOREADER = const(3)     # vortex.tag's NOREADER, for the viper code
 
 # _conclude()'s answer, besides the next file.
@@ -136,19 +147,39 @@ _LOWEST = _lowest()
 @micropython.viper
 def _pick(sched, holds, r: int, now: int) -> int:
     """The file rank r reads next: its pending re-read; else one of its
-    expected cells (BURST between two sweep reads; one still held goes back
-    to the ring's end); else its sweep's next."""
+    expected cells (BURST between two sweep reads, while the sweep's next
+    cell keeps within SWEEP_MS; one still held goes back to the ring's
+    end); else its sweep's next."""
     s = ptr8(sched)
     until = ptr32(holds)
     o = _S_RANK + (r << 3)
     q = _S_RING + (r << 3)
+    dt = (now - int(until[_H_PICK + r])) & 0x3FFFFFFF
+    until[_H_PICK + r] = now
+    if dt < 255:
+        s[_S_PACE + r] = (3 * int(s[_S_PACE + r]) + dt + 2) >> 2
     f = int(s[o + _AGAIN])
     if f != _NONE and s[o + _RETRIES]:
         s[o + _RETRIES] = s[o + _RETRIES] - 1
+        until[_H_LAST + (r << 3) + f] = now
         return f
     s[o + _AGAIN] = _NONE
     qn = int(s[o + _QN])
-    if qn and int(s[o + _BURST]) < BURST:
+    sweep = int(s[o + _SWEEP])
+    # An expected read first delays each cell of the sweep by a read: not
+    # if that would make one wait more than SWEEP_MS (the cell k reads on
+    # in the sweep is read k + 1 reads from now; a read more for the pace's
+    # error).
+    late = False
+    if qn:
+        pace = int(s[_S_PACE + r])
+        k = 0
+        while k < 8 and not late:
+            g = (sweep + k) & 7
+            waited = (now - int(until[_H_LAST + (r << 3) + g])) & 0x3FFFFFFF
+            late = waited + (k + 2) * pace > SWEEP_MS
+            k += 1
+    if qn and int(s[o + _BURST]) < BURST and not late:
         s[o + _BURST] = s[o + _BURST] + 1
         h = int(s[o + _QH])
         f = int(s[q + h])
@@ -162,11 +193,12 @@ def _pick(sched, holds, r: int, now: int) -> int:
             qn += 1
             s[_S_INQ + c] = 1
         s[o + _QN] = qn
+        until[_H_LAST + c] = now
         return f
     s[o + _BURST] = 0
-    f = int(s[o + _SWEEP])
-    s[o + _SWEEP] = (f + 1) & 7
-    return f
+    s[o + _SWEEP] = (sweep + 1) & 7
+    until[_H_LAST + (r << 3) + sweep] = now
+    return sweep
 
 
 @micropython.viper
@@ -329,7 +361,7 @@ def _due(t: int, wake, n: int) -> int:
 
 class TileScanner:
     """TileScanner(readers, front, now_ms=0, settle_ms=5, hold_ms=3000,
-    clock=None, budget_us=2000).
+    clock=None, budget_us=BUDGET_US).
 
     .cells    bytearray(64) of reading codes (NOT_READ at first)
     .ids      bytearray(64): low byte of each tile's serial, 0 if unknown
@@ -338,8 +370,9 @@ class TileScanner:
     .missing  bit r set while reader r does not answer (0: all answer)
     expect(cell, hold_ms=None)  read this cell first in its rank, and again
                                 and again for hold_ms
-    poll(now_ms) -> bool        move the readers on; True if .cells or
-                                .ids changed
+    poll(now_ms, between=None)  move the readers on (calling between()
+                                while it waits for them); True if .cells
+                                or .ids changed
     view(fallback)              .cells, with missing readers' ranks from fallback
 
     clock: a microsecond tick source (time.ticks_us) to time the tags'
@@ -379,7 +412,9 @@ class TileScanner:
         self.missing = 0
         self._view = bytearray(64)
         self._bufs = tuple(bytearray(SIZE) for _ in range(n))
-        self._until = array("i", [0] * 64)   # hold deadline per cell (ms ticks)
+        # Each cell's hold deadline, when each rank and each cell was last
+        # chosen to be read (ms ticks; _H_*).
+        self._until = array("i", [0] * _H)
         # When each rank next has something to do (clock ticks): its read's
         # frames through, its tag powered up, its missing reader to be asked.
         self._last = now_ms
@@ -421,10 +456,12 @@ class TileScanner:
 
     # -- the state machines --------------------------------------------------
     @micropython.native
-    def poll(self, now_ms):
+    def poll(self, now_ms, between=None):
         """Move on every reader that has something to do; and while one will
         have within budget_us (its frames through, its tag powered up), stay
-        for it. True if .cells or .ids changed."""
+        for it, calling between() while it waits: if that says True (other
+        work has come up: a reed changed), it stays no longer. True if .cells
+        or .ids changed."""
         now = (self._now + ticks_diff(now_ms, self._last)) & _WRAP
         self._last = now_ms
         self._now = now
@@ -444,6 +481,8 @@ class TileScanner:
             t = clock()
             if ((t - end) & _WRAP) < 0x20000000 or not _due(end, wake, n):
                 break                        # out of time, or none due before the end
+            if between is not None and between():
+                break
         return changed
 
     @micropython.native
