@@ -29,7 +29,7 @@ from vortex.app import session, commands
 from vortex.app.recognise import AGREE, HAND, NOT_ASKED, VERDICT_NAMES
 from vortex.app.buttons import A, B
 from vortex.hal.store import pack
-from host_sim.scenario import Rig, TICK_MS, SETTLE_MS, HAND_MS
+from host_sim.scenario import Rig, TICK_MS, SETTLE_MS
 from host_sim.virtual import VirtualBoard, FOREIGN
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -197,6 +197,12 @@ class DeviceRig(Rig):
     load() and records(), as scenario.Rig takes); flash: boot the flash a
     power_cut() left; truth: the physical board as it stands (a
     VirtualBoard; by default laid out as the game has it)."""
+
+    # The page's hand steps, held this long: a reed must stay put for the
+    # debounce (5 ms) counted from the first scan that sees it, and the pass
+    # that draws a lifted piece's destinations scans nothing for about 10 ms
+    # on the RP2040. (A hand takes a tenth of a second or more.)
+    hand_ms = 40
 
     def __init__(self, position=None, settings=None, actions=(), seed=0, flash=None, truth=None,
                  store=None):
@@ -416,7 +422,7 @@ class DeviceRig(Rig):
         sent = self._sync()
         dev = self.dev
         # The emulator runs on while the truth is sent: count the passes from
-        # when the change took effect, or a hand's short step (HAND_MS) may
+        # when the change took effect, or a hand's short step (hand_ms) may
         # pass before the device has seen it (a capture's lifted piece missed).
         if not dev.wait(lambda: all(getattr(dev, k) is not None for k in sent), ANSWER_S):
             raise RuntimeError("the emulated Pico stopped: the hands' change never took effect")
@@ -481,7 +487,7 @@ class DeviceRig(Rig):
         waits to see the taker lifted, would never see it; the virtual
         board's reeds bounce at such a change, the modelled ones do not."""
         if not self.tidy():
-            self.wait(HAND_MS)
+            self.wait(self.hand_ms)
 
     def power_cut(self):
         """The power cut now: the emulator stops dead; the flash as it was."""

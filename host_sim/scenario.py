@@ -42,6 +42,8 @@ class Rig:
     plug()); None leaves the LEDs the budget of a board not told (500 mA).
     The buzzer is the virtual board's (virtual.buzzer: the sounds played)."""
 
+    hand_ms = HAND_MS  # board time after each of the page's hand steps (pick, put, drag, ...)
+
     def __init__(self, position=None, settings=None, store=None, seed=0, bounce_ms=0,
                  misread=0, on_frame=None, actions=(), link=None, port=None, node_us=0,
                  supply=None):
@@ -194,8 +196,9 @@ class Rig:
         self.tick(4)  # hands are not instant
 
     # --- hands, as the page moves them: each step followed by `pause` ms ------
-    def pick(self, cell, tile=False, pause=HAND_MS):
+    def pick(self, cell, tile=False, pause=None):
         """Pick up the piece on a cell, or its tile (where there is no piece, or tile=True)."""
+        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         if v.pieces[_cell(cell)] and not tile:
             v.lift(cell, self.now)
@@ -203,9 +206,10 @@ class Rig:
             v.lift_tile(cell, self.now)
         self.wait(pause)
 
-    def put(self, cell, item=-1, pause=HAND_MS):
+    def put(self, cell, item=-1, pause=None):
         """Put a held thing (hand index item, default the last taken) on a
         cell; a tile laid where a piece stands goes under it."""
+        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         held = self.held(item)
         if held[0] == "piece":
@@ -216,9 +220,10 @@ class Rig:
             self._under_piece(cell, lambda: v.place_tile(cell, self.now, which=which), pause)
         self.wait(pause)
 
-    def lay_new(self, terrain, cell, pause=HAND_MS):
+    def lay_new(self, terrain, cell, pause=None):
         """Lay a new tile of a terrain (engine code) from the box on a cell,
         under the piece standing there if any."""
+        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         c = _cell(cell)
         if v.tiles[c]:
@@ -240,12 +245,13 @@ class Rig:
             self.wait(pause)
             v.place(c, self.now)
 
-    def drag(self, f, t, tile=False, pause=HAND_MS):
+    def drag(self, f, t, tile=False, pause=None):
         """A drag from one cell to another: the piece (or a lone tile, or
         with tile=True the tile) carried there. Onto an opponent's piece:
         that one is lifted and set aside first; a tile onto a tile: that one
         is lifted and laid where this one came from. Nothing moves if a hand
         could not do it."""
+        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         f, t = _cell(f), _cell(t)
         if f == t:
@@ -317,7 +323,7 @@ class Rig:
         """Put the board as the game has it at once (no hands: the page's
         "tidy the board"), hands emptied."""
         self.virtual.arrange(self.board.pos, self.now)
-        self.wait(HAND_MS)
+        self.wait(self.hand_ms)
 
     def play(self, a, capture_first=True, settle=True):
         """Carry out action a physically, as a tidy player would; then settle,

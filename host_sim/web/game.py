@@ -19,7 +19,7 @@ from vortex.app.session import Settings
 from vortex.app.recognise import VERDICT_NAMES, NOT_ASKED
 from vortex.app import leds, session, commands, sounds
 from vortex.app.commands import CommandError
-from host_sim.scenario import Rig, TICK_MS, HAND_MS
+from host_sim.scenario import Rig, TICK_MS
 from host_sim.virtual import PhysicsError
 from host_sim.usb import SUPPLIES, SUPPLY
 
@@ -279,7 +279,7 @@ class Game:
             self._bump()
             return answer
 
-    # Hands: the rig's, each step followed by HAND_MS of board time. Each
+    # Hands: the rig's, each step followed by its hand_ms of board time. Each
     # op_ takes its request's checked arguments (REQUESTS).
     def op_lift(self, a):
         """Pick up the piece on a cell, or the tile when there is no piece (or tile=true)."""
@@ -300,7 +300,7 @@ class Game:
     def op_from_tray(self, a):
         """Put a piece from beside the board (a letter: T S H Light, t s h Dark) on a cell."""
         self.rig.virtual.from_tray(a["piece"], a["cell"], self.rig.now)
-        self.rig.wait(HAND_MS)
+        self.rig.wait(self.rig.hand_ms)
 
     def op_aside(self, a):
         """Set a held thing aside: a piece beside the board, a tile back in the box."""
