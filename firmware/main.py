@@ -25,13 +25,6 @@ import sys
 import time
 
 CIRCUITPYTHON = sys.implementation.name == "circuitpython"
-if CIRCUITPYTHON:
-    # CircuitPython compiles each source at its import, and a module's parse
-    # needs a few times its code in one piece (the NFC driver's, about 70 KB
-    # at its peak): the biggest sources first, while the heap is whole.
-    from vortex.hal.cp import parts as cp_parts
-    from vortex.ai import search as _, zobrist  # noqa: F401
-    zobrist.shared()  # its 3.9 KB of keys, too
 
 import pins
 import power
@@ -46,6 +39,7 @@ from vortex.link.link import Link
 from vortex.version import VERSION
 
 SAVE = "/game.bin"
+HEAP_RESERVE = 8192  # the heap a search made last leaves the game (CircuitPython)
 
 
 def read_buttons(a, b):
@@ -59,7 +53,8 @@ def read_buttons(a, b):
 def build():
     """The parts, from the pin map, for the runtime found (vortex.hal.parts)."""
     if CIRCUITPYTHON:
-        return cp_parts.build(SAVE)  # the same parts, the CircuitPython way
+        from vortex.hal.cp import parts
+        return parts.build(SAVE)  # the same parts, the CircuitPython way
     from machine import Pin, SPI, ADC, PWM
     from vortex.hal.parts import Parts
     from vortex.hal.reed import ReedMatrix, sio_columns
@@ -105,9 +100,10 @@ def run(ticks=-1):
     # The AI's search first: its tables (8, 4 and 3.9 KB) are the largest
     # blocks the board keeps, and the heap has whole blocks only now. Made
     # after the parts and a resumed game, it found none (the free memory
-    # was there, in pieces: MemoryError at boot). On CircuitPython the
-    # compiles came first (above), and the tables follow the parts
-    # (vortex.app.ai.searcher makes them smaller if it must).
+    # was there, in pieces: MemoryError at boot). vortex.app.ai.searcher
+    # makes them smaller if it must. CircuitPython's heap (162 KB, not 240)
+    # cannot hold the tables at full size beside the rest: its search comes
+    # last, as big as leaves HEAP_RESERVE free (docs/device.md).
     gc.collect()
     search = None if CIRCUITPYTHON else searcher(DEVICE_LEVELS)
     parts = build()
@@ -116,7 +112,7 @@ def run(ticks=-1):
     board = Board(parts.store)
     link = Link(board)  # its outbox (2 KB) before the pieces get smaller
     supply(board, parts.cc)
-    if not board.make_search(search):  # at boot, not as a stall at the AI's first action
+    if not board.make_search(search, HEAP_RESERVE):  # at boot, not at the AI's first action
         print(NO_SEARCH)
     service = Service(board, parts.reeds, parts.tiles, parts.pixels, parts.buttons, parts.clock,
                       link=link, port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),

@@ -97,6 +97,39 @@ def test_the_search_fits_a_smaller_table_when_the_heap_has_no_block_for_its_own(
     assert MIN_TT_BITS < 8
 
 
+def test_the_search_leaves_the_heap_its_reserve():
+    # CircuitPython makes the search last: its tables shrink until the game
+    # keeps `reserve` bytes of heap to play on (main.py's HEAP_RESERVE).
+    import gc
+    if not hasattr(gc, "mem_free"):
+        return  # MicroPython's heap only (tests/mpy_runner.py runs this too)
+    from vortex.app.ai import searcher
+    searcher(5)  # its modules and shared keys loaded: what follows is the search's own
+    gc.collect()
+    free = gc.mem_free()
+    full = searcher(5)
+    gc.collect()
+    cost = free - gc.mem_free()
+    size = len(full.tt)
+    full = None
+    gc.collect()
+    # Room for the search's full tables and what must stay free: full size.
+    s = searcher(5, reserve=1024)
+    assert len(s.tt) == size and s.history is not None
+    s = None
+    gc.collect()
+    # A reserve the full tables would eat into by a byte: smaller tables.
+    s = searcher(5, reserve=gc.mem_free() - cost + 1)
+    assert len(s.tt) < size or s.history is None
+    s = None
+    gc.collect()
+    try:
+        searcher(5, reserve=free + 1)
+        assert False, "a reserve no search can leave is not hidden"
+    except MemoryError:
+        pass
+
+
 def test_a_board_with_no_room_for_the_search_plays_on_with_the_quick_mover():
     # Where no search fits (CircuitPython's heap with every part of the
     # board loaded), the board says so and its AI plays at level 0.
@@ -104,7 +137,7 @@ def test_a_board_with_no_room_for_the_search_plays_on_with_the_quick_mover():
     from vortex.app.board import NO_SEARCH
     real = board_module.searcher
 
-    def starved(level, poll=None):
+    def starved(level, poll=None, reserve=0):
         raise MemoryError("no room")
     try:
         board_module.searcher = starved

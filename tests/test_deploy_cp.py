@@ -45,19 +45,21 @@ def test_a_copy_onto_the_drive_lays_out_circuitpy_then_copies_only_what_differs(
     # The keys the board needs are added to the maker's settings.
     assert (drive / "settings.toml").read_text() == \
         'CIRCUITPY_BLE_NAME = "vortex"\n' + build_mpy.CIRCUITPYTHON_SETTINGS
-    assert {"code.py", "boot.py", "pins.py", "lib/neopixel.py", "vortex/hal/cp/keys.py",
-            "vortex/engine/movegen.py"} <= set(first)
+    assert {"code.py", "boot.py", "pins.py", "lib/neopixel.mpy", "vortex/hal/cp/keys.mpy",
+            "vortex/engine/movegen.mpy"} <= set(first)
+    assert not [p for p in first if p.startswith("vortex/") and p.endswith(".py")]
     code = (drive / "code.py").read_text()
     assert code == open(os.path.join(ROOT, "firmware", "main.py")).read()  # main.py, as code.py
-    assert "# @micropython.viper" in (drive / "vortex" / "engine" / "movegen.py").read_text()
+    # Bytecode marked for CircuitPython's loader (tools/build_mpy.py: CP_MAGIC).
+    assert (drive / "vortex" / "engine" / "movegen.mpy").read_bytes()[:2] == b"C\x06"
     assert deploy_cp.copy_to_drive(tree, str(drive)) == []
     # A file edited on the drive, one left from an older deploy, the game's save.
-    (drive / "vortex" / "tag.py").write_text("edited = True\n")
+    (drive / "vortex" / "tag.mpy").write_bytes(b"edited")
     (drive / "vortex" / "old.py").write_text("old = True\n")
     (drive / "game.bin").write_bytes(b"the game")
     with open(drive / deploy.HASHES, "a") as f:
         f.write("%s vortex/old.py\n" % ("0" * 64))
-    assert deploy_cp.copy_to_drive(tree, str(drive)) == ["vortex/tag.py"]
+    assert deploy_cp.copy_to_drive(tree, str(drive)) == ["vortex/tag.mpy"]
     assert not (drive / "vortex" / "old.py").exists()
     assert (drive / "game.bin").read_bytes() == b"the game"
     # A key the maker set stays as set.
@@ -116,7 +118,7 @@ class Board:
 def test_over_the_repl_what_changed_then_a_reset(tree, tmp_path):
     board = Board(str(tmp_path))
     first = deploy_cp.copy_over_repl(board, tree)
-    assert (tmp_path / "code.py").exists() and (tmp_path / "lib" / "neopixel.py").exists()
+    assert (tmp_path / "code.py").exists() and (tmp_path / "lib" / "neopixel.mpy").exists()
     assert (tmp_path / "settings.toml").read_text() == build_mpy.CIRCUITPYTHON_SETTINGS
     assert board.calls[:3] == ["raw", "look", "exec"] and board.calls[-2:] == ["exec", "reset"]
     assert board.calls[-3] == "write " + deploy.HASHES
@@ -150,5 +152,5 @@ def test_dry_run_names_every_file_and_where():
                         "--dry-run", "--port", "/dev/ttyACM0"],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
-    assert " -> code.py" in p.stdout and " -> lib/neopixel.py" in p.stdout
+    assert " -> code.py" in p.stdout and " -> lib/neopixel.mpy" in p.stdout
     assert p.stdout.rstrip().splitlines()[-1].endswith("files to copy to the serial REPL on /dev/ttyACM0")

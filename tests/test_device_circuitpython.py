@@ -1,6 +1,7 @@
 """The firmware on CircuitPython 10.2.1 on the emulated Pico (tools/pico,
-runtime="circuitpython"): the CircuitPython deploy tree (plain sources,
-boot.py, main.py as code.py, adafruit-circuitpython-neopixel in /lib) on a
+runtime="circuitpython"): the CircuitPython deploy tree (the plain sources
+compiled to CircuitPython .mpy, boot.py, main.py as code.py,
+adafruit-circuitpython-neopixel in /lib, compiled too) on a
 FAT image of CIRCUITPY. One boot: main.py's loop runs on keypad, busio and
 the neopixel library; the NFC front end's driver, plain Python there,
 reads the 64 tiles laid (the emulator's modelled readers); a lifted piece lights its destinations; the move put
@@ -9,7 +10,8 @@ reads the drive); after a reload (Ctrl-C, Ctrl-D) the game resumes with
 it; the host link answers on the USB serial; the NFC bus adapter drives
 the real busio.SPI. The board's AI plays Dark, so its search (plain
 Python there, deeper in the Python stack than CircuitPython gives by
-default: settings.toml) runs under the loop. Skipped, with the reason,
+default: settings.toml; its tables as small as leave the game its heap)
+runs under the loop, and the board has room for it. Skipped, with the reason,
 where the emulator, the image or a set-up part is missing."""
 import os
 import re
@@ -24,6 +26,7 @@ from hal_fake_fs import MemFS
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import pico  # noqa: E402
 from vortex.app import session  # noqa: E402
+from vortex.app.board import NO_SEARCH  # noqa: E402
 from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
 from vortex.engine.codes import move_to  # noqa: E402
 from vortex.engine.defs import DARK  # noqa: E402
@@ -85,10 +88,6 @@ def answered(dev, timeout=240):
     raise AssertionError("the AI did not answer in a minute: %r" % dev.output[-500:])
 
 
-@pytest.mark.xfail(reason="issue 19, open: with the eight-reader front end CircuitPython's board "
-                          "sometimes disagrees with its sensors at a1 after reading its tiles (2 runs "
-                          "of 3; MicroPython's agrees), so a lifted piece's destinations are not shown",
-                   strict=False)
 def test_the_board_on_circuitpython():
     pos = Position(BATTLE)
     occupied = [c for c in range(64) if pos.pieces[c]]
@@ -114,6 +113,8 @@ def test_the_board_on_circuitpython():
         assert dev.wait(lambda: dev.now - dev.frames[-1][0] > 500_000_000, 240), dev.output[-500:]
         assert status(dev) == ("light", 0, "-")
         assert "NFC reader" not in dev.output
+        # Its firmware loaded as .mpy (tools/build_mpy.py): room for the AI's search.
+        assert NO_SEARCH not in dev.output, dev.output[-500:]
         # A piece lifted: its destinations on the LEDs, through the library.
         shown = len(dev.frames)
         dev.set_reeds([c for c in occupied if c != e2])

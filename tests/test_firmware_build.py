@@ -172,8 +172,25 @@ def circuitpython_mypy(root, targets, cwd):
 
 def test_circuitpython_build_is_the_source_without_machine_code(tmp_path):
     import build_mpy
-    n = build_mpy.build(str(tmp_path), runtime="circuitpython")
-    assert n == len(firmware_files())  # every file, boot.py and hal/cp included
+    n = build_mpy.build(str(tmp_path), runtime="circuitpython", keep_sources=True)
+    libs = build_mpy.circuitpython_libraries()
+    assert n == len(firmware_files()) + len(libs)  # every file, boot.py and hal/cp included
+    # Compiled for CircuitPython's loader: bytecode (.mpy version 6, no
+    # architecture) marked "C"; the scripts stay source.
+    for rel in firmware_files():
+        mpy = tmp_path / (rel[:-3] + ".mpy")
+        if rel in ("firmware/main.py", "firmware/boot.py"):
+            assert not mpy.exists()
+        else:
+            assert mpy.read_bytes()[:3] == b"C\x06\x00", rel
+    for name, _ in libs:
+        assert (tmp_path / "firmware" / "lib" / (name[:-3] + ".mpy")).read_bytes()[:2] == b"C\x06"
+    # Without keep_sources only the .mpy: the board imports a .py first.
+    bare = tmp_path / "bare"
+    build_mpy.build(str(bare), runtime="circuitpython")
+    assert sorted(p.name for p in (bare / "firmware" / "vortex" / "engine").iterdir()) == \
+        sorted(p.name[:-3] + ".mpy" for p in (tmp_path / "firmware" / "vortex" / "engine").iterdir()
+               if p.name.endswith(".py"))
     decorated = 0
     for rel in firmware_files():
         with open(os.path.join(ROOT, rel)) as f:
@@ -200,7 +217,7 @@ def mypy_circuitpython(tmp_path_factory):
     import build_mpy
     base = tmp_path_factory.mktemp("cpmypy")
     tree = str(base / "tree")
-    build_mpy.build(tree, runtime="circuitpython")
+    build_mpy.build(tree, runtime="circuitpython", keep_sources=True)
     return circuitpython_mypy(str(base), ["firmware/boot.py", "firmware/vortex/hal/cp"], tree)
 
 

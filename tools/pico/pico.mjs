@@ -311,12 +311,19 @@ function ledBit(bit, t, paced) {
   }
 }
 if (ledPin) {
-  let rise = 0;
+  // A bit is a high pulse seen whole from the CPU (SIO), under 50 us. Not a
+  // bit: the pin let go low by the PIO's owner when a PIO frame is done
+  // (CircuitPython's neopixel_write: gpio_init), whose rise the PIO made;
+  // counted, it began the next frame with a stray 1 (every colour shifted).
+  let rise = -1;
   ledPin.addListener((state) => {
-    if (ledPin.functionSelect !== FUNCTION_SIO) return;
     const t = mcu.clock.nanos;
+    if (ledPin.functionSelect !== FUNCTION_SIO) { rise = -1; return; }
     if (state === GPIOPinState.High) rise = t;
-    else if (state === GPIOPinState.Low) ledBit(t - rise > 600 ? 1 : 0, t, true);
+    else if (state === GPIOPinState.Low && rise >= 0) {
+      if (t - rise < 50000) ledBit(t - rise > 600 ? 1 : 0, t, true);
+      rise = -1;
+    }
   });
   const writeFIFO = StateMachine.prototype.writeFIFO;
   StateMachine.prototype.writeFIFO = function (value) {

@@ -19,12 +19,14 @@ __all__ = ("Ai", "Rng", "searcher", "DEVICE_LEVELS")
 MIN_TT_BITS = 6  # 512 bytes: below that the table no longer pays for itself
 
 
-def searcher(level, poll=None):
+def searcher(level, poll=None, reserve=0):
     """A Search sized for `level` (and every level below it). If the heap
     has no block for its tables (CircuitPython's heap is smaller and more
-    broken up), the transposition table halves until one fits, then the
-    history table (4 KB) goes too: the search plays on, a little weaker,
-    instead of the board failing to start."""
+    broken up), or if with them less than `reserve` bytes of heap would be
+    left for the game to play on (its saves, the link's lines), the
+    transposition table halves until it fits, then the history table (4 KB)
+    goes too: the search plays on, a little weaker, instead of the board
+    failing to start or later."""
     from vortex.ai.search import Search
     _, _, _, _, _, _, tt_bits, plies = LEVELS[level]
     # The history table for the levels that search 3 plies deep or more:
@@ -33,8 +35,14 @@ def searcher(level, poll=None):
     bits = tt_bits
     while True:
         try:
-            return Search(max_ply=plies, tt_bits=bits, history=history, poll=poll)
+            s = Search(max_ply=plies, tt_bits=bits, history=history, poll=poll)
+            if reserve:
+                gc.collect()
+                if gc.mem_free() < reserve:
+                    raise MemoryError
+            return s
         except MemoryError:
+            s = None
             gc.collect()
             if bits > MIN_TT_BITS:
                 bits -= 1

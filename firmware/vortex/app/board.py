@@ -352,7 +352,7 @@ class Board:
         self.sense.read_first(reader)
 
     # --- the AI -------------------------------------------------------------
-    def make_search(self, search=None):
+    def make_search(self, search=None, reserve=0):
         """Make the AI's search now (one, sized for the deepest device level,
         shared by the levels and the hints), instead of at its first action:
         on the RP2040 importing and building it takes about 170 ms, a stall
@@ -360,12 +360,13 @@ class Board:
         `search`: one made earlier (vortex.app.ai.searcher(DEVICE_LEVELS)),
         as main.py does before the parts, while the heap has whole blocks.
         If even its smallest tables do not fit, the board says so and its
-        AI plays at level 0 (no search): the game goes on. Returns whether
-        the board has its search."""
+        AI plays at level 0 (no search): the game goes on. reserve: the heap
+        a search made here must leave free (vortex.app.ai.searcher). Returns
+        whether the board has its search."""
         if self._search is None:
             if search is None:
                 try:
-                    search = searcher(DEVICE_LEVELS)
+                    search = searcher(DEVICE_LEVELS, reserve=reserve)
                 except MemoryError:
                     self._search = False
                     self.say(NO_SEARCH)
