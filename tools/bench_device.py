@@ -406,7 +406,14 @@ def loop_run(b, runtime):
         dev.wait(lambda: dev.frames, 300)
         if not dev.frames:
             raise RuntimeError("emulated Pico: main.py drew nothing: %r" % dev.output[-300:])
-        t = dev.frames[-1][0] + 500_000_000
+        # Every tile read twice before anything is timed: until the board has
+        # read its tiles it waits for them, and a piece lifted is only missing
+        # (CircuitPython's first two sweeps take seconds: plain Python).
+        read = [0] * 64
+        while min(read) < 2:
+            at(dev.now + 200_000_000)
+            read = [a + b for a, b in zip(read, dev.reader_stats()["wakes"])]
+        t = max(dev.now, dev.frames[-1][0]) + 500_000_000
         at(t + window)
         idle = rate(t, t + window)
         # A piece lifted: its destinations must reach the LEDs.
