@@ -82,12 +82,11 @@ class Renderer:
                 self._draw_pending(todo, on, leds.TODO)
             elif hint >= 0:
                 self._draw_pending(hint, on, leds.HINT)
-            if seen >= 0:
-                pass
-            elif v == HAND:
-                self._draw_hand(pos, sense.rec.hand)
-            elif diff:
-                self._draw_diff(pos, sense, on)
+            if seen < 0:  # (an action seen is all the hands' part of the picture)
+                if v == HAND:
+                    self._draw_hand(pos, sense.rec.hand)
+                elif diff:
+                    self._draw_diff(pos, sense, on)
             if sense.flashing:
                 self.blinking = True
                 errors = sense.errors

@@ -11,8 +11,9 @@ Quick verdicts (agreement, a piece in hand) count at once; actions, errors
 and disagreements wait until the sensors have been still SETTLE_MS, so that
 hands in motion are never mistaken for an action. An action the board would
 accept is shown at once all the same (.seen: a laid tile lights as soon as
-it is read, issue 16's 300 ms), and committed once they are still. Allocates nothing unless
-something happened; an idle tick is two C compares of 64 bytes.
+it is read, issue 16's 300 ms), and committed once they are still.
+Allocates nothing unless something happened; an idle tick is two C
+compares of 64 bytes.
 """
 from vortex.ticks import ticks_add, ticks_diff
 from vortex.engine.defs import action_cells, const
