@@ -33,8 +33,10 @@ def want():
 
 @pytest.fixture(scope="module")
 def plain_tree(tmp_path_factory):
+    # The plain sources the CircuitPython build compiles (kept beside its
+    # .mpy, which are marked for CircuitPython: the unix port reads the .py).
     tree = str(tmp_path_factory.mktemp("circuitpython"))
-    build_mpy.build(tree, runtime="circuitpython")
+    build_mpy.build(tree, runtime="circuitpython", keep_sources=True)
     return tree
 
 

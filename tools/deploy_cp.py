@@ -235,7 +235,7 @@ def run(port, drive=None, dry_run=False, copy_all=False):
     """Build, then copy onto the drive or over the REPL; returns the paths copied."""
     tree = os.path.join(ROOT, "build", "flash-circuitpython")
     shutil.rmtree(tree, ignore_errors=True)
-    print("checked %d sources" % build_mpy.build(tree, runtime="circuitpython"))
+    print("compiled %d files" % build_mpy.build(tree, runtime="circuitpython"))
     drive = drive or find_drive()
     if drive and not os.path.isdir(drive):
         raise cli.Failure("no folder %s (the CIRCUITPY drive)" % drive)
