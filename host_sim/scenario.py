@@ -195,21 +195,19 @@ class Rig:
             raise ValueError("unknown command %r" % verb)
         self.tick(4)  # hands are not instant
 
-    # --- hands, as the page moves them: each step followed by `pause` ms ------
-    def pick(self, cell, tile=False, pause=None):
+    # --- hands, as the page moves them: each step followed by hand_ms of board time
+    def pick(self, cell, tile=False):
         """Pick up the piece on a cell, or its tile (where there is no piece, or tile=True)."""
-        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         if v.pieces[_cell(cell)] and not tile:
             v.lift(cell, self.now)
         else:
             v.lift_tile(cell, self.now)
-        self.wait(pause)
+        self.wait(self.hand_ms)
 
-    def put(self, cell, item=-1, pause=None):
+    def put(self, cell, item=-1):
         """Put a held thing (hand index item, default the last taken) on a
         cell; a tile laid where a piece stands goes under it."""
-        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         held = self.held(item)
         if held[0] == "piece":
@@ -217,41 +215,39 @@ class Rig:
             v.place(cell, self.now)
         else:
             which = [h for h in v.hand if h[0] == "tile"].index(held)
-            self._under_piece(cell, lambda: v.place_tile(cell, self.now, which=which), pause)
-        self.wait(pause)
+            self._under_piece(cell, lambda: v.place_tile(cell, self.now, which=which))
+        self.wait(self.hand_ms)
 
-    def lay_new(self, terrain, cell, pause=None):
+    def lay_new(self, terrain, cell):
         """Lay a new tile of a terrain (engine code) from the box on a cell,
         under the piece standing there if any."""
-        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         c = _cell(cell)
         if v.tiles[c]:
             raise PhysicsError("%s already has a tile" % cell_name(c))
-        self._under_piece(c, lambda: v.lay_new(terrain, c, self.now), pause)
-        self.wait(pause)
+        self._under_piece(c, lambda: v.lay_new(terrain, c, self.now))
+        self.wait(self.hand_ms)
 
-    def _under_piece(self, cell, lay, pause):
+    def _under_piece(self, cell, lay):
         # Whatever stands on the cell is lifted, the tile laid, the piece put back.
         v = self.virtual
         c = _cell(cell)
         if not v.pieces[c]:
             return lay()
         v.lift(c, self.now)
-        self.wait(pause)
+        self.wait(self.hand_ms)
         try:
             lay()
         finally:
-            self.wait(pause)
+            self.wait(self.hand_ms)
             v.place(c, self.now)
 
-    def drag(self, f, t, tile=False, pause=None):
+    def drag(self, f, t, tile=False):
         """A drag from one cell to another: the piece (or a lone tile, or
         with tile=True the tile) carried there. Onto an opponent's piece:
         that one is lifted and set aside first; a tile onto a tile: that one
         is lifted and laid where this one came from. Nothing moves if a hand
         could not do it."""
-        pause = self.hand_ms if pause is None else pause
         v = self.virtual
         f, t = _cell(f), _cell(t)
         if f == t:
@@ -261,10 +257,10 @@ class Rig:
             if there and piece_side(there) == piece_side(mover):
                 raise PhysicsError("%s holds a piece of the same side" % cell_name(t))
             v.lift(f, self.now)
-            self.wait(pause)
+            self.wait(self.hand_ms)
             if there:
                 v.lift(t, self.now)
-                self.wait(pause)
+                self.wait(self.hand_ms)
                 v.drop()  # theirs, set beside the board
             v.place(t, self.now)
         else:
@@ -272,16 +268,16 @@ class Rig:
                 raise PhysicsError("lift the piece off %s first"
                                    % cell_name(t if v.pieces[t] else f))
             v.lift_tile(f, self.now)
-            self.wait(pause)
+            self.wait(self.hand_ms)
             if v.tiles[t]:
                 v.lift_tile(t, self.now)
-                self.wait(pause)
+                self.wait(self.hand_ms)
                 v.place_tile(t, self.now, which=-2)
-                self.wait(pause)
+                self.wait(self.hand_ms)
                 v.place_tile(f, self.now)
             else:
                 v.place_tile(t, self.now)
-        self.wait(pause)
+        self.wait(self.hand_ms)
 
     def aside(self, item=-1):
         """Set a held thing aside: a piece beside the board, a tile back in the box."""

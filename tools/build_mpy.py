@@ -196,7 +196,8 @@ def main(argv):
                     help="native code for the RP2040 (armv6m, the default) or for this machine "
                          "(host: the unix port's tests)")
     ap.add_argument("--runtime", default="micropython", choices=RUNTIMES,
-                    help="micropython (.mpy files, the default) or circuitpython (plain sources)")
+                    help="micropython (.mpy files with machine code, the default) or circuitpython "
+                         "(.mpy bytecode marked for CircuitPython, no machine code)")
     opts = ap.parse_args(argv)
     n = build(opts.out, opts.with_tests, opts.arch, opts.runtime)
     print("compiled %d files into %s" % (n, opts.out))

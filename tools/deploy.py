@@ -39,7 +39,7 @@ HASHES = ".deploy-hashes"  # on the board, beside main.py: "sha256 path" a line
 MIN_VERSION = (1, 28)
 PINS = os.path.join(ROOT, "hardware", "pins.py")
 # CircuitPython's libraries (requirements-circuitpython.txt, pinned), which
-# the set-up fetches from PyPI into this folder: copied to the board's /lib.
+# the set-up fetches from PyPI into this folder: compiled into the tree's lib/.
 CP_LIBS = build_mpy.CP_LIBS
 POWER = os.path.join(ROOT, "hardware", "power.py")  # the USB-C thresholds and LED budgets
 
