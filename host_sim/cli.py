@@ -15,6 +15,7 @@ Standard library only: `make play` and the tools need no .venv.
 import argparse
 import math
 import os
+import signal
 import sys
 
 
@@ -123,6 +124,7 @@ def run(main, argv=None):
     try:
         code = main(argv)
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C: still quiet
         sys.stderr.write("\n")
         code = 130
     except BrokenPipeError:
