@@ -233,12 +233,12 @@ def copy_over_repl(transport, tree, copy_all=False):
 
 def run(port, drive=None, dry_run=False, copy_all=False):
     """Build, then copy onto the drive or over the REPL; returns the paths copied."""
+    drive = drive or find_drive()
+    if drive and not os.path.isdir(drive):  # (said before the build's seconds)
+        raise cli.Failure("no folder %s (the CIRCUITPY drive)" % drive)
     tree = os.path.join(ROOT, "build", "flash-circuitpython")
     shutil.rmtree(tree, ignore_errors=True)
     print("compiled %d files" % build_mpy.build(tree, runtime="circuitpython"))
-    drive = drive or find_drive()
-    if drive and not os.path.isdir(drive):
-        raise cli.Failure("no folder %s (the CIRCUITPY drive)" % drive)
     if dry_run:
         local, changed, _, _ = plan(tree, {}, True)
         where = drive if drive else "the serial REPL on %s" % port
