@@ -22,8 +22,10 @@ play-device: $(STAMP)  ## the same page with the real firmware on the emulated P
 play-terminal:  ## the same simulator in a terminal
 	$(PYTHON) -m host_sim board --ai dark
 
+# A worker a core, up to 4 (pytest-xdist), a test file each at a time: the
+# emulated Pico's long games run beside the short files (tests/conftest.py).
 test: $(STAMP) browser  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium
-	$(VPY) -m pytest -q
+	$(VPY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 # Playwright cannot download its own browser here: the tests drive Debian's.
 browser:  ## chromium for the browser tests (apt-get when root; else they skip, saying why)

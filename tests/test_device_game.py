@@ -5,9 +5,9 @@ and a host see the board: its LED frames and its host link's `status` and
 `position`. Skipped, with the reason, where the emulated Pico cannot run.
 
 How long they take (device time; wall time is several times more, see
-docs/device.md): the battle game below, about 10 s; the game from the empty
-board, 64 tiles laid one by one (each waits out the board's 300 ms settle),
-about 30 s."""
+docs/device.md): the battle game below, about 10 s. The game from the empty
+board is test_device_build.py's (a file of its own, so that the test
+workers share the longest games out)."""
 import os
 import random
 import sys
@@ -21,11 +21,10 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import pico  # noqa: E402
 from vortex.app import session  # noqa: E402
 from vortex.engine.defs import DARK, LIGHT  # noqa: E402
-from vortex.engine.codes import (is_move, is_placement, is_swap, is_vortex, move_to,  # noqa: E402
-                                 placement_cell)
+from vortex.engine.codes import is_move, move_to  # noqa: E402
 from vortex.engine.defs import SWAP  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
-from vortex.engine.position import Position, START  # noqa: E402
+from vortex.engine.position import Position  # noqa: E402
 
 WHY = pico.missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated Pico: %s" % WHY)
@@ -139,35 +138,6 @@ def test_while_its_ai_thinks_the_board_answers_scans_and_takes_a_takeback():
         rig.until(lambda: rig.board.pending >= 0, 4000)
         assert rig.board.pending < 0 and pos.side == LIGHT
         rig.run("tidy")
-        agrees_on_the_link(rig)
-    finally:
-        rig.close()
-
-
-def test_a_game_from_the_empty_board_64_tiles_laid_then_a_battle():
-    rig = device_rig(START, session.Settings())
-    try:
-        pos = rig.board.pos
-        rng = random.Random(5)
-        for n in range(64):
-            # Any legal placement: a tile of a terrain the pool still has, on an empty cell.
-            a = rng.choice([a for a in pos.legal_actions() if is_placement(a)])
-            cell = placement_cell(a)
-            before = rig.colour(cell)
-            rig.play(a, settle=False)
-            assert len(pos.stack) == n + 1 and pos.stack[-1] == a, (n, rig.status())
-            assert rig.until(lambda: rig.colour(cell) != before, 500)   # the LEDs say so
-        assert not pos.is_building()
-        rig.settle()
-        agrees_on_the_link(rig)
-        assert rig.virtual.tiles == bytearray(pos.tiles) and all(pos.tiles)
-        # The battle: a move, a swap, a Vortex, each shown on the LEDs.
-        for kind in (is_move, is_swap, is_vortex):
-            a = next(a for a in pos.legal_actions() if kind(a))
-            rig.play(a, settle=False)
-            assert pos.stack[-1] == a
-            assert any(any(rig.colour(c)) for c in range(64))
-        rig.settle()
         agrees_on_the_link(rig)
     finally:
         rig.close()
