@@ -25,9 +25,10 @@ import sys
 from vortex.engine.defs import LIGHT, DARK
 from vortex.engine.position import Position, Outcome, START
 from vortex.engine.notation import parse_cell, action_text
-from vortex.app import session, commands
+from vortex.app import session, commands, sounds
 from vortex.app.recognise import AGREE, HAND, NOT_ASKED, VERDICT_NAMES
 from vortex.app.buttons import A, B
+from vortex.hal.buzzer import VOLUME_DUTY
 from vortex.hal.store import pack
 from host_sim.scenario import Rig, TICK_MS, SETTLE_MS
 from host_sim.virtual import VirtualBoard, FOREIGN
@@ -41,6 +42,40 @@ BOOT_S = 240          # wall seconds for the first agreement after power-on
 ANSWER_S = 120        # wall seconds for a link answer
 _LINE = re.compile(r"^(\d+) (\S+)(?: (.*))?$")
 ANSWER_WORD = {"set": "settings", "unsubscribe": "subscribe"}  # answers named otherwise
+
+
+class Ear:
+    """The buzzer pin's tones (tools/pico's: ns, Hz, duty per mille; 0 Hz
+    silent) told back into the board's sounds (vortex.app.sounds), each
+    played on `buzzer` (the truth's VirtualBuzzer: the page sounds it). A
+    sound is known by its first tone, which no other starts with, and
+    followed note by note (a rest is silence); a tone that follows no sound
+    and starts none is heard as nothing."""
+
+    def __init__(self, buzzer):
+        self.buzzer = buzzer
+        self._notes = ()    # the sound heard playing
+        self._next = 0      # the index in it of the note expected next
+
+    def hear(self, t, hz, duty):
+        notes, i = self._notes, self._next
+        if i < len(notes) and (_near(hz, notes[i]) if notes[i] else not hz):
+            self._next = i + 2
+            return
+        self._notes, self._next = (), 0
+        for sound in range(1, len(sounds.NOTES)):
+            if hz and _near(hz, sounds.NOTES[sound][0]):
+                # The volume whose duty is the nearest the pin's.
+                volume = min((1, 2), key=lambda v: abs(VOLUME_DUTY[v] * 1000 // 65536 - duty))
+                self.buzzer.play(sound, volume, t // 1_000_000)
+                self._notes, self._next = sounds.NOTES[sound], 2
+                return
+
+
+def _near(hz, want):
+    """A tone measured on the buzzer pin is the note: the PWM's divider
+    makes it within 0.5 % (tests/test_device_buzzer.py), 1 % allowed."""
+    return abs(hz - want) * 100 <= want
 
 
 class _Seen:
@@ -219,6 +254,7 @@ class DeviceRig(Rig):
         self.board = DeviceBoard(position, actions, ask=self.ask, frame=lambda: self.frame)
         self.virtual = truth or VirtualBoard.from_position(Position(self.board.pos.text()),
                                                            seed=seed)
+        self._ear = Ear(self.virtual.buzzer)
         self.buttons = 0
         self.frames = 0
         self.on_frame = None
@@ -226,6 +262,7 @@ class DeviceRig(Rig):
         self._reeds = None
         self._tags = [None] * 64
         self._buttons_sent = 0
+        self._heard = 0             # the buzzer pin's tones heard so far
         self._out = 0               # how far the serial output has been read
         self._answers = []
         self._wakes = [0] * 64
@@ -373,6 +410,13 @@ class DeviceRig(Rig):
                     self.board.sense.action = self._seen() if self.board.verdict == NOT_ASKED else -1
         self._out = end
 
+    def _hear(self):
+        """The buzzer pin's new tones, to the ear."""
+        tones = self.dev.tones
+        for tone in tones[self._heard:]:
+            self._ear.hear(*tone)
+        self._heard = len(tones)
+
     def _seen(self):
         """The legal action whose result the hands' board shows (the board
         said not-asked: it saw one), or -1."""
@@ -433,6 +477,7 @@ class DeviceRig(Rig):
                 "its watchdog fired" if self.dev.watchdog is not None else "out of time"))
         self.now = self.dev.now // 1_000_000
         self._read_link()
+        self._hear()
 
     def follow(self):
         """The truth pushed to the emulator and what it said since taken,
@@ -443,6 +488,7 @@ class DeviceRig(Rig):
             raise RuntimeError("the emulated Pico stopped: its watchdog fired")
         self.now = max(self.now, self.dev.now // 1_000_000)
         self._read_link()
+        self._hear()
 
     def until(self, done, max_ms=5000):
         end = self.now + max_ms

@@ -7,7 +7,8 @@ board, and the device's game (its host link) is the one expected. One
 boot, then: a move by clicks and a capture by a drag; a takeback with the
 page's button A (the device's button pin), the board asking for the taken
 piece back, the page's tidy hands; the board's AI chosen on the page, its
-action carried out with the page's button. About 2 minutes on 2 cores.
+action asked with the device's buzzer (heard on the page) and carried out
+with the page's button. About 2 minutes on 2 cores.
 
 Skips (with the reason) where the emulator, Playwright or chromium cannot
 be had.
@@ -132,6 +133,14 @@ def test_the_boards_ai_chosen_on_the_page_and_its_action_carried_out(page, serve
         pending = b.pos.action_text(b.pending)
         assert server.game.rig.ask("settings")[0] == "ai=dark"
     assert page.inner_text("#pending") == "The board asks: " + pending
+    # The device's buzzer asked too: its pin's tones, heard as the sound,
+    # played by the page with the firmware's notes.
+    page.wait_for_function("window.vortex.state.sound && window.vortex.state.sound.name === 'asks'",
+                           timeout=SLOW * 1000)
+    page.wait_for_function("window.vortex.sounds.includes('asks')")
+    with server.game.lock:
+        sound = server.game.state()["sound"]
+    assert sound["volume"] == "soft" and sound["notes"] == [[2093, 60], [0, 20], [2637, 90]]
     page.click("#carry")
     settled(server, 2, SLOW)
     in_step(page, server)
