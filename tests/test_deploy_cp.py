@@ -115,16 +115,19 @@ class Board:
         self.calls.append("reset")
 
 
-def test_over_the_repl_what_changed_then_a_reset(tree, tmp_path):
+def test_over_the_repl_what_changed_then_a_reset(tree, tmp_path, capsys):
     board = Board(str(tmp_path))
-    first = deploy_cp.copy_over_repl(board, tree)
+    first = deploy_cp.copy_over_repl(board, tree, release="1.2.3")
+    assert capsys.readouterr().out == "the board has no Vortex firmware\n"
+    assert (tmp_path / deploy.HASHES).read_text().startswith("firmware 1.2.3\n")
     assert (tmp_path / "code.py").exists() and (tmp_path / "lib" / "neopixel.mpy").exists()
     assert (tmp_path / "settings.toml").read_text() == build_mpy.CIRCUITPYTHON_SETTINGS
     assert board.calls[:3] == ["raw", "look", "exec"] and board.calls[-2:] == ["exec", "reset"]
     assert board.calls[-3] == "write " + deploy.HASHES
     assert len([c for c in board.calls if c.startswith("write ")]) == len(first) + 1
     board.calls = []
-    assert deploy_cp.copy_over_repl(board, tree) == []
+    assert deploy_cp.copy_over_repl(board, tree, release="1.2.3") == []
+    assert capsys.readouterr().out == "the board has firmware 1.2.3\n"
     (tmp_path / "vortex" / "old.py").write_text("x")
     with open(tmp_path / deploy.HASHES, "a") as f:
         f.write("%s vortex/old.py\n" % ("0" * 64))
@@ -154,3 +157,26 @@ def test_dry_run_names_every_file_and_where():
     assert p.returncode == 0, p.stderr
     assert " -> code.py" in p.stdout and " -> lib/neopixel.mpy" in p.stdout
     assert p.stdout.rstrip().splitlines()[-1].endswith("files to copy to the serial REPL on /dev/ttyACM0")
+
+
+def test_the_deploy_says_which_firmware_the_drive_had_and_has_now(tmp_path):
+    from host_sim import version
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    argv = [sys.executable, "tools/deploy.py", "--runtime", "circuitpython", "--drive", str(drive)]
+    now = version.current()
+    said = []
+    for _ in range(2):
+        p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0 and not p.stderr, p.stderr
+        said.append(p.stdout.splitlines())
+    assert said[0][0].endswith("files: firmware %s" % now)
+    assert said[0][1] == "the drive has no Vortex firmware"
+    assert said[0][2].endswith("copied to %s: firmware %s; CircuitPython reloads code.py. Reset the "
+                               "board (without holding A) to play and save." % (drive, now))
+    assert said[1][1] == "the drive has firmware %s" % now
+    assert said[1][2].startswith("0 of ")
+    # A drive from a deploy before versions: hashes, no version line.
+    lines = (drive / deploy.HASHES).read_text().splitlines()
+    assert lines[0] == "firmware " + now
+    assert deploy_cp.had(lines[1:]) == "a Vortex firmware from before versions"

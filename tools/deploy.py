@@ -142,8 +142,21 @@ def manifest(tree):
     return {dest: digest(path) for path, dest in files(tree)}
 
 
-def hash_lines(hashes):
-    return "".join("%s %s\n" % (hashes[p], p) for p in sorted(hashes))
+def hash_lines(hashes, firmware=None):
+    """The hash file: "sha256 path" a line, sorted; first, where given, the
+    firmware's version as "firmware VERSION" (CircuitPython's deploy reads
+    it back from a drive, where the version module cannot be imported)."""
+    head = "firmware %s\n" % firmware if firmware else ""
+    return head + "".join("%s %s\n" % (hashes[p], p) for p in sorted(hashes))
+
+
+def hashed_firmware(lines):
+    """The firmware version a hash file's lines record, or None."""
+    for line in lines:
+        words = line.split()
+        if len(words) == 2 and words[0] == "firmware":
+            return words[1]
+    return None
 
 
 def parse_hashes(lines):

@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, ROOT)
 import build_mpy  # noqa: E402
 import deploy  # noqa: E402
-from host_sim import cli  # noqa: E402
+from host_sim import cli, version  # noqa: E402
 
 MIN_VERSION = (10, 2)
 USB_VID = 0x239A  # Adafruit's vendor ID, which CircuitPython's boards enumerate with
@@ -113,13 +113,28 @@ def plan(tree, old, copy_all=False, on_board=None):
     return local, sorted(changed), stale, new
 
 
-def copy_to_drive(tree, drive, copy_all=False):
-    """Copy what differs onto the mounted drive; return the paths copied."""
+def had(hash_lines):
+    """The firmware a board's hash file (its lines) says it has, in words:
+    the version the last deploy wrote there, else one from before versions
+    (hashes, no version) or none (no hash file)."""
+    firmware = deploy.hashed_firmware(hash_lines) or ("?" if deploy.parse_hashes(hash_lines)
+                                                       else "none")
+    return deploy.had({"firmware": firmware})
+
+
+def drive_hashes(drive):
+    """The lines of the drive's hash file ([] without one)."""
     try:
         with open(os.path.join(drive, deploy.HASHES)) as f:
-            old = deploy.parse_hashes(f)
+            return f.read().splitlines()
     except OSError:
-        old = {}
+        return []
+
+
+def copy_to_drive(tree, drive, copy_all=False, release=None):
+    """Copy what differs onto the mounted drive; return the paths copied.
+    release: the build's version, for the hash file (default: the checkout's)."""
+    old = deploy.parse_hashes(drive_hashes(drive))
     local, changed, stale, new = plan(
         tree, old, copy_all, lambda p, path: _same(path, os.path.join(drive, p)))
     for p in stale:
@@ -142,7 +157,7 @@ def copy_to_drive(tree, drive, copy_all=False):
             f.write(merged)
         changed.append(SETTINGS)
     with open(os.path.join(drive, deploy.HASHES), "w") as f:
-        f.write(deploy.hash_lines(new))
+        f.write(deploy.hash_lines(new, release or version.current()))
     if hasattr(os, "sync"):
         os.sync()  # on the drive before anyone unplugs it
     return changed
@@ -155,14 +170,16 @@ def ours(tree):
 
 
 def check_board(look):
-    """({board path: sha256 of the last deploy}, its settings.toml's text),
-    or a Failure saying why the board cannot take this deploy over its REPL."""
+    """({board path: sha256 of the last deploy}, its settings.toml's text,
+    the firmware it has in words), or a Failure saying why the board cannot
+    take this deploy over its REPL."""
     info = {}
     settings = []
     lines = look.splitlines()
     for i, line in enumerate(lines):
         if line == "hashes":
             old = deploy.parse_hashes(lines[i + 1:])
+            before = had(lines[i + 1:])
             break
         key, _, value = line.partition(" ")
         if key == "settings":
@@ -182,7 +199,7 @@ def check_board(look):
     if info.get("readonly") != "0":
         raise cli.Failure("CIRCUITPY is the computer's (button A was held at boot): mount the "
                           "drive and run again, or reset the board without holding A")
-    return old, "".join(line + "\n" for line in settings)
+    return old, "".join(line + "\n" for line in settings), before
 
 
 def serial_port(port):
@@ -208,11 +225,13 @@ def ancestors(paths):
     return sorted(out, key=lambda f: (f.count("/"), f))
 
 
-def copy_over_repl(transport, tree, copy_all=False):
+def copy_over_repl(transport, tree, copy_all=False, release=None):
     """Look, copy what changed since the last deploy, reset; return the
-    paths copied. transport: mpremote's SerialTransport (or a stand-in)."""
+    paths copied. transport: mpremote's SerialTransport (or a stand-in);
+    release: the build's version (default: the checkout's)."""
     transport.enter_raw_repl(soft_reset=False)
-    old, theirs = check_board(transport.exec(LOOK).decode("utf-8", "replace"))
+    old, theirs, before = check_board(transport.exec(LOOK).decode("utf-8", "replace"))
+    print("the board has %s" % before)
     if copy_all:
         old = {p: "" for p in old}
     local, changed, stale, new = plan(tree, old, copy_all)
@@ -224,7 +243,8 @@ def copy_over_repl(transport, tree, copy_all=False):
     if merged != theirs:
         transport.fs_writefile(SETTINGS, merged.encode(), chunk_size=1024)
         changed.append(SETTINGS)
-    transport.fs_writefile(deploy.HASHES, deploy.hash_lines(new).encode(), chunk_size=1024)
+    transport.fs_writefile(deploy.HASHES, deploy.hash_lines(new, release or version.current())
+                           .encode(), chunk_size=1024)
     transport.exec("import os\nos.sync()")
     # A reset, not a reload: a new boot.py runs only at boot.
     transport.exec_raw_no_follow("import microcontroller\nmicrocontroller.reset()")
@@ -238,7 +258,9 @@ def run(port, drive=None, dry_run=False, copy_all=False):
         raise cli.Failure("no folder %s (the CIRCUITPY drive)" % drive)
     tree = os.path.join(ROOT, "build", "flash-circuitpython")
     shutil.rmtree(tree, ignore_errors=True)
-    print("compiled %d files" % build_mpy.build(tree, runtime="circuitpython"))
+    release = version.current()
+    print("compiled %d files: firmware %s" % (build_mpy.build(tree, runtime="circuitpython",
+                                                              release=release), release))
     if dry_run:
         local, changed, _, _ = plan(tree, {}, True)
         where = drive if drive else "the serial REPL on %s" % port
@@ -247,10 +269,11 @@ def run(port, drive=None, dry_run=False, copy_all=False):
         print("%d files to copy to %s" % (len(changed), where))
         return changed
     if drive and writable(drive):
-        changed = copy_to_drive(tree, drive, copy_all)
-        print("%d of %d files copied to %s; CircuitPython reloads code.py. Reset the board "
-              "(without holding A) to play and save." % (len(changed), len(deploy.files(
-                  tree, "circuitpython")), drive))
+        print("the drive has %s" % had(drive_hashes(drive)))
+        changed = copy_to_drive(tree, drive, copy_all, release)
+        print("%d of %d files copied to %s: firmware %s; CircuitPython reloads code.py. Reset "
+              "the board (without holding A) to play and save." % (len(changed), len(deploy.files(
+                  tree, "circuitpython")), drive, release))
         return changed
     if drive:
         print("%s is read-only here (the game has it): over the serial REPL" % drive)
@@ -262,10 +285,11 @@ def run(port, drive=None, dry_run=False, copy_all=False):
     except TransportError as e:
         raise cli.Failure("cannot open %s: %s" % (device, e))
     try:
-        changed = copy_over_repl(transport, tree, copy_all)
+        changed = copy_over_repl(transport, tree, copy_all, release)
     except TransportError as e:
         raise cli.Failure("the board's REPL on %s: %s" % (device, str(e).strip().splitlines()[-1:]))
     finally:
         transport.close()
-    print("%d files copied over %s; the board has restarted" % (len(changed), device))
+    print("%d files copied over %s; the board has firmware %s now and has restarted"
+          % (len(changed), device, release))
     return changed
