@@ -97,3 +97,15 @@ def test_the_link_answers_and_the_reeds_are_scanned_while_the_ai_thinks():
     assert asked["answered"] - asked["at"] <= 50, asked  # the host answered within 50 ms
     # ... from the game, not from the position the search was looking at.
     assert "side dark actions 1 " in asked["line"], asked["line"]
+
+
+def test_the_search_s_time_cap_runs_on_the_board_s_clock():
+    # Level 5 stops at 3 s. Here each node costs 30 ms of board time, so the
+    # cap falls after about 100 nodes of board time, however fast or loaded
+    # the host is (on the host's own clock the search would go on to its node
+    # budget, or stop wherever a loaded machine's 3 s fell: a flaky test).
+    rig = thinking_rig(node_us=30000)
+    rig.run("play e2e4")
+    search = rig.board.ai.search
+    assert rig.board.pending >= 0  # it answered
+    assert search.nodes <= 3000 // 30 + 8  # the clock is looked at every 8 nodes

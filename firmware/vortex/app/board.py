@@ -58,7 +58,7 @@ class Board:
                          verdict, judged, flashing, rec (the recogniser's
                          differences), thinking, frame, messages (a log:
                          its reader may empty it)
-      wiring             on_think (the service's hook), make_search(),
+      wiring             on_think (the service's hook), ticks_ms (its clock), make_search(),
                          read_first(reader)"""
 
     def __init__(self, store=None, settings=None, seed=1):
@@ -71,6 +71,9 @@ class Board:
         self._search = None  # the AI's search, shared by its levels and the hints (False: no room)
         self.hint_action = -1  # shown after a hold of A, until the next action
         self.on_think = None  # on_think(), called at every node while the AI thinks
+        # The board's clock (ms; the service's): the search's time cap runs on
+        # it, so that it agrees with the passes (the rig's time, not the host's).
+        self.ticks_ms = None
         self.thinking = False
         self._want = 0  # _PLAY or _HINT: the AI is to think in this step
         self._changes = 0  # game changes so far: a search that saw one go by is dropped
@@ -392,6 +395,8 @@ class Board:
         if search is False:  # no room for a search: the quick mover stands in
             level = 0
             search = None
+        if search is not None and self.ticks_ms is not None:
+            search.clock = self.ticks_ms
         ai = self.ai
         if ai is None or ai.level != level or ai.search is not search:
             ai = self.ai = Ai(level=level, seed=self._seed, search=search)

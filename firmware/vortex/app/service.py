@@ -82,6 +82,7 @@ class Service:
         self._scanned = self._last
         self._scan = self.scan_reeds  # bound once: a bound method made each pass would allocate
         board.on_think = self.think
+        board.ticks_ms = clock
 
     def scan_reeds(self):
         """A reed scan between the tile readers' exchanges, every SCAN_MS;
