@@ -41,7 +41,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import uf2  # noqa: E402
 
-TIMEOUT_S = 30
+TIMEOUT_S = 20  # a request's, connecting or reading
 MAX_BYTES = 8 << 20  # the largest image is 1.9 MB: anything far bigger is not one
 BOOTROM_BYTES = 16384
 BOOTROM_SHA256 = "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae"  # B1
@@ -187,7 +187,7 @@ IMAGES = {
         "circuitpython-raspberry_pi_pico-10.2.1.uf2",
         lambda d: check_uf2(d, b"CircuitPython 10.2.1 on ", b"; Raspberry Pi Pico with rp2040")),
     "bootrom": BootRom(
-        "rp2040-bootrom-b1.bin", "the RP2040 B1 boot ROM", "VORTEX_PICO_BOOTROM",
+        "rp2040-bootrom-b1.bin", "RP2040 B1 boot ROM", "VORTEX_PICO_BOOTROM",
         "https://github.com/raspberrypi/pico-bootrom/releases/download/b1/b1.elf",
         "rp2040-bootrom-b1.bin", check_bootrom, asset="b1.elf"),
 }
@@ -238,7 +238,7 @@ def _cached(cache, image):
         data = image.from_asset(_read(asset))  # saved there by hand, as the release has it
         why = image.check(data)
         if why:
-            raise Missing("%s: %s (it should be %s)" % (asset, why, image.what))
+            raise Missing("%s: %s (expected: %s)" % (asset, why, image.what))
         return _store(cache, image, data)
     data = _read(path)
     digest = hashlib.sha256(data).hexdigest()
@@ -251,7 +251,7 @@ def _cached(cache, image):
                       "fetch it again" % (path, was, digest))
     why = image.check(data)
     if why:
-        raise Missing("%s: %s (it should be %s): delete it to fetch it again" % (
+        raise Missing("%s: %s (expected: %s): delete it to fetch it again" % (
             path, why, image.what))
     if was is None:  # put there by hand: its hash from now on
         _record(path, data)
@@ -290,7 +290,7 @@ def locate(key, cache=None, base=None, shared=_TEAM, env=os.environ):
             raise Missing("no file at %s (%s)" % (own, image.env))
         why = image.check(_read(own))
         if why:
-            raise Missing("%s (%s): %s (it should be %s)" % (own, image.env, why, image.what))
+            raise Missing("%s (%s): %s (expected: %s)" % (own, image.env, why, image.what))
         return own
     cache = cache or cache_dir(env)
     path = _cached(cache, image)
@@ -303,7 +303,7 @@ def locate(key, cache=None, base=None, shared=_TEAM, env=os.environ):
     else:
         why = image.check(data)
         if why:
-            raise Missing("refused %s from %s: %s (it should be %s)" % (
+            raise Missing("refused %s from %s: %s (expected: %s)" % (
                 image.asset, image.source, why, image.what))
         return _store(cache, image, data)
     folder = shared_dir() if shared is _TEAM else shared
@@ -312,7 +312,7 @@ def locate(key, cache=None, base=None, shared=_TEAM, env=os.environ):
         data = _read(copy)
         why = image.check(data)
         if why:
-            raise Missing("%s: %s (it should be %s)" % (copy, why, image.what))
+            raise Missing("%s: %s (expected: %s)" % (copy, why, image.what))
         return _store(cache, image, data)
     raise Missing("no %s here and none could be fetched (%s): download %s from %s and save it "
                   "as %s, or set %s to a copy" % (
