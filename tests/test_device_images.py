@@ -1,9 +1,10 @@
 """The device images (tools/device_images.py) as a user's machine gets them:
 from their release locations (here a local HTTP server on 127.0.0.1 laid out
 as those sites are) into the user's cache, each checked by what it is and by
-the hash recorded when it was first fetched. The real files are the team's
-copies (../shared/device beside the checkout); tests that need them skip
-where they are not."""
+the hash recorded when it was first fetched. The fetching is tested with
+small stand-ins (a UF2 for the RP2040 holding the runtime's banner, a boot
+ROM whose hash the test sets); the real files, where a machine keeps copies
+beside the checkout, are checked by the same checks."""
 import hashlib
 import http.server
 import os
@@ -21,17 +22,28 @@ import device_images as di  # noqa: E402
 import uf2  # noqa: E402
 
 SHARED = di.shared_dir()
-REAL = {key: os.path.join(SHARED, name) for key, name in (
-    ("micropython", "RPI_PICO-v1.28.0.uf2"), ("bootrom", "rp2040-bootrom-b1.bin"),
-    ("circuitpython", "circuitpython-raspberry_pi_pico-10.2.1.uf2"))}
-need_real = pytest.mark.skipif(not all(os.path.isfile(p) for p in REAL.values()),
-                               reason="the team's device images are not beside the checkout")
 MP_ASSET = "resources/firmware/RPI_PICO-20261130-v1.28.0.uf2"
 
 
+def fake_uf2(banner):
+    """A UF2 for the RP2040 whose image holds a runtime's banner (16 blocks)."""
+    return uf2.write([(0x10000000, (bytes(300) + banner + b"\0").ljust(4096, b"\xff"))], uf2.RP2040)
+
+
+FAKE = {"micropython": fake_uf2(b"MicroPython v1.28.0 on 2026-11-30; Raspberry Pi Pico with RP2040"),
+        "circuitpython": fake_uf2(b"Adafruit CircuitPython 10.2.1 on 2026-12-01; Raspberry Pi "
+                                  b"Pico with rp2040"),
+        "bootrom": bytes(range(256)) * 64}
+
+
+@pytest.fixture(autouse=True)
+def fake_rom(monkeypatch):
+    """The stand-in boot ROM's hash as the B1's."""
+    monkeypatch.setattr(di, "BOOTROM_SHA256", hashlib.sha256(FAKE["bootrom"]).hexdigest())
+
+
 def real(key):
-    with open(REAL[key], "rb") as f:
-        return f.read()
+    return FAKE[key]
 
 
 def elf(rom):
@@ -97,7 +109,6 @@ def recorded(cache, name):
         return f.read().split()[0]
 
 
-@need_real
 @pytest.mark.parametrize("key", ["micropython", "circuitpython", "bootrom"])
 def test_a_good_release_is_fetched_checked_cached_and_its_hash_recorded(site, cache, key):
     site.release()
@@ -117,7 +128,6 @@ def _corrupt_family(data):
     return bytes(out)
 
 
-@need_real
 @pytest.mark.parametrize("key, bad, why", [
     ("micropython", lambda d: _corrupt_family(d), "family"),
     ("micropython", lambda d: d.replace(b"MicroPython v1.28.0", b"MicroPython v1.27.0"),
@@ -150,7 +160,6 @@ def test_no_release_to_be_had_says_in_one_line_what_to_download_and_where(site, 
     assert "shared" not in line  # the team's copies are no user's business
 
 
-@need_real
 def test_a_cached_file_that_changed_is_refused(site, cache):
     site.release()
     path = get("micropython", site, cache)
@@ -163,7 +172,6 @@ def test_a_cached_file_that_changed_is_refused(site, cache):
     assert "changed since it was fetched" in str(e.value) and path in str(e.value)
 
 
-@need_real
 def test_a_file_put_in_the_cache_by_hand_is_checked_and_its_hash_recorded(cache):
     os.makedirs(cache)
     elf_path = os.path.join(cache, di.IMAGES["bootrom"].asset)
@@ -178,28 +186,45 @@ def test_a_file_put_in_the_cache_by_hand_is_checked_and_its_hash_recorded(cache)
     assert "MicroPython v1.28.0" in str(e.value)
 
 
-@need_real
-def test_the_environment_names_a_file_that_is_checked_the_same_way(cache):
-    env = {"VORTEX_PICO_UF2": REAL["micropython"]}
-    assert get("micropython", None, cache, env) == REAL["micropython"]
+def test_the_environment_names_a_file_that_is_checked_the_same_way(tmp_path, cache):
+    mine, other = tmp_path / "mine.uf2", tmp_path / "other.uf2"
+    mine.write_bytes(FAKE["micropython"])
+    other.write_bytes(FAKE["circuitpython"])
+    assert get("micropython", None, cache, {"VORTEX_PICO_UF2": str(mine)}) == str(mine)
     with pytest.raises(di.Missing) as e:
-        get("micropython", None, cache, {"VORTEX_PICO_UF2": REAL["circuitpython"]})
+        get("micropython", None, cache, {"VORTEX_PICO_UF2": str(other)})
     assert "VORTEX_PICO_UF2" in str(e.value) and "MicroPython v1.28.0" in str(e.value)
     with pytest.raises(di.Missing) as e:
         get("bootrom", None, cache, {"VORTEX_PICO_BOOTROM": "/nowhere/rom.bin"})
     assert "VORTEX_PICO_BOOTROM" in str(e.value) and "/nowhere/rom.bin" in str(e.value)
+    assert not os.path.exists(cache)  # nothing fetched, nothing cached
 
 
-@need_real
-def test_the_teams_copies_are_the_last_place_looked_and_go_into_the_cache(tmp_path, cache):
-    path = get("circuitpython", None, cache, shared=SHARED)
-    assert os.path.dirname(path) == cache and open(path, "rb").read() == real("circuitpython")
-    bad = tmp_path / "bad"
-    bad.mkdir()
-    (bad / "rp2040-bootrom-b1.bin").write_bytes(b"\0" * 16384)
+def test_copies_beside_the_checkout_are_the_last_place_looked_and_go_into_the_cache(tmp_path,
+                                                                                     cache):
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    (copies / "circuitpython-raspberry_pi_pico-10.2.1.uf2").write_bytes(FAKE["circuitpython"])
+    (copies / "rp2040-bootrom-b1.bin").write_bytes(bytes(16384))
+    path = get("circuitpython", None, cache, shared=str(copies))
+    assert os.path.dirname(path) == cache and open(path, "rb").read() == FAKE["circuitpython"]
     with pytest.raises(di.Missing):
-        get("bootrom", None, cache, shared=str(bad))
+        get("bootrom", None, cache, shared=str(copies))
     assert not os.path.exists(os.path.join(cache, "rp2040-bootrom-b1.bin"))
+
+
+@pytest.mark.skipif(not os.path.isdir(SHARED), reason="no copies of the real images beside "
+                    "the checkout (the fetching is tested with stand-ins)")
+def test_the_real_images_pass_their_checks_and_only_their_own(monkeypatch):
+    monkeypatch.setattr(di, "BOOTROM_SHA256", "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc38"
+                        "5f8dafc71fde44ae")
+    for key, image in di.IMAGES.items():
+        with open(os.path.join(SHARED, image.shared), "rb") as f:
+            data = f.read()
+        assert image.check(data) is None, key
+        for other in di.IMAGES.values():
+            if other is not image:
+                assert other.check(data), (key, other.name)
 
 
 def test_make_uf2_without_an_image_says_what_to_download_in_one_line(tmp_path):
