@@ -74,9 +74,9 @@ def apply_arguments(p):
 
 class Module:
     """A command whose code (run, add_arguments, and its DESCRIPTION and
-    EPILOG if it has them) lives in a host_sim module of its own, imported only when that
-    command is given: `vortex legal` never loads the page's server (nor TLS),
-    the scenario language or the simulator."""
+    EPILOG if it has them) lives in a host_sim module of its own, imported
+    only when that command is given: `vortex legal` never loads the page's
+    server (nor TLS), the scenario language or the simulator."""
 
     def __init__(self, name):
         self.name = name
