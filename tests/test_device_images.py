@@ -30,7 +30,8 @@ def fake_uf2(banner):
     return uf2.write([(0x10000000, (bytes(300) + banner + b"\0").ljust(4096, b"\xff"))], uf2.RP2040)
 
 
-FAKE = {"micropython": fake_uf2(b"MicroPython v1.28.0 on 2026-11-30; Raspberry Pi Pico with RP2040"),
+FAKE = {"micropython": fake_uf2(b"MicroPython v1.28.0 on 2026-11-30; Raspberry Pi Pico with "
+                                b"RP2040"),
         "circuitpython": fake_uf2(b"Adafruit CircuitPython 10.2.1 on 2026-12-01; Raspberry Pi "
                                   b"Pico with rp2040"),
         "bootrom": bytes(range(256)) * 64}

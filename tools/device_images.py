@@ -115,7 +115,8 @@ def rom_of_elf(data):
     phentsize, phnum = struct.unpack_from("<HH", data, 42)
     rom = bytearray()
     for i in range(phnum):
-        kind, offset, _, paddr, filesz, _, _, _ = struct.unpack_from("<8I", data, phoff + i * phentsize)
+        at = phoff + i * phentsize
+        kind, offset, _, paddr, filesz, _, _, _ = struct.unpack_from("<8I", data, at)
         if kind == 1 and paddr < ROM_END and filesz:  # PT_LOAD, in the ROM
             if offset + filesz > len(data):
                 raise ValueError("a segment past the end of the file")

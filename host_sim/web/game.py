@@ -202,7 +202,7 @@ class Game:
         self.rig.board.messages[:] = []
         self.log = []
         self._anchor = (time.monotonic(), self.rig.now)
-        self._active = self.rig.now  # the board time of the last hand, request or change of the game
+        self._active = self.rig.now  # board time of the last hand, request or game change
         with self.lock:
             self._bump()
 

@@ -292,9 +292,9 @@ class Board:
         and the buttons unchanged, for what the board does by itself to be on
         time: the blink's next phase, an error flash's end, the sensors
         settled, the running clock's next second, the thinking light's next
-        step, the AI's turn (0). NOTHING_DUE if none waits. Sooner is always right: a
-        host that steps the board less often when nothing happens (the
-        simulator's page) asks this."""
+        step, the AI's turn (0). NOTHING_DUE if none waits. Sooner is always
+        right: a host that steps the board less often when nothing happens
+        (the simulator's page) asks this. Allocates nothing."""
         if self._want:
             return 0
         wait = NOTHING_DUE
