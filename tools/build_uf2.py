@@ -118,7 +118,8 @@ def main(argv):
     except ImportError:
         raise cli.Failure("littlefs-python not found: `make uf2` sets up .venv with it")
     if not os.path.isfile(micropython):
-        raise cli.Failure("no file at %s (MICROPYTHON_UF2, --micropython)" % micropython)
+        raise cli.Failure("no MicroPython UF2 at %s: download RPI_PICO-v1.28.0.uf2 (micropython.org, "
+                          "board RPI_PICO) and give MICROPYTHON_UF2=path" % micropython)
     os.makedirs(opts.out, exist_ok=True)
     build(micropython, opts.out)
     return 0
