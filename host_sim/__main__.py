@@ -55,29 +55,74 @@ def cmd_apply(opts):
     return 0
 
 
-def cmd_game(opts):
-    from .terminal import run
-    return run(opts)
+def legal_arguments(p):
+    p.add_argument("position", type=cli.position, help="a position in notation, quoted")
 
 
-def cmd_board(opts):
-    from .board_sim import run
-    return run(opts)
+def perft_arguments(p):
+    p.add_argument("position", type=cli.position, help="a position in notation, quoted")
+    p.add_argument("depth", type=cli.int_in(0, MAX_DEPTH, "depth"),
+                   help="plies, 0..%d" % MAX_DEPTH)
+    p.add_argument("--bulk", action="store_true", help="count the last ply without playing it")
+    p.add_argument("--divide", action="store_true", help="the count under each first action")
 
 
-def cmd_link(opts):
-    from .link_host import run
-    return run(opts)
+def apply_arguments(p):
+    p.add_argument("position", type=cli.position, help="a position in notation, quoted")
+    p.add_argument("actions", nargs="*", metavar="ACTION", help="in notation: W@d4 e2e4 c3~d3 V+c3")
 
 
-def cmd_play(opts):
-    from .web.server import run
-    return run(opts)
+class Module:
+    """A command whose code (run, add_arguments, and its DESCRIPTION and
+    EPILOG if it has them) lives in a host_sim module of its own, imported
+    only when that command is given: `vortex legal` never loads the page's
+    server (nor TLS), the scenario language or the simulator."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def module(self):
+        import importlib
+        return importlib.import_module("." + self.name, __package__)
+
+    def run(self, opts):
+        return self.module().run(opts)
+
+    def build(self, p):
+        m = self.module()
+        p.description = getattr(m, "DESCRIPTION", p.description)
+        p.epilog = getattr(m, "EPILOG", p.epilog)
+        m.add_arguments(p)
 
 
-def cmd_write_tag(opts):
-    from .write_tag import run
-    return run(opts)
+class Local:
+    """A command of this module's own: run and its arguments here."""
+
+    def __init__(self, run, arguments):
+        self.run = run
+        self.build = arguments
+
+
+# name: (its code, summary, epilog)
+COMMANDS = {
+    "play": (Module("web.server"), "the board simulator in the browser: the firmware's board "
+             "logic on a virtual board, served on localhost", None),
+    "board": (Module("board_sim"), "the board simulator: the firmware's board logic on a "
+              "virtual board, in this terminal",
+              "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4,\n"
+              "from-tray t c7, tidy, carry); help lists them all."),
+    "game": (Module("terminal"), "the terrain game in this terminal, without the board logic",
+             "Then type actions (W@d4, d2d4, d4~e4, V+d4) or help."),
+    "legal": (Local(cmd_legal, legal_arguments), "every legal action of a position, one a line",
+              None),
+    "perft": (Local(cmd_perft, perft_arguments), "count the action sequences of a given depth "
+              "(a move generator test)", None),
+    "apply": (Local(cmd_apply, apply_arguments), "the position after some actions", None),
+    "link": (Module("link_host"), "follow a board over its serial link: its events live, the "
+             "game record, actions from stdin or another board", None),
+    "write-tag": (Module("write_tag"), "print a tile's tag bytes, or write them through the "
+                  "board", None),
+}
 
 
 class Version(argparse.Action):
@@ -92,51 +137,25 @@ class Version(argparse.Action):
         parser.exit()
 
 
-def build_parser(prog="python3 -m host_sim"):
+def build_parser(prog="python3 -m host_sim", command=None):
+    """The parser. With command given, only that command's arguments are
+    built (its module imported); the others are named with their summary."""
     ap = cli.parser(prog, __doc__)
     ap.add_argument("--version", action=Version)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    def command(name, run, summary, epilog=None):
+    for name, (code, summary, epilog) in COMMANDS.items():
         p = sub.add_parser(name, help=summary, description=summary, epilog=epilog,
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            allow_abbrev=False)
-        p.set_defaults(run=run)
-        return p
-
-    from .web.server import add_arguments as web_arguments
-    web_arguments(command("play", cmd_play, "the board simulator in the browser: the firmware's "
-                          "board logic on a virtual board, served on localhost"))
-    from .board_sim import add_arguments as board_arguments
-    board_arguments(command("board", cmd_board, "the board simulator: the firmware's board "
-                            "logic on a virtual board, in this terminal",
-                            "Then type actions (W@d4, e2e4) or what hands do (lift e2, place e4,\n"
-                            "from-tray t c7, tidy, carry); help lists them all."))
-    from .terminal import add_arguments as game_arguments
-    game_arguments(command("game", cmd_game, "the terrain game in this terminal, without the "
-                           "board logic", "Then type actions (W@d4, d2d4, d4~e4, V+d4) or help."))
-    p = command("legal", cmd_legal, "every legal action of a position, one a line")
-    p.add_argument("position", type=cli.position, help="a position in notation, quoted")
-    p = command("perft", cmd_perft, "count the action sequences of a given depth (a move "
-                "generator test)")
-    p.add_argument("position", type=cli.position, help="a position in notation, quoted")
-    p.add_argument("depth", type=cli.int_in(0, MAX_DEPTH, "depth"),
-                   help="plies, 0..%d" % MAX_DEPTH)
-    p.add_argument("--bulk", action="store_true", help="count the last ply without playing it")
-    p.add_argument("--divide", action="store_true", help="the count under each first action")
-    p = command("apply", cmd_apply, "the position after some actions")
-    p.add_argument("position", type=cli.position, help="a position in notation, quoted")
-    p.add_argument("actions", nargs="*", metavar="ACTION", help="in notation: W@d4 e2e4 c3~d3 V+c3")
-    from .link_host import add_arguments as link_arguments, DESCRIPTION as LINK
-    link_arguments(command("link", cmd_link, LINK))
-    from .write_tag import add_arguments as tag_arguments, __doc__ as TAG
-    tag_arguments(command("write-tag", cmd_write_tag, "print a tile's tag bytes, or write them "
-                          "through the board", TAG.split("\n\n", 1)[1]))
+        p.set_defaults(run=code.run)
+        if command in (None, name):
+            code.build(p)
     return ap
 
 
 def main(argv, prog="python3 -m host_sim"):
-    opts = build_parser(prog).parse_args(argv)
+    given = next((a for a in argv if not a.startswith("-")), "")
+    opts = build_parser(prog, given).parse_args(argv)
     return opts.run(opts)
 
 

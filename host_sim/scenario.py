@@ -116,6 +116,12 @@ class Rig:
             self.now += TICK_MS
             self.service.tick()
 
+    def pass_at(self, now):
+        """One pass of the board at board time now (not before the last):
+        the passes a host makes when nothing happens (Board.due_in)."""
+        self.now = max(self.now, now)
+        self.service.tick()
+
     def wait(self, ms):
         self.tick(max(1, ms // TICK_MS))
 

@@ -12,8 +12,8 @@ that side too, with an AI of their own. Both start once a host has
 subscribed to events, wait until it has read what the board sent, as
 players take their time, and put the pieces back when a host's takeback or
 new game changes the game under them. A host that closes the port is seen
-to go (as the board's USB port sees it): its half line and subscriptions go
-with it.
+to go (as the board's USB port sees it): what it sent and the board had not
+read, its half line and its subscriptions go with it.
 """
 import os
 import select
@@ -31,31 +31,61 @@ class PtyPort:
 
     The board holds no end of the slave side itself (open_pty), so the
     master sees each host go, as a USB serial port sees its host go: once
-    the last holder of the slave side closes it, a read gives what the host
-    wrote before it went, then EIO. read_byte() reports that as -2, once per
-    departure; with no host there, it is -1 (nothing to read)."""
+    the last holder of the slave side closes it, poll reports a hang-up
+    (and a read gives what the host wrote before it went, then EIO). What a
+    host that went sent and the board has not read goes with it: gone()
+    says True once per departure, having dropped it, and read_byte() gives
+    nothing while no host is there."""
     CHUNK = 256
 
     def __init__(self, fd):
         self.fd = fd
         os.set_blocking(fd, False)
+        self._poll = select.poll()
+        self._poll.register(fd, select.POLLIN)
         self._buf = b""
         self._at = 0
         self._host = False  # a host has the slave side open (as far as the reads tell)
+        self._left = False  # a host went since gone() last said so
+
+    def _hung_up(self):
+        """True if no host holds the slave side now; what is left unread is dropped."""
+        for _, events in self._poll.poll(0):
+            if events & select.POLLHUP:
+                dropped = self._at < len(self._buf)
+                self._buf, self._at = b"", 0
+                while True:
+                    try:
+                        data = os.read(self.fd, 4096)
+                    except OSError:  # EIO: all read
+                        break
+                    if not data:
+                        break
+                    dropped = True
+                if self._host or dropped:  # (a host may come and go between two looks)
+                    self._left = True
+                self._host = False
+                return True
+        return False
+
+    def gone(self):
+        self._hung_up()
+        left, self._left = self._left, False
+        return left
 
     def read_byte(self):
         if self._at == len(self._buf):
+            if self._hung_up():
+                return -1
             try:
                 self._buf = os.read(self.fd, 512)
             except (BlockingIOError, InterruptedError):  # a host there, silent
                 self._host = True
                 return -1
-            except OSError:  # EIO: no host has the slave side open
-                self._buf = b""
-                self._at = 0
-                if self._host:
-                    self._host = False
-                    return -2
+            except OSError:  # EIO: the host went just now (gone() says so next)
+                self._buf, self._at = b"", 0
+                self._left = self._left or self._host
+                self._host = False
                 return -1
             self._at = 0
             if not self._buf:

@@ -28,6 +28,7 @@ from . import FIRMWARE  # noqa: F401  (puts firmware/ on sys.path)
 from . import cli
 from vortex import tag
 
+EPILOG = __doc__.split("\n\n", 1)[1]  # `vortex write-tag --help`: the examples and the apps
 TERRAINS = {"water": tag.WATER, "w": tag.WATER, "fire": tag.FIRE,
             "f": tag.FIRE, "earth": tag.EARTH, "e": tag.EARTH,
             "air": tag.AIR, "a": tag.AIR}

@@ -304,3 +304,30 @@ def test_make_play_needs_only_the_standard_library():
                         capture_output=True, text=True, timeout=60)
     assert no.returncode == 1 and no.stderr.count("\n") == 1, no.stderr
     assert "pyserial is not installed" in no.stderr
+
+
+# What no computing command needs: the page's server, the scenario language,
+# TLS (certifi, ssl), the board simulator. Each command imports its own.
+HEAVY = ("host_sim.web", "host_sim.scenario", "host_sim.board_sim", "host_sim.terminal",
+         "host_sim.link_host", "host_sim.write_tag", "http.server", "ssl", "certifi")
+
+
+@pytest.mark.parametrize("argv", [["legal", BATTLE], ["perft", BATTLE, "1"],
+                                  ["apply", BATTLE, "e2e4"], ["legal", "--help"], ["--help"]])
+def test_a_computing_command_imports_only_what_it_needs(argv):
+    p = subprocess.run(PY + ["-X", "importtime", "-m", "host_sim"] + argv, cwd=ROOT,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr[-500:]
+    imported = {line.rsplit("|", 1)[1].strip() for line in p.stderr.splitlines()
+                if line.startswith("import time:") and "|" in line}
+    assert "vortex.engine" in imported or argv[-1] == "--help"
+    assert not {m for m in imported if m.startswith(HEAVY)}, sorted(
+        m for m in imported if m.startswith(HEAVY))
+
+
+def test_each_command_still_takes_its_own_options():
+    for argv, words in ((["play", "--help"], "--no-browser"), (["board", "--help"], "--replay"),
+                        (["link", "--help"], "--record"), (["write-tag", "--help"], "--serial"),
+                        (["--help"], "write-tag")):
+        p = subprocess.run(SIM + argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0 and words in p.stdout, (argv, p.stdout[-300:], p.stderr[-300:])

@@ -381,6 +381,9 @@ class Serial:
         del self.data[:n]
         return n
 
+    def reset_input_buffer(self):
+        del self.data[:]
+
     def write(self, data):
         n = min(len(data), self.room)
         self.sent += bytes(data[:n])
@@ -395,6 +398,18 @@ def test_console_port_reads_and_writes_without_waiting():
     assert [port.read_byte(), port.read_byte(), port.read_byte()] == [ord("h"), ord("i"), -1]
     assert port.write(b"hello") == 3 and s.sent == b"hel"
     assert port.write(b"lo") == 0  # full: the link keeps the rest queued
+
+
+def test_console_port_sees_its_host_go_and_drops_what_it_left_unread():
+    s = Serial(b"subscribe\n")
+    port = ConsolePort(s)
+    assert port.read_byte() == ord("s") and not port.gone()
+    s.connected = False  # the host closed the port: DTR dropped
+    assert port.gone() and not port.gone()  # once per departure
+    assert port.read_byte() == -1  # "ubscribe" went with it
+    s.connected = True
+    s.data += b"hello\n"
+    assert not port.gone() and port.read_byte() == ord("h")
 
 
 def test_console_port_drops_what_it_writes_while_no_host_listens():

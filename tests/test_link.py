@@ -7,7 +7,7 @@ import gc
 from host_sim.scenario import Rig
 from vortex.engine import START, Position, parse_action, parse_cell, action_text
 from vortex.app.session import Settings
-from vortex.link.link import Link
+from vortex.link.link import Link, ANSWER_ROOM
 from vortex.link.outbox import Outbox
 from vortex.link.lines import LINE_MAX
 from vortex import record
@@ -204,9 +204,9 @@ def test_lines_split_across_reads_and_typed_with_backspace():
 def test_a_host_gone_mid_line_leaves_nothing_behind():
     h = Host()
     h.pipe.send("reque")
-    h.pipe.closed = True
     h.rig.tick()
-    h.pipe.closed = False
+    h.pipe.leave()
+    h.rig.tick()
     assert answers(h.ask("hello")) == [("ok", HELLO)]
 
 
@@ -370,15 +370,46 @@ def test_a_host_that_goes_takes_its_record_and_subscriptions_with_it():
     h.pipe.send("subscribe\nrecord\n")
     h.rig.tick()
     assert h.link.events and ("ok", "subscribe action lift verdict asks clock result") in h.read()
-    h.pipe.closed = True  # gone while its record is being sent
+    h.pipe.leave()  # gone while its record is being sent
     h.rig.tick()
-    h.pipe.closed = False
     h.pipe.send("\nping new\nhello\nsubscribe verdict\n")  # the next host, as docs/protocol.md says
     got = until_answer(h, "ping new")
     h.rig.tick(5)
     after = got[got.index(("ok", "ping new")) + 1:] + h.read()
     assert [m for m in after if m[0] in ("ok", "error", "record")] == [
         ("ok", HELLO), ("ok", "subscribe verdict")], after
+
+
+def test_a_host_gone_before_the_board_read_its_subscribe_leaves_nothing_to_the_next():
+    h = Host(settings=Settings(ai_side=0))
+    h.pipe.send("subscribe\n")
+    h.pipe.leave()  # gone before the board read a byte of it
+    h.rig.tick()
+    assert h.link.events == 0
+    h.pipe.send("\nping new\nhello\n")  # the next host, as docs/protocol.md says
+    got = until_answer(h, "ping new")
+    h.rig.tick(5)
+    assert got + h.read() == [("ok", "ping new"), ("ok", HELLO)]
+
+
+def test_a_line_waiting_its_turn_goes_with_its_host():
+    h = Host()
+    h.pipe.reading = False
+    while h.link.out.free() >= ANSWER_ROOM:  # answers the host does not read: the ring fills
+        h.pipe.send("ping\n")
+        h.rig.tick()
+    h.pipe.send("subscribe\n")
+    h.rig.tick()  # read, waiting for room for its answer
+    h.pipe.leave()
+    h.pipe.reading = True
+    h.rig.tick()
+    assert h.link.events == 0
+    h.pipe.send("\nping new\nhello\n")
+    got = until_answer(h, "ping new")
+    h.rig.tick(5)
+    after = got[got.index(("ok", "ping new")) + 1:] + h.read()
+    assert not [m for m in got if m[0] != "ok" or m[1].startswith("subscribe")], got
+    assert after == [("ok", HELLO)]
 
 
 def test_a_tab_spoils_its_line():

@@ -95,9 +95,8 @@ def test_random_bytes_and_a_host_gone_mid_line():
         for _ in range(r.below(600)):
             data.append(r.below(256))
         feed_in_pieces(r, link, pipe, data)
-        pipe.closed = True  # the host goes away, maybe mid-line
+        pipe.leave()  # the host goes away, maybe mid-line
         link.serve(pipe)
-        pipe.closed = False
         for l in pipe.lines():
             assert "internal" not in l, (seed, l)
         if b"new" not in data and b"set" not in data and b"takeback" not in data:

@@ -54,6 +54,28 @@ def test_commands_on_stdin_are_answered_by_the_loop(tmp_path):
     assert lines[3:5] == ["3 ok subscribe action", "4 ok request W@d4"], lines
 
 
+GONE = """
+import sys
+sys.path[:0] = [%(firmware)r]
+from vortex.link.port import StdioPort
+port = StdioPort()
+got = []
+while len(got) < 7:
+    b = port.read_byte()
+    if b >= 0:
+        got.append(b)
+print(got == list(b"hello\\r\\n"), port.read_byte(), [port.gone() for _ in range(3)])
+"""
+
+
+def test_the_stdio_port_says_once_that_its_host_went():
+    # The unix port's stdin ended: the host gone, once (the RP2040's USB
+    # port cannot tell: its gone() stays False).
+    p = subprocess.run([micropython(), "-c", GONE % {"firmware": ROOT + "/firmware"}],
+                       input=b"hello\r\n", capture_output=True, timeout=60)
+    assert p.stdout.decode().strip() == "True -1 [True, False, False]", p.stdout + p.stderr
+
+
 def test_an_idle_link_allocates_nothing():
     # stdin held open and silent while the link polls it a thousand times.
     code = IDLE % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",

@@ -57,9 +57,8 @@ def test_any_bytes_then_a_host_gone_mid_line(data, tail):
     pipe.send(data + tail.replace(b"\n", b"").replace(b"\r", b""))
     while pipe.at < len(pipe.inbox):
         link.serve(pipe)
-    pipe.closed = True
+    pipe.leave()
     link.serve(pipe)
-    pipe.closed = False
     assert not [l for l in pipe.lines() if "internal" in l]
     if not changes_game(data):
         assert (board.pos.text(), fs.files) == before

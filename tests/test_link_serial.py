@@ -14,7 +14,7 @@ from link_pipe import Pipe
 
 
 def next_byte(port, wait_s=2.0):
-    """The port's next byte, or -2, waiting a little for the pty to pass it on."""
+    """The port's next byte, waiting a little for the pty to pass it on (-1: none)."""
     end = time.monotonic() + wait_s
     while True:
         b = port.read_byte()
@@ -28,22 +28,27 @@ def host(path):
     return os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
 
 
-def test_the_pty_port_sees_each_host_go_once():
+def test_the_pty_port_sees_each_host_go_once_and_drops_what_it_left_unread():
     master, path = open_pty()
     port = PtyPort(master)
     try:
-        assert port.read_byte() == -1  # no host yet: nothing to say
+        assert port.read_byte() == -1 and not port.gone()  # no host yet: nothing to say
         fd = host(path)
         os.write(fd, b"hel")
-        os.close(fd)
-        assert [next_byte(port) for _ in range(4)] == [ord("h"), ord("e"), ord("l"), -2]
-        assert port.read_byte() == -1  # once per departure
+        assert next_byte(port) == ord("h")
+        os.close(fd)  # gone, "el" unread
+        assert port.gone() and not port.gone()  # once per departure
+        assert port.read_byte() == -1  # what it left went with it
         fd = host(path)
         os.write(fd, b"lo\n")
         assert [next_byte(port) for _ in range(3)] == [ord("l"), ord("o"), 10]
-        assert port.read_byte() == -1  # there, silent
+        assert port.read_byte() == -1 and not port.gone()  # there, silent
         os.close(fd)
-        assert next_byte(port) == -2
+        assert port.gone()
+        fd = host(path)
+        os.write(fd, b"subscribe\n")
+        os.close(fd)  # come and gone between two looks: none of it is read
+        assert port.gone() and port.read_byte() == -1 and not port.gone()
     finally:
         os.close(master)
 
@@ -80,6 +85,22 @@ class SerialHost:
                 if answer in line:
                     return line.split(" ", 1)[1]
         raise AssertionError("no %r in %r" % (answer, self.text))
+
+
+def test_a_host_gone_before_the_board_read_its_subscribe_leaves_it_nothing():
+    b = SerialHost()
+    try:
+        b.open()
+        os.write(b.fd, b"subscribe\n")
+        b.close()  # gone before the board's next tick
+        assert b.link.events == 0
+        b.open()  # the next host gets what it asks for, and nothing else
+        b.ask(b"\nping new\nhello\n", " ok hello")
+        lines = b.text.decode().splitlines()
+        assert [l.split(" ")[1:3] for l in lines] == [["ok", "ping"], ["ok", "hello"]], lines
+        b.close()
+    finally:
+        os.close(b.master)
 
 
 def test_a_host_gone_mid_line_leaves_nothing_for_the_next_one():

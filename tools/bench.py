@@ -191,6 +191,38 @@ def python_chess(figures):
         show("ours / python-chess, full perft on CPython", "%.2f" % figures["ratio"], "x")
 
 
+def _process_median(argv, runs):
+    """The median wall time of running argv as a process, runs times (s)."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, check=True, timeout=60)
+        times.append(time.perf_counter() - t0)
+    return sorted(times)[runs // 2]
+
+
+def command_line(figures):
+    """The command line's answer, as a process: `vortex legal` beside python-chess's.
+
+    What a person waits for: the interpreter starting, the imports, the
+    legal actions of a position printed; python-chess doing as much for
+    chess's first position is the yardstick."""
+    runs = 7
+    ours = _process_median([sys.executable, "-m", "host_sim", "legal", FULL[0]], runs)
+    figures["legal_process"] = ours
+    show("vortex legal POSITION, a process (median of %d)" % runs, "%.0f" % (ours * 1e3), "ms")
+    try:
+        chess = _process_median([sys.executable, "-c", "import chess; "
+                                 "print(len(list(chess.Board().legal_moves)))"], runs)
+    except subprocess.CalledProcessError:
+        print("  skipped: python-chess is not installed (it is in requirements-dev.txt)")
+        return
+    figures["chess_process"] = chess
+    show("python-chess import + legal moves (median of %d)" % runs,
+         "%.0f" % (chess * 1e3), "ms")
+    show("vortex legal / python-chess", "%.2f" % (ours / chess), "x")
+
+
 def ram(figures):
     """Engine RAM on the MicroPython unix port.
 
@@ -484,7 +516,7 @@ def link(figures):
         values["ticks"][0], int(values["us"][0]) / 1000))
 
 
-SECTIONS = [cpython_perft, micropython_perft, python_chess, ram, heap, legal_actions,
+SECTIONS = [cpython_perft, micropython_perft, python_chess, command_line, ram, heap, legal_actions,
             destinations, app_step, app_pass, app_save, app_game, link]
 
 
@@ -508,6 +540,8 @@ def _state(f):
 
 # (what, value from the figures or None, shown as, target text, met?)
 TARGETS = [
+    ("vortex legal / python-chess process", lambda f: f["legal_process"] / f["chess_process"]
+     if "chess_process" in f else None, "%.2f x", "<= 1.0", lambda v: v <= 1.0),
     ("CPython full perft / python-chess", lambda f: f.get("ratio"), "%.2f x",
      ">= 1.0 (aim 2)", lambda v: v >= 1.0),
     ("perft 3 heap (unix port, .py)", lambda f: f.get("min_heap"), "%d KB",

@@ -12,10 +12,11 @@ that a later `make flash` copies only what changed. The whole filesystem
 region is written, blank blocks too: dropping the file replaces the board's
 filesystem, saved game included (`make flash` keeps it).
 
-The MicroPython UF2 (default: ../shared/device/RPI_PICO-v1.28.0.uf2 beside
-the checkout, or VORTEX_PICO_UF2) is checked first: RP2040's family id on
-every block, nothing written where the filesystem lies, MicroPython v1.28 or
-later, built for "Raspberry Pi Pico with RP2040"; its sha256 is printed.
+The MicroPython UF2 (default: MicroPython v1.28.0 for RPI_PICO as released,
+fetched into the user's cache by tools/device_images.py, or VORTEX_PICO_UF2)
+is checked first: RP2040's family id on every block, nothing written where
+the filesystem lies, MicroPython v1.28 or later, built for "Raspberry Pi
+Pico with RP2040"; its sha256 is printed.
 """
 import hashlib
 import os
@@ -37,8 +38,12 @@ FS_START = XIP_BASE + FS_OFFSET
 
 
 def default_micropython():
-    import pico  # where the emulated Pico finds the same image
-    return pico.FIRMWARE
+    """The released MicroPython v1.28.0 for RPI_PICO (the emulated Pico's too), checked."""
+    import device_images
+    try:
+        return device_images.locate("micropython")
+    except device_images.Missing as e:
+        raise cli.Failure(str(e))
 
 
 def check_micropython(data):
@@ -102,8 +107,8 @@ def build(micropython, out, release=None):
 def main(argv):
     ap = cli.parser("python3 tools/build_uf2.py", __doc__)
     ap.add_argument("--micropython", type=cli.text("micropython"), metavar="UF2",
-                    help="MicroPython's UF2 for RPI_PICO (default: %s)"
-                         % os.path.relpath(default_micropython()))
+                    help="MicroPython's UF2 for RPI_PICO (default: v1.28.0 as released, "
+                         "fetched into the user's cache)")
     ap.add_argument("--out", type=cli.text("out"), default=os.path.join(ROOT, "build"),
                     help="the folder to write into (default build/)")
     opts = ap.parse_args(argv)

@@ -23,6 +23,14 @@ from host_sim.scenario import Rig, TICK_MS
 from host_sim.virtual import PhysicsError
 from host_sim.usb import SUPPLIES, SUPPLY
 
+# While nothing happens (no hand, no request, no change of the game for
+# QUIET_MS of board time: the sensors settled, the tile reader's re-reads
+# done), the board is passed only when it has something to show by itself
+# (Board.due_in: a blink's phase, the clock's second...), and at least every
+# IDLE_MS: a page left open costs next to nothing. A request brings back a
+# pass every TICK_MS at once.
+QUIET_MS = 5000
+IDLE_MS = 250
 MAX_BOUNCE_MS = 50
 MAX_MISREAD = 500  # per mille
 NO_RECORDS = "game records need vortex.record (docs/record.md), not in this build"
@@ -168,6 +176,7 @@ class Game:
     def __init__(self, settings=None, position=None, seed=0, store=None, supply=SUPPLY):
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
+        self._woken = threading.Event()  # set by a request: the ticking thread's full rate at once
         self.seed = seed
         self.version = 0  # bumped whenever something a page shows may have changed
         self.ack = 0  # the last hand event id carried out (pages time their frames by it)
@@ -193,6 +202,7 @@ class Game:
         self.rig.board.messages[:] = []
         self.log = []
         self._anchor = (time.monotonic(), self.rig.now)
+        self._active = self.rig.now  # board time of the last hand, request or game change
         with self.lock:
             self._bump()
 
@@ -205,28 +215,57 @@ class Game:
 
     # --- time -----------------------------------------------------------------
     def run(self):
-        """Tick at the firmware's rate until stop(): board time follows the wall clock."""
+        """Pass the board until stop(), board time following the wall clock:
+        every TICK_MS while anything happens, else when it is due (advance())."""
         self.running = True
+        wake = self.rig.now
         while self.running:
             with self.lock:
                 wall, board_at = self._anchor
                 due = board_at + int((time.monotonic() - wall) * 1000)
-                behind = (due - self.rig.now) // TICK_MS
-                if behind > 40:  # the machine stalled: skip ahead, do not race
+                # Woken far later than wanted, the machine stalled: skip ahead, do not race.
+                if due - max(wake, self.rig.now) > 40 * TICK_MS:
                     self._anchor = (time.monotonic(), self.rig.now)
-                    behind = 1
-                t0 = time.perf_counter()
-                for _ in range(max(0, behind)):
-                    self.rig.tick()
-                if behind > 0:
-                    self.ticks += behind
-                    self.tick_s += time.perf_counter() - t0
-                if self.rig.board.frame != self._shown or self._news():
-                    self._bump()
-            time.sleep(TICK_MS / 1000)
+                    due = self.rig.now + TICK_MS
+                wake = self.advance(due)
+            self._woken.wait((wake - due) / 1000)  # a request wakes it sooner
+            self._woken.clear()
+
+    def advance(self, due):
+        """The board's passes up to board time due: one every TICK_MS while
+        anything happens, else one at due if any; returns the board time when
+        the next pass is wanted."""
+        with self.lock:
+            rig = self.rig
+            t0 = time.perf_counter()
+            if self._quiet():
+                passes = 1 if due > rig.now else 0
+                if passes:
+                    rig.pass_at(due)
+            else:
+                passes = max(0, (due - rig.now) // TICK_MS)
+                rig.tick(passes)
+            if passes:
+                self.ticks += passes
+                self.tick_s += time.perf_counter() - t0
+            if rig.board.frame != self._shown or self._news():
+                self._bump()
+            if not self._quiet():
+                return rig.now + TICK_MS
+            return rig.now + max(1, min(IDLE_MS, rig.board.due_in(rig.now)))
+
+    def _quiet(self):
+        """Nothing happening that the board must be passed every TICK_MS for:
+        no hand or request or change of the game for QUIET_MS, no button
+        held, no sound playing, no sensor noise to model."""
+        rig = self.rig
+        v = rig.virtual
+        return (rig.now - self._active >= QUIET_MS and not rig.buttons and not v.buzzer.playing
+                and not v.bounce_ms and not v.misread and not rig.board.thinking)
 
     def stop(self):
         self.running = False
+        self._woken.set()
 
     def _game_seen(self):
         b = self.rig.board
@@ -253,7 +292,10 @@ class Game:
         # The board redraws its frame often with the same colours; pages hear of changes only.
         self._shown[:] = self.rig.board.frame
         self._sounds = self.rig.virtual.buzzer.count
-        self._game_shown = self._game_seen()
+        game = self._game_seen()
+        if game != self._game_shown:
+            self._game_shown = game
+            self._active = self.rig.now
         self.version += 1
         self.changed.notify_all()
 
@@ -274,6 +316,8 @@ class Game:
             except ImportError:
                 answer = {"error": NO_RECORDS}
             self._anchor = (time.monotonic(), self.rig.now)  # hands ran board time ahead
+            self._active = self.rig.now
+            self._woken.set()
             self.ack = max(self.ack, event)
             self.note = answer.get("error") or answer.get("note", "")
             self._bump()

@@ -18,7 +18,8 @@ in rp2040js, with the deploy tree in its flash filesystem, driven from Python.
 
 What runs: tools/pico/pico.mjs (Node, rp2040js from tools/pico/node_modules,
 installed by `npm ci` in the project's set-up) boots the UF2 with the RP2040
-boot ROM; the filesystem image (littlefs2, the geometry MicroPython's rp2
+boot ROM (both fetched from their releases into the user's cache and checked:
+tools/device_images.py); the filesystem image (littlefs2, the geometry MicroPython's rp2
 port mounts) holds the .mpy files and pins.py as tools/deploy.py sends them.
 Device time follows the emulated 125 MHz clock; every run has a wall-clock
 limit, enforced by killing the Node process however busy it is.
@@ -54,6 +55,7 @@ sys.path.insert(0, os.path.join(ROOT, "hardware"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 import build_mpy  # noqa: E402
 import deploy  # noqa: E402
+import device_images  # noqa: E402
 import pins  # noqa: E402
 from flash_layout import FLASH_BYTES, FS_OFFSET, fs_image  # noqa: E402
 from vortex.hal.pixels import led_map  # noqa: E402
@@ -63,25 +65,6 @@ LED_MAP = led_map(pins.LED_SERPENTINE)
 
 
 
-def _device_dir():
-    """../shared/device beside the checkout (or beside the main checkout, for
-    a git worktree, whose .git is a file naming the main one's .git)."""
-    here = os.path.join(os.path.dirname(ROOT), "shared", "device")
-    try:
-        with open(os.path.join(ROOT, ".git")) as f:
-            gitdir = f.read().split("gitdir:", 1)[1].strip()
-    except (OSError, IndexError):
-        return here
-    main = gitdir.split(os.sep + ".git" + os.sep)[0]
-    there = os.path.join(os.path.dirname(main), "shared", "device")
-    return here if os.path.isdir(here) or not os.path.isdir(there) else there
-
-
-DEVICE_DIR = _device_dir()
-FIRMWARE = os.environ.get("VORTEX_PICO_UF2", os.path.join(DEVICE_DIR, "RPI_PICO-v1.28.0.uf2"))
-BOOTROM = os.environ.get("VORTEX_PICO_BOOTROM", os.path.join(DEVICE_DIR, "rp2040-bootrom-b1.bin"))
-CP_FIRMWARE = os.environ.get("VORTEX_PICO_CP_UF2", os.path.join(
-    DEVICE_DIR, "circuitpython-raspberry_pi_pico-10.2.1.uf2"))
 RUNTIMES = ("micropython", "circuitpython")
 
 # CircuitPython's raspberrypi port: CIRCUITPY is a FAT volume of 512-byte
@@ -144,17 +127,25 @@ class Result:
 OK, FAILED, TIMEOUT, WATCHDOG = 0, 1, 2, 3
 
 
+def image(runtime="micropython"):
+    """The firmware image a runtime boots, checked (tools/device_images.py:
+    fetched into the user's cache if need be, or VORTEX_PICO_UF2 /
+    VORTEX_PICO_CP_UF2); device_images.Missing says why not in a line."""
+    return device_images.locate(runtime)
+
+
 def missing(runtime="micropython"):
-    """Why the emulated Pico cannot run here (one line), or None if it can."""
+    """Why the emulated Pico cannot run here (one line), or None if it can.
+    The images are fetched (once, into the user's cache) if need be."""
     if not shutil.which("node"):
         return "node is not installed (the emulated Pico runs in Node.js)"
     if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
         return "rp2040js is not installed: run `npm ci` in tools/pico (make test does it)"
-    image = (("firmware image", FIRMWARE, "VORTEX_PICO_UF2") if runtime == "micropython" else
-             ("CircuitPython image", CP_FIRMWARE, "VORTEX_PICO_CP_UF2"))
-    for what, path, var in (image, ("RP2040 boot ROM", BOOTROM, "VORTEX_PICO_BOOTROM")):
-        if not os.path.isfile(path):
-            return "no %s at %s (set %s)" % (what, path, var)
+    try:
+        image(runtime)
+        device_images.locate("bootrom")
+    except device_images.Missing as e:
+        return str(e)
     module, package = ("littlefs", "littlefs-python") if runtime == "micropython" else \
         ("fatfs", "fatfs-ng")
     try:
@@ -249,7 +240,8 @@ class Pico:
         if why:
             raise Unavailable(why)
         self.runtime = runtime
-        self.firmware = firmware or (CP_FIRMWARE if runtime == "circuitpython" else FIRMWARE)
+        self.firmware = firmware or image(runtime)
+        self.bootrom = device_images.locate("bootrom")
         self.files = dict(files or {})
         self.deploy = deploy
         self.autorun = autorun
@@ -296,7 +288,7 @@ class Pico:
                     f.write(fat_image(files) if cp else fs_image(files))
         config = os.path.join(self._tmp, "config.json")
         with open(config, "w") as f:
-            json.dump({"firmware": self.firmware, "bootrom": BOOTROM, "fsImage": image,
+            json.dump({"firmware": self.firmware, "bootrom": self.bootrom, "fsImage": image,
                        "fsOffset": CP_FS_OFFSET if cp else FS_OFFSET,
                        "ledPin": pins.LED_PIN, "ledCount": pins.LED_COUNT,
                        "reedRows": list(pins.REED_ROWS), "reedCols": list(pins.REED_COLS),

@@ -26,7 +26,8 @@ from vortex.engine.position import Position, Outcome, START, TIME_OUT
 from vortex.engine import setup
 from vortex.app.sensing import (Sensing, SETTLE_MS, FOUND, HEART_SET, REFUSED, UNASKED,  # noqa
                                 ANY, CLOSED)  # (SETTLE_MS: for the rigs)
-from vortex.app.render import Renderer, SPIN_MS
+from vortex.app.render import Renderer, SPIN_MS, BLINK_MS
+from vortex.ticks import ticks_diff
 from vortex.app.clock import Clock
 from vortex.app.ai import Ai, searcher, DEVICE_LEVELS
 from vortex.app import session
@@ -39,6 +40,7 @@ NO_SEARCH = "no memory for the AI's search: it plays at level 0"
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
 # What the AI is to think about next (Board.think).
+NOTHING_DUE = const(60000)  # due_in() when nothing the board does by itself is waiting
 _PLAY = const(1)
 _HINT = const(2)
 
@@ -287,6 +289,34 @@ class Board:
                                   self.settings, self._spin if self.thinking else -1,
                                   self.budget_ma())
         return False
+
+    def due_in(self, now):
+        """The longest (ms, from now) the next step may wait, with the sensors
+        and the buttons unchanged, for what the board does by itself to be on
+        time: the blink's next phase, an error flash's end, the sensors
+        settled, the running clock's next second, the thinking light's next
+        step, the AI's turn (0). NOTHING_DUE if none waits. Sooner is always
+        right: a host that steps the board less often when nothing happens
+        (the simulator's page) asks this. Allocates nothing."""
+        if self._want:
+            return 0
+        wait = NOTHING_DUE
+        if self.view.blinking:
+            wait = BLINK_MS - now % BLINK_MS
+        sense = self.sense
+        if sense.flashing:
+            wait = min(wait, ticks_diff(sense.error_until, now))
+        if not sense.judged:
+            wait = min(wait, SETTLE_MS - ticks_diff(now, sense.changed_at))
+        clock = self.clock
+        if clock and self.menu is None and not sense.restoring and self.result() is None:
+            left = clock.left[self.pos.side]
+            # Shown in whole seconds, and low below whole seconds: each changes
+            # once the time left is under its second; the time-out at 0.
+            wait = min(wait, left % 1000 + 1 if left > 1000 else left)
+        if self.thinking:
+            wait = min(wait, SPIN_MS - now % SPIN_MS)
+        return wait if wait > 0 else 0
 
     def _accepts(self):
         # What the sensors may show now: nothing while the game is over or

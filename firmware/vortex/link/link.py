@@ -65,8 +65,10 @@ class _Actions:
 class Link:
     """The board's end of the protocol. Link(board) follows a vortex.app
     Board; serve(port) once a tick, with a port that has read_byte() (-1
-    nothing waiting, -2 the host gone), write(bytes) -> bytes taken, and
-    CHUNK (the most worth writing at once)."""
+    nothing waiting), gone() (True once each time the host went away, what
+    it sent unread dropped by the port; always False where the port cannot
+    tell), write(bytes) -> bytes taken, and CHUNK (the most worth writing at
+    once)."""
 
     def __init__(self, board, out_bytes=2048):
         self.board = board
@@ -94,6 +96,8 @@ class Link:
         """One tick: read what the host sent, answer each line in turn, send
         events, send what is queued as far as the port takes it."""
         out = self.out
+        if port.gone():
+            self._gone()
         budget = IN_PER_TICK
         while True:
             held = self._held
@@ -111,8 +115,6 @@ class Link:
             budget -= 1
             b = port.read_byte()
             if b < 0:
-                if b == -2:
-                    self._gone()
                 break
             self._held = self.lines.feed(b)
         self.tick()
@@ -125,10 +127,12 @@ class Link:
             budget -= n
 
     def _gone(self):
-        # The host went away: what was for it goes with it, so that the next
-        # host finds a clean port (its half line, its subscriptions, a record
-        # being sent). Lines already queued stay: a host skips them (ping).
+        # The host went away: what it sent and what was for it go with it,
+        # so that nothing of it acts for the next host (its half line, a line
+        # waiting its turn, its subscriptions, a record being sent). Lines
+        # already queued stay: a host skips them (ping).
         self.lines.reset()
+        self._held = NONE
         self.events = 0
         self._record = None
 

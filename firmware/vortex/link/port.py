@@ -22,19 +22,29 @@ class StdioPort:
         self._in = getattr(self.stdin, "buffer", self.stdin)
         self._out = getattr(self.stdout, "buffer", self.stdout)
         self._one = bytearray(1)
+        self._ended = False
+        self._left = False
         self._rd = select.poll()
         self._rd.register(self.stdin, select.POLLIN)
         self._wr = select.poll()
         self._wr.register(self.stdout, select.POLLOUT)
 
     def read_byte(self):
-        """The next byte from the host; -1 if none is waiting, -2 if the
-        host closed its end."""
+        """The next byte from the host; -1 if none is waiting."""
         for _ in self._rd.ipoll(0):
             if self._in.readinto(self._one) == 1:  # type: ignore[misc]
                 return self._one[0]
-            return -2
+            if not self._ended:  # the end of stdin (the unix port's): the host gone
+                self._ended = self._left = True
         return -1
+
+    def gone(self):
+        """True once after the host went: only the end of stdin tells here.
+        The rp2 port's USB CDC shows no host closing the port (DTR) to
+        Python, so on the board this stays False (docs/protocol.md)."""
+        left = self._left
+        self._left = False
+        return left
 
     def write(self, data):
         """Send what the port takes now of data; return the bytes taken."""

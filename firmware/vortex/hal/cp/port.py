@@ -11,7 +11,7 @@ so the link's outbox never fills for nobody.
 
 class ConsolePort:
     """ConsolePort(serial=None): read_byte() -> byte, or -1 if none is
-    waiting; write(data) -> the bytes taken. serial: a usb_cdc.Serial
+    waiting; gone(); write(data) -> the bytes taken. serial: a usb_cdc.Serial
     (default usb_cdc.console)."""
     CHUNK = 64  # bytes offered at most per write: a full-speed USB packet
 
@@ -23,6 +23,17 @@ class ConsolePort:
         serial.write_timeout = 0  # writes take what fits
         self._s = serial
         self._one = bytearray(1)
+        self._connected = serial.connected
+
+    def gone(self):
+        """True once each time the host closed the port (its DTR dropped),
+        having dropped what it sent and the board had not read."""
+        connected = self._s.connected
+        left = self._connected and not connected
+        self._connected = connected
+        if left:
+            self._s.reset_input_buffer()
+        return left
 
     def read_byte(self):
         s = self._s
