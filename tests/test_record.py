@@ -126,6 +126,9 @@ def test_bad_records_have_a_one_line_reason():
         ('[Date "a\\nb"]\n', "line 1: only"),
         ('[Date "a\x1fb"]\n', "line 1: a tag value has a control character"),
         ('[9x "a"]\n', "tag: '9x' is not a name"),
+        ('1. W@d4\n[Event "late"]\n', "line 2: a tag after the movetext"),
+        ('[Event "x"]\n\n1. W@d4 E@e5\n\n[Result "1-0"]\n', "line 5: a tag after the movetext"),
+        ('1. W@d4 *\n[Start "%s"]\n' % BATTLE, "line 2: a tag after the movetext"),
     )
     for text, reason in cases:
         e = raises(ValueError, record.read, text)
