@@ -1,0 +1,205 @@
+"""Mutation testing of the firmware and the simulator with mutmut
+(requirements-dev.txt pins it): small bugs put into the code one at a time,
+each run against the tests that reach it; a bug no test notices survives.
+
+    make mutate                        every package, a sample of each
+    make mutate PKG=engine SAMPLE=1    one package, every mutant
+    .venv/bin/python tools/mutate.py engine link --sample 10 --jobs 2
+
+mutmut names a module by its path from where it runs (less a leading
+"src/"), and tests here import the firmware as `vortex` (firmware/ on
+sys.path): so each package is tested in a scratch tree of its own,
+build/mutate/PKG, laid out as mutmut expects: src/vortex (firmware/vortex),
+src/host_sim, and the tests, hardware/, docs/ and tools/ they read. There
+the firmware's @micropython.native and @micropython.viper lines are left
+out: on CPython they return the function unchanged (vortex/native.py), and
+mutmut leaves any decorated function alone.
+
+A sample: mutants whose number ends in the chosen digits (SAMPLE=10: one in
+ten, every function's 7th, 17th...; SAMPLE=1: all), so that each function is
+sampled. The score is killed / (killed + survived), mutants no test reaches
+counted as survived; the survivors are listed, and build/mutate/PKG/score.json
+keeps the figures. docs/testing.md has the scores and what survives.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build", "mutate")
+
+# Each package: the sources mutated (paths in the scratch tree's src/), the
+# ones left alone (glob patterns, mutmut's do_not_mutate), and the tests that
+# matter for it: the CPython ones that reach it quickly (the MicroPython,
+# emulated Pico and browser runs test the same source more slowly).
+PACKAGES = {
+    "engine": (["vortex/engine"], [], [
+        "test_engine_rules.py", "test_engine_bounds.py", "test_engine_bounds_strict.py",
+        "test_engine_perft.py", "test_engine_properties.py", "test_notation.py"]),
+    "app": (["vortex/app"], [], [
+        "test_app_advice.py", "test_app_ai.py", "test_app_buttons.py", "test_app_clock.py",
+        "test_app_commands.py", "test_app_games.py", "test_app_idle.py", "test_app_noise.py",
+        "test_app_order.py", "test_app_palette.py", "test_app_power.py", "test_app_powercut.py",
+        "test_app_scenarios.py", "test_app_sounds.py", "test_app_stateful.py",
+        "test_app_tiles.py", "test_link.py"]),
+    "link": (["vortex/link"], [], [
+        "test_link.py", "test_link_properties.py", "test_link_fuzz.py", "test_link_docs.py",
+        "test_link_main.py"]),
+    # cp/: CircuitPython's backend, tested against its own fakes; rp2nfc: the
+    # RP2040's registers, which only the emulated Pico has.
+    "hal": (["vortex/hal"], ["src/vortex/hal/rp2nfc.py"], [
+        "test_hal_buzzer.py", "test_hal_cp.py", "test_hal_debounce.py", "test_hal_mfrc522.py",
+        "test_hal_nfc_front.py", "test_hal_pixels.py", "test_hal_reed.py", "test_hal_store.py",
+        "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_hal_tools.py",
+        "test_probe_rank.py"]),
+    "record": (["vortex/record.py"], [], ["test_record.py", "test_record_properties.py"]),
+    "tag": (["vortex/tag.py"], [], ["test_hal_tag.py", "test_hal_mfrc522.py", "test_hal_tiles.py"]),
+    "host_sim": (["host_sim"], [], [
+        "test_board_sim.py", "test_cli.py", "test_terminal.py", "test_virtual_tray.py",
+        "test_web_api.py", "test_link_e2e.py", "test_link_serial.py", "test_app_scenarios.py",
+        "test_version.py"]),
+}
+# What a sample of 1 in N runs: the mutants whose number ends in these digits.
+SAMPLES = {1: "", 2: "[13579]", 5: "[27]", 10: "7"}
+# mutmut's exit codes (its stats.py): a bug caught, or not.
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 2: "interrupted",
+          33: "no tests", 34: "skipped", 35: "suspicious", 36: "timeout", 37: "killed",
+          -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", -11: "segfault",
+          -9: "segfault"}
+CAUGHT = ("killed", "timeout", "segfault")
+MISSED = ("survived", "no tests", "suspicious")
+DECORATOR = re.compile(r"^\s*@micropython\.(native|viper)\s*$")
+
+
+def _copy_tree(src, dst, strip=False):
+    for path in glob.glob(os.path.join(src, "**", "*.py"), recursive=True):
+        out = os.path.join(dst, os.path.relpath(path, src))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with open(path) as f:
+            text = f.read()
+        if strip:
+            text = "".join("\n" if DECORATOR.match(line) else line
+                           for line in text.splitlines(True))
+        with open(out, "w") as f:
+            f.write(text)
+
+
+def scratch(pkg):
+    """build/mutate/PKG afresh: the tree mutmut runs in; its path."""
+    sources, skip, tests = PACKAGES[pkg]
+    where = os.path.join(BUILD, pkg)
+    shutil.rmtree(where, ignore_errors=True)
+    os.makedirs(where)
+    _copy_tree(os.path.join(ROOT, "firmware", "vortex"), os.path.join(where, "src", "vortex"), True)
+    _copy_tree(os.path.join(ROOT, "host_sim"), os.path.join(where, "src", "host_sim"))
+    shutil.copytree(os.path.join(ROOT, "host_sim", "web", "static"),
+                    os.path.join(where, "src", "host_sim", "web", "static"))
+    _copy_tree(os.path.join(ROOT, "tools"), os.path.join(where, "tools"))
+    for name in ("tests", "hardware", "docs", "seeds"):
+        shutil.copytree(os.path.join(ROOT, name), os.path.join(where, name),
+                        ignore=shutil.ignore_patterns("__pycache__", "node_modules", "generated"))
+    for name in ("README.md", "CHANGELOG.md"):
+        shutil.copy2(os.path.join(ROOT, name), where)
+
+    def toml_list(items):
+        return "[" + ", ".join('"%s"' % i for i in items) + "]"
+
+    with open(os.path.join(where, "pyproject.toml"), "w") as f:
+        f.write("# written by tools/mutate.py\n[tool.mutmut]\n")
+        f.write("source_paths = %s\n" % toml_list("src/" + s for s in sources))
+        f.write("also_copy = %s\n" % toml_list(["src", "hardware", "docs", "tools", "seeds",
+                                                "README.md", "CHANGELOG.md"]))
+        f.write("do_not_mutate = %s\n" % toml_list(skip))
+        f.write("pytest_add_cli_args = %s\n" % toml_list(["-p", "no:cacheprovider", "-p", "no:xdist",
+                                                         "-q", "-x"]))
+        f.write("pytest_add_cli_args_test_selection = %s\n" % toml_list("tests/" + t for t in tests))
+        f.write("use_git_change_detection = false\n")
+        f.write('\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["src", "hardware"]\n')
+    return where
+
+
+def results(where, pattern):
+    """{mutant name: status} of the mutants run (mutmut's .meta files)."""
+    out = {}
+    rx = re.compile(pattern.replace("*", ".*").replace("?", ".") + "$") if pattern else None
+    for meta in glob.glob(os.path.join(where, "mutants", "**", "*.meta"), recursive=True):
+        with open(meta) as f:
+            data = json.load(f)
+        for name, code in data.get("exit_code_by_key", {}).items():
+            if rx is not None and not rx.match(name):
+                continue
+            if code is None or code == 2 or code == 34:
+                continue  # not run (yet), or skipped
+            out[name] = STATUS.get(code, "suspicious")
+    return out
+
+
+def run(pkg, sample, jobs):
+    where = scratch(pkg)
+    pattern = "*__mutmut_*" + SAMPLES[sample] if SAMPLES[sample] else ""
+    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    if pattern:
+        cmd.append(pattern)
+    print("== %s: mutmut in %s%s" % (pkg, os.path.relpath(where, ROOT),
+                                      ", sample 1 in %d" % sample if sample > 1 else ""), flush=True)
+    t0 = time.time()
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    p = subprocess.run(cmd, cwd=where, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    took = time.time() - t0
+    found = results(where, pattern)
+    if p.returncode != 0 or not found:
+        tail = "\n".join(p.stdout.splitlines()[-25:])
+        print(tail)
+        print("mutate: mutmut failed on %s (exit %d)" % (pkg, p.returncode))
+        return None
+    killed = sum(1 for s in found.values() if s in CAUGHT)
+    survivors = sorted(n for n, s in found.items() if s in MISSED)
+    total = killed + len(survivors)
+    everything = len(results(where, "")) if pattern else total
+    score = {"package": pkg, "sample": sample, "ran": len(found), "killed": killed,
+             "survived": len(survivors), "score": round(100.0 * killed / total, 1) if total else 0.0,
+             "seconds": round(took), "survivors": survivors, "generated": everything}
+    with open(os.path.join(where, "score.json"), "w") as f:
+        json.dump(score, f, indent=1)
+    for name in survivors:
+        print("  survived: %s (%s)" % (name, found[name]))
+    print("%s: %d of %d killed, %.1f %% (%d mutants run, %d s)"
+          % (pkg, killed, total, score["score"], len(found), took), flush=True)
+    return score
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="mutation testing with mutmut, a package at a time")
+    ap.add_argument("packages", nargs="*", metavar="PKG",
+                    help="of: %s (default: all)" % ", ".join(PACKAGES))
+    ap.add_argument("--sample", type=int, default=10, choices=sorted(SAMPLES),
+                    help="run 1 mutant in N (default 10; 1: all)")
+    ap.add_argument("--jobs", type=int, default=2, help="mutants at once (default 2)")
+    args = ap.parse_args(argv)
+    for pkg in args.packages:
+        if pkg not in PACKAGES:
+            ap.error("no package %s: %s" % (pkg, ", ".join(PACKAGES)))
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        print("mutate: mutmut is not installed: .venv/bin/python -m pip install -r requirements-dev.txt")
+        return 2
+    scores = [run(p, args.sample, max(1, args.jobs)) for p in args.packages or list(PACKAGES)]
+    print()
+    print("%-9s %7s %7s %9s %7s %6s" % ("package", "score", "killed", "survived", "run", "time"))
+    for s in scores:
+        if s is not None:
+            print("%-9s %6.1f%% %7d %9d %7d %5ds" % (s["package"], s["score"], s["killed"],
+                                                     s["survived"], s["ran"], s["seconds"]))
+    return 1 if None in scores else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
