@@ -22,6 +22,7 @@ counted as survived; the survivors are listed, and build/mutate/PKG/score.json
 keeps the figures. docs/testing.md has the scores and what survives.
 """
 import argparse
+import fnmatch
 import glob
 import json
 import os
@@ -90,10 +91,10 @@ def _copy_tree(src, dst, strip=False):
             f.write(text)
 
 
-def scratch(pkg):
+def scratch(pkg, build=BUILD):
     """build/mutate/PKG afresh: the tree mutmut runs in; its path."""
     sources, skip, tests = PACKAGES[pkg]
-    where = os.path.join(BUILD, pkg)
+    where = os.path.join(build, pkg)
     shutil.rmtree(where, ignore_errors=True)
     os.makedirs(where)
     _copy_tree(os.path.join(ROOT, "firmware", "vortex"), os.path.join(where, "src", "vortex"), True)
@@ -124,19 +125,25 @@ def scratch(pkg):
     return where
 
 
-def results(where, pattern):
-    """{mutant name: status} of the mutants run (mutmut's .meta files)."""
+def mutants(where):
+    """{mutant name: mutmut's exit code, None if not run} (its .meta files)."""
     out = {}
-    rx = re.compile(pattern.replace("*", ".*").replace("?", ".") + "$") if pattern else None
     for meta in glob.glob(os.path.join(where, "mutants", "**", "*.meta"), recursive=True):
         with open(meta) as f:
-            data = json.load(f)
-        for name, code in data.get("exit_code_by_key", {}).items():
-            if rx is not None and not rx.match(name):
-                continue
-            if code is None or code == 2 or code == 34:
-                continue  # not run (yet), or skipped
-            out[name] = STATUS.get(code, "suspicious")
+            out.update(json.load(f).get("exit_code_by_key", {}))
+    return out
+
+
+def results(where, pattern):
+    """{mutant name: status} of the mutants run whose name matches pattern
+    (an fnmatch pattern, as mutmut's; "" for all)."""
+    out = {}
+    for name, code in mutants(where).items():
+        if pattern and not fnmatch.fnmatchcase(name, pattern):
+            continue
+        if code is None or code == 2 or code == 34:
+            continue  # not run (yet), or skipped
+        out[name] = STATUS.get(code, "suspicious")
     return out
 
 
@@ -162,7 +169,7 @@ def run(pkg, sample, jobs):
     killed = sum(1 for s in found.values() if s in CAUGHT)
     survivors = sorted(n for n, s in found.items() if s in MISSED)
     total = killed + len(survivors)
-    everything = len(results(where, "")) if pattern else total
+    everything = len(mutants(where))
     score = {"package": pkg, "sample": sample, "ran": len(found), "killed": killed,
              "survived": len(survivors), "score": round(100.0 * killed / total, 1) if total else 0.0,
              "seconds": round(took), "survivors": survivors, "generated": everything}
