@@ -72,6 +72,14 @@ def test_long_games_wrap_and_read_back():
     text = record.write({"Result": record.result_text(pos.outcome())}, start, actions)
     assert max(len(l) for l in text.split("\n")) <= record.WIDTH
     assert record.read(text) == ({"Result": record.result_text(pos.outcome())}, start, actions)
+    # Filled: no line could have taken the next one's first word (a turn
+    # number and its action are one), and one is exactly WIDTH long.
+    moves = text.split("\n\n", 1)[1].rstrip("\n").split("\n")
+    assert len(moves) > 10 and any(len(l) == record.WIDTH for l in moves)
+    for line, after in zip(moves, moves[1:]):
+        first = after.split(" ")
+        word = " ".join(first[:2]) if first[0].endswith(".") else first[0]
+        assert len(line) + 1 + len(word) > record.WIDTH, (line, word)
 
 
 def test_random_games_round_trip():
