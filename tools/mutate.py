@@ -111,11 +111,17 @@ def scratch(pkg, build=BUILD):
     for name in ("README.md", "CHANGELOG.md"):
         shutil.copy2(os.path.join(ROOT, name), where)
 
-    # mutmut copies src/ into mutants/ bit by bit while it starts: there
-    # first, so that the test run that maps tests to functions finds all of
-    # it (a directory read before host_sim/ came is cached without it).
-    shutil.copytree(os.path.join(where, "src"), os.path.join(where, "mutants", "src"),
-                    copy_function=shutil.copy2)
+    # mutmut copies the tree into mutants/ bit by bit as it starts: there
+    # first, so that its test run that maps tests to functions finds all of
+    # it (a path on sys.path that was no directory yet is never looked at
+    # again, and a directory read before host_sim/ came is cached without it).
+    for name in os.listdir(where):
+        src = os.path.join(where, name)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(where, "mutants", name))
+        else:
+            os.makedirs(os.path.join(where, "mutants"), exist_ok=True)
+            shutil.copy2(src, os.path.join(where, "mutants", name))
 
     def toml_list(items):
         return "[" + ", ".join('"%s"' % i for i in items) + "]"
