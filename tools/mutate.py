@@ -13,7 +13,10 @@ build/mutate/PKG, laid out as mutmut expects: src/vortex (firmware/vortex),
 src/host_sim, and the tests, hardware/, docs/ and tools/ they read. There
 the firmware's @micropython.native and @micropython.viper lines are left
 out: on CPython they return the function unchanged (vortex/native.py), and
-mutmut leaves any decorated function alone.
+mutmut leaves any decorated function alone. A function named *_viper, the
+twin of a plain one that only MicroPython runs (engine/play.py's make and
+unmake: test_engine_native compares them there), keeps its decorator and
+is not mutated.
 
 A sample: mutants whose number ends in the chosen digits (SAMPLE=10: one in
 ten, every function's 7th, 17th...; SAMPLE=1: all), so that each function is
@@ -44,9 +47,12 @@ BUILD = os.path.join(ROOT, "build", "mutate")
 # run the mutant there too (PYTHONPATH), but mutmut counts only the tests
 # that reach a function in its own process.
 PACKAGES = {
+    # (the app's and the AI's tests: what reaches shapes.py, setup.py and
+    # watch_hearts; test_engine_properties takes minutes a mutant)
     "engine": (["vortex/engine"], [], [
         "test_engine_rules.py", "test_engine_bounds.py", "test_engine_bounds_strict.py",
-        "test_engine_perft.py", "test_notation.py", "test_record.py"]),
+        "test_engine_perft.py", "test_notation.py", "test_record.py", "test_app_tiles.py",
+        "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py"]),
     # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant)
     "app": (["vortex/app"], [], [
         "test_app_advice.py", "test_app_buttons.py", "test_app_clock.py", "test_app_commands.py",
@@ -87,9 +93,11 @@ def _copy_tree(src, dst, strip=False):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         with open(path) as f:
             text = f.read()
-        if strip:
-            text = "".join("\n" if DECORATOR.match(line) else line
-                           for line in text.splitlines(True))
+        if strip:  # (a *_viper twin of a plain function runs on MicroPython only: kept)
+            lines = text.splitlines(True)
+            text = "".join("\n" if DECORATOR.match(line) and not
+                           re.match(r"def \w+_viper\(", lines[i + 1]) else line
+                           for i, line in enumerate(lines))
         with open(out, "w") as f:
             f.write(text)
 
