@@ -8,7 +8,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal test browser bench bench-device tables hardware uf2 flash clean
+.PHONY: help play play-device play-terminal test browser bench bench-device mutate tables hardware uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -39,6 +39,13 @@ bench: $(STAMP)  ## figures and ratios; never a pass/fail
 
 bench-device: $(STAMP)  ## the same figures on an emulated Pico (rp2040js), beside the unix port's
 	$(VPY) tools/bench_device.py
+
+# Not part of `make test`: a package's mutants take minutes (docs/testing.md).
+PKG ?=
+SAMPLE ?= 10
+JOBS ?= 2
+mutate: $(STAMP)  ## mutation testing with mutmut (PKG=engine, SAMPLE=1 for every mutant; docs/testing.md)
+	$(VPY) tools/mutate.py $(PKG) --sample $(SAMPLE) --jobs $(JOBS)
 
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py

@@ -26,8 +26,10 @@ class FakeNtag:
     """An NTAG213 in the field: ISO 14443-3 states, READ, WRITE, HLTA.
 
     Faults: silent_on (a command byte the tag stops answering), bad_crc_on
-    (a command byte whose reply gets a wrong CRC_A), collide (anticollision
-    replies come with a collision)."""
+    (a command byte whose reply gets a wrong CRC_A), bad_bcc_on (a cascade
+    level, 1 or 2, whose anticollision reply gets a wrong BCC: bits spoilt
+    on the air that the parity missed), collide (anticollision replies come
+    with a collision)."""
 
     def __init__(self, uid=b"\x04\x11\x22\x33\x44\x55\x66", data=None):
         self.uid = bytes(uid)
@@ -46,6 +48,7 @@ class FakeNtag:
         self.powered = True
         self.silent_on = None
         self.bad_crc_on = None
+        self.bad_bcc_on = None
         self.collide = False
         self.commands = []
 
@@ -88,6 +91,8 @@ class FakeNtag:
                 return None
             cl = self._cl(level)
             if frame[1:] == b"\x20":
+                if level == self.bad_bcc_on:
+                    cl = cl[:4] + bytes((cl[4] ^ 0x01,))
                 return (cl, 0, 0x08 if self.collide else 0)
             if len(frame) == 9 and frame[1] == 0x70 and frame[2:7] == cl \
                     and crc_a(frame[:7]) == frame[7] | frame[8] << 8:
@@ -266,11 +271,18 @@ class FakeRC522:
             self._recv = True           # still listening until a command is written
             return
         data, last, err = reply
-        if r[0x13] & 0x80:              # RxCRCEn: checked, and kept out of the FIFO
-            if not last and len(data) > 2 and crc_a(data[:-2]) == data[-2] | data[-1] << 8:
+        if r[0x13] & 0x80:
+            # RxCRCEn: the frame's last two bytes are its CRC_A, checked by
+            # the coprocessor and never written to the FIFO, good or bad: a
+            # wrong one leaves the data in the FIFO, its length right, and
+            # CRCErr set (MFRC522 data sheet 9.3.1.7, ErrorReg; 9.3.2.4,
+            # RxModeReg). Too short a frame for a CRC: kept, CRCErr.
+            if not last and len(data) > 2:
+                if crc_a(data[:-2]) != data[-2] | data[-1] << 8:
+                    err |= 0x04         # CRCErr
                 data = data[:-2]
             else:
-                err |= 0x04             # CRCErr
+                err |= 0x04
         self.fifo = list(data)
         r[0x0C] = last
         r[0x06] = err

@@ -280,6 +280,30 @@ def test_remote_opponents_action_carried_out():
     assert rig.played() == "e2e4 b7c6"
 
 
+def test_an_action_not_asked_for_is_never_drawn_as_played_while_the_hands_move():
+    # A remote opponent's b7c6 asked; the hands play d7d6, legal but not
+    # asked. Until they are still the view stays the hand's (d7 lifted, its
+    # destinations), with e2e4 the last action and b7c6 asked for; d7d6 is
+    # never drawn as the last action. Once still, it flashes as not asked.
+    rig = Rig(BATTLE)
+    rig.run("play e2e4")
+    rig.board.request(rig.board.pos.parse_action("b7c6"))
+    rig.run("lift d7")
+    assert rig.shows("d7", leds.LIFTED) and rig.shows("d6", leds.DEST)
+    rig.run("place d6")
+    todo_shown = 0
+    for _ in range((SETTLE_MS - 20) // 5):
+        assert not rig.shows("d6", leds.LAST) and not rig.shows("d7", leds.LAST)
+        assert rig.shows("e2", leds.LAST) and rig.shows("e4", leds.LAST)
+        assert rig.shows("d7", leds.LIFTED)
+        todo_shown += rig.shows("b7", leds.TODO)
+        rig.tick()
+    assert todo_shown and rig.played() == "e2e4"
+    assert rig.until(lambda: rig.shows("d6", leds.ERROR) and rig.shows("d7", leds.ERROR), 800)
+    rig.settle()
+    assert rig.played() == "e2e4" and not rig.shows("d6", leds.LAST)
+
+
 def test_other_action_than_the_ai_asked_is_refused():
     rig = Rig(START, settings=Settings(ai_side=LIGHT))
     want = rig.board.pending

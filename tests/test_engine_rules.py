@@ -67,6 +67,13 @@ def test_placement_needs_an_empty_cell():
     assert len(legal_texts(p)) == 4 * 63
 
 
+def test_no_placement_once_the_board_is_built():
+    p = battle("4A3/8/8/3WW3/3WE3/8/8/4A3", VORTEX_PIECES)
+    assert p.filled == 64
+    e = raises(IllegalAction, p.parse_action, "W@d4")
+    assert str(e) == "illegal action W@d4: the board is built"
+
+
 def test_pool_limits_placements():
     # Ranks 1-2 hold all 16 Water tiles: no Water placement is left.
     p = Position("8/8/8/8/8/8/WWWWWWWW/WWWWWWWW 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 16")
@@ -534,7 +541,7 @@ def test_vortex_directions_are_distinct_actions():
 def test_vortex_of_one_terrain_is_illegal():
     p = battle("4A3/8/8/3WW3/3WW3/8/8/4A3", VORTEX_PIECES)
     e = raises(IllegalAction, p.parse_action, "V+d4")
-    assert "one terrain" in str(e)
+    assert str(e) == "illegal action V+d4: the four tiles have one terrain"
     raises(IllegalAction, p.parse_action, "V-d4")
     p = battle("4A3/8/8/3WW3/3WE3/8/8/4A3", VORTEX_PIECES)  # three and one
     assert "V+d4" in legal_texts(p) and "V-d4" in legal_texts(p)
@@ -698,12 +705,14 @@ def test_push_pop_restore_text_exactly():
     p = battle("3FA3/2E5/8/8/W2W2F1/8/3A4/4A3", "3th3/2T5/8/8/t2T2t1/8/3T4/4H3",
                "l 3,4 - 33 80")
     texts = [p.text()]
+    hearts = [tuple(p.hearts)]  # (not in the text: where each Heart stands, kept by push and pop)
     for a in ("d4g4", "d8f6", "c7c8", "a4a5", "g4e2", "d8~e8", "V-c7", "e8d7", "c8d7"):
         play(p, a)
         texts.append(p.text())
+        hearts.append(tuple(p.hearts))
     assert piece(p, "d7") == "S" and p.outcome().winner == LIGHT
     while p.stack:
-        assert p.text() == texts.pop()
+        assert p.text() == texts.pop() and tuple(p.hearts) == hearts.pop()
         p.pop()
     assert p.text() == texts.pop() and not texts
     assert piece(p, "c7") == "T" and piece(p, "d4") == "T" and piece(p, "g4") == "t"

@@ -115,6 +115,49 @@ def test_crc_error_on_read_and_on_sak():
     assert r.read_tile(buf) == OK
 
 
+def test_a_read_reply_with_a_bad_crc_is_refused_though_its_length_is_right():
+    # The chip keeps a reply's CRC_A out of its FIFO, good or bad: 16 bytes
+    # wait there and only ErrorReg's CRCErr tells them from a good reply.
+    t = tile(tag.FIRE, 9)
+    t.bad_crc_on = 0x30
+    chip, r, front, bus = make(t)
+    assert r.request(True) == OK and r.select() == OK
+    r.state[0] = 0                          # (the blocking helpers leave no read under way)
+    chip.writes = None
+    buf = bytearray(16)
+    assert r.read(4, buf) == ERR and r.rx_n == 16 and chip.regs[0x06] & 0x04
+    assert buf == bytearray(16)
+    for slot in (-1, 3):                    # non-blocking, without and with the cache
+        assert r.read_tile(buf, slot=slot) == ERR
+        assert buf == bytearray(16)
+    t.bad_crc_on = None
+    assert r.read_tile(buf, slot=3) == OK and tag.decode(buf) == tag.FIRE
+
+
+def test_an_anticollision_reply_with_a_wrong_bcc_selects_nothing():
+    for level, before in ((1, [0x52, 0x93]), (2, [0x52, 0x93, 0x93, 0x95])):
+        gc.collect()                        # (two rigs in MicroPython's 64K heap)
+        t = tile(tag.WATER, 5)
+        t.bad_bcc_on = level
+        chip, r, front, bus = make(t)
+        buf = bytearray(16)
+        assert r.read_tile(buf, slot=2) == ERR
+        assert chip.commands() == before    # no SELECT with a UID that does not check
+        assert buf == bytearray(16) and t.state == "READY"
+        t.power(False)                      # (a READY tag answers no WUPA)
+        t.power(True)
+        assert r.request(True) == OK and r.select() == ERR   # the blocking helper too
+        # A good read fills the cache; a wrong BCC then is not a cache hit.
+        t.bad_bcc_on = None
+        assert r.read_tile(buf, slot=2) == OK
+        t.power(False)                      # (the ACTIVE tag loses the field: IDLE)
+        t.power(True)
+        t.bad_bcc_on = level
+        n = len(chip.cmds)
+        assert r.read_tile(buf, slot=2) == ERR and r.hits == 0
+        assert bytes(chip.cmds[n:]) == bytes([0x50] + before)   # HLTA: the slot's tag was left ACTIVE
+
+
 def test_collision_is_an_error():
     t = tile()
     t.collide = True

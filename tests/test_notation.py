@@ -195,11 +195,21 @@ def test_bad_actions():
         assert str(e).startswith("action:")
 
 
+def test_bad_actions_say_what_is_wrong():
+    for text, reason in (("Q@d4", "action: 'Q@d4': 'Q' is not a terrain W, F, E or A"),
+                         ("W@z9", "action: 'z9' is not a cell a1..h8"),
+                         ("z9d4", "action: 'z9' is not a cell a1..h8"),
+                         ("d4z9", "action: 'z9' is not a cell a1..h8"),
+                         ("W@d", "action: 'W@d' is not a placement (W@d4), move (d2d4), "
+                                 "swap (d4~e4) or Vortex (V+d4)")):
+        assert str(raises(NotationError, parse_action, text)) == reason, text
+
+
 def test_position_parse_action_tells_bad_from_illegal():
     p = Position()
     raises(NotationError, p.parse_action, "W@z9")
     e = raises(IllegalAction, p.parse_action, "e2e4")  # well formed, not legal now
-    assert "e2e4" in str(e)
+    assert str(e) == "illegal action e2e4: the building phase allows only placements"
     assert p.parse_action("W@e4") == parse_action("W@e4")
 
 

@@ -72,6 +72,14 @@ def test_long_games_wrap_and_read_back():
     text = record.write({"Result": record.result_text(pos.outcome())}, start, actions)
     assert max(len(l) for l in text.split("\n")) <= record.WIDTH
     assert record.read(text) == ({"Result": record.result_text(pos.outcome())}, start, actions)
+    # Filled: no line could have taken the next one's first word (a turn
+    # number and its action are one), and one is exactly WIDTH long.
+    moves = text.split("\n\n", 1)[1].rstrip("\n").split("\n")
+    assert len(moves) > 10 and any(len(l) == record.WIDTH for l in moves)
+    for line, after in zip(moves, moves[1:]):
+        first = after.split(" ")
+        word = " ".join(first[:2]) if first[0].endswith(".") else first[0]
+        assert len(line) + 1 + len(word) > record.WIDTH, (line, word)
 
 
 def test_random_games_round_trip():
@@ -98,7 +106,7 @@ def test_readers_take_what_people_write():
 def test_the_result_token_and_tag_agree():
     assert record.read("1. W@d4 1-0")[0] == {"Result": "1-0"}
     e = raises(ValueError, record.read, '[Result "0-1"]\n\n1. W@d4 1-0\n')
-    assert "Result tag says 0-1" in str(e)
+    assert str(e) == "movetext: ends in 1-0 but the Result tag says 0-1"
 
 
 def test_a_finished_game_must_say_how_it_ended():
@@ -126,6 +134,14 @@ def test_bad_records_have_a_one_line_reason():
         ('[Date "a\\nb"]\n', "line 1: only"),
         ('[Date "a\x1fb"]\n', "line 1: a tag value has a control character"),
         ('[9x "a"]\n', "tag: '9x' is not a name"),
+        ('[a^b "a"]\n', "tag: 'a^b' is not a name"),   # between Z and a in ASCII
+        ('[A[b "a"]\n', "tag: 'A[b' is not a name"),
+        ('[Ab` "a"]\n', "tag: 'Ab`' is not a name"),
+        (".W@d4", "movetext: '.W@d4' is not a turn number"),
+        ("X1. W@d4", "movetext: 'X1.' is not a turn number"),
+        ('1. W@d4\n[Event "late"]\n', "line 2: a tag after the movetext"),
+        ('[Event "x"]\n\n1. W@d4 E@e5\n\n[Result "1-0"]\n', "line 5: a tag after the movetext"),
+        ('1. W@d4 *\n[Start "%s"]\n' % BATTLE, "line 2: a tag after the movetext"),
     )
     for text, reason in cases:
         e = raises(ValueError, record.read, text)

@@ -159,7 +159,9 @@ def read(text):
         n += 1
         if not line:
             continue
-        if line[0] == "[" and pos is None:
+        if line[0] == "[":
+            if pos is not None:  # a tag must not change a game already replayed
+                raise ValueError("line %d: a tag after the movetext (tags come first)" % n)
             _read_tag(line, n, tags)
             continue
         if pos is None:

@@ -77,7 +77,8 @@ const IDLE = 'IDLE', READY1 = 'READY1', READY2 = 'READY2', ACTIVE = 'ACTIVE', HA
 
 export class Ntag213 {
   // mem: 180 bytes (pages 0-44); uid from pages 0-2. faults: {badCrc: bool
-  // (its replies' CRC_A spoilt), fail: {cmd, count} (the next `count` frames
+  // (its replies' CRC_A spoilt), badBcc: bool (its anticollision replies'
+  // BCC spoilt), fail: {cmd, count} (the next `count` frames
   // starting with byte cmd, or any if cmd is null, get no answer)}.
   constructor(mem) {
     this.mem = Uint8Array.from(mem);
@@ -87,7 +88,7 @@ export class Ntag213 {
     this.state = OFF;
     this.halted = false;       // woken from HALT: errors return there [NTAG 8.4]
     this.readyAt = 0;
-    this.faults = { badCrc: false, fail: null };
+    this.faults = { badCrc: false, badBcc: false, fail: null };
   }
 
   power(on, t) {
@@ -180,7 +181,7 @@ export class Ntag213 {
       return this.reply([complete ? 0x00 : 0x04]);      // SAK [NTAG 9.4]
     }
     if (known < 0 || known >= 40) return this.error();
-    const mine = bitsOf(cl);
+    const mine = bitsOf(this.faults.badBcc ? [...cl.slice(0, 4), cl[4] ^ 0x01] : cl);
     const sent = bitsOf(bytes.slice(2), lastBits).slice(0, known);
     for (let i = 0; i < known; i++) if (sent[i] !== mine[i]) return this.error();
     return { bits: mine.slice(known), align: known & 7, delay: 0 };
@@ -500,11 +501,12 @@ export class Mfrc522 {
       } else {
         r[R.Coll] = (r[R.Coll] & 0x80) | 0x20;     // CollPosNotValid: no collision
       }
-      if (r[R.RxMode] & 0x80) {                    // RxCRCEn: checked, and kept out of the FIFO when right
-        const ok = lastBits === 0 && bytes.length > 2
-          && crcA(bytes.slice(0, -2), CRC_PRESETS[r[R.Mode] & 0x03]) === (bytes[bytes.length - 2] | bytes[bytes.length - 1] << 8);
-        if (ok) bytes = bytes.slice(0, -2);
-        else err |= 0x04;                          // CRCErr
+      if (r[R.RxMode] & 0x80) {                    // RxCRCEn: the last two bytes are the CRC_A,
+        if (lastBits === 0 && bytes.length > 2) {  // checked, never in the FIFO, good or bad [RC522 9.3.1.7]
+          const crc = crcA(bytes.slice(0, -2), CRC_PRESETS[r[R.Mode] & 0x03]);
+          if (crc !== (bytes[bytes.length - 2] | bytes[bytes.length - 1] << 8)) err |= 0x04;   // CRCErr
+          bytes = bytes.slice(0, -2);
+        } else err |= 0x04;                        // too short for a CRC_A
       }
       for (const b of bytes) {
         if (this.fifo.length < 64) this.fifo.push(b);
@@ -638,6 +640,7 @@ export class FrontEnd {
     if (f.cell !== undefined) {
       for (const tag of this.cells.get(f.cell) ?? []) {
         if (f.badCrc !== undefined) tag.faults.badCrc = !!f.badCrc;
+        if (f.badBcc !== undefined) tag.faults.badBcc = !!f.badBcc;
         if (f.fail !== undefined) tag.faults.fail = f.fail ? { cmd: f.fail.cmd ?? null, count: f.fail.count ?? 1 } : null;
       }
       if (f.crosstalk !== undefined) this.crosstalk.set(f.cell, f.crosstalk);

@@ -266,7 +266,7 @@ test('NTAG213 states: HLTA to HALT; REQA does not wake it, WUPA does; a WUPA in 
   assert.ok(read());                             // WUPA wakes it
 });
 
-test('faults: a bad CRC_A, a read that fails, two tags colliding', () => {
+test('faults: a bad CRC_A, a wrong BCC, a read that fails, two tags colliding', () => {
   const b = new Bench();
   b.init(0);
   b.lay(0, ntag());
@@ -284,9 +284,17 @@ test('faults: a bad CRC_A, a read that fails, two tags colliding', () => {
   b.fe.fault({ cell: 0, badCrc: true });
   b.send(0, [0x93, 0x70, ...cl1], { crc: 3 });
   b.until(0, 0x20);
-  assert.equal(b.r(0, R.Error)[0] & 0x04, 0x04);  // CRCErr, and the bytes kept
-  assert.equal(b.fifo(0).length, 3);
-  b.fe.fault({ cell: 0, badCrc: false, fail: { cmd: 0x93, count: 1 } });
+  assert.equal(b.r(0, R.Error)[0] & 0x04, 0x04);  // CRCErr; the CRC_A kept out of the FIFO all the same
+  assert.equal(b.fifo(0).length, 1);
+  b.fe.fault({ cell: 0, badCrc: false, badBcc: true });
+  b.coil(0, -1);
+  b.coil(0, 0);
+  b.wait(POWER_UP_NS);
+  const bad = select();
+  assert.deepEqual(bad.slice(0, 4), cl1.slice(0, 4));
+  assert.equal(bad[4], cl1[4] ^ 0x01);            // the BCC does not check
+  assert.equal(b.r(0, R.Error)[0], 0);            // and nothing else tells
+  b.fe.fault({ cell: 0, badBcc: false, fail: { cmd: 0x93, count: 1 } });
   b.coil(0, -1);
   b.coil(0, 0);
   b.wait(POWER_UP_NS);

@@ -117,7 +117,7 @@ _S_INQ = const(264)      # 64: 1 while the cell is in its rank's ring
 _S_START = const(328)    # 8: the file whose read the reader starts at its next turn, or 255
 _S_STATUS = const(336)   # 8: how the reader's read ended (serve() writes it)
 _S_SAME = const(344)     # 64: how many reads in a row gave _S_PREV (capped at DOUBT)
-_S_PACE = const(408)     # 8: the rank's ms between two reads, averaged
+_S_PACE = const(408)     # 8: the rank's ms between two reads: the slowest lately (up at once, down by a quarter)
 _S = const(416)
 _H_PICK = const(64)      # holds[64 + r]: when rank r last chose a cell (ms ticks)
 _H_LAST = const(72)      # holds[72 + c]: when cell c was last chosen
@@ -156,8 +156,12 @@ def _pick(sched, holds, r: int, now: int) -> int:
     q = _S_RING + (r << 3)
     dt = (now - int(until[_H_PICK + r])) & 0x3FFFFFFF
     until[_H_PICK + r] = now
+    # The pace: up at once, down slowly. Averaged, the quick re-reads of a
+    # coil already in (no settle) made the sweep's reads, which switch
+    # coils, look quicker than they are: a cell waited past SWEEP_MS.
     if dt < 255:
-        s[_S_PACE + r] = (3 * int(s[_S_PACE + r]) + dt + 2) >> 2
+        p = int(s[_S_PACE + r])
+        s[_S_PACE + r] = dt if dt > p else (3 * p + dt + 2) >> 2
     f = int(s[o + _AGAIN])
     if f != _NONE and s[o + _RETRIES]:
         s[o + _RETRIES] = s[o + _RETRIES] - 1

@@ -1,0 +1,43 @@
+"""The host link at its edges (CPython; tests/test_link.py has the rest and
+runs under MicroPython too): the lift of cell a1 (cell 0), a NUL byte, a
+bug in a command answered as an internal error cut to a message's length."""
+from vortex.engine import parse_cell
+from vortex.link.outbox import MESSAGE_MAX
+from test_link import Host, answers
+
+# BATTLE's position with Light's b2 Traveller on a1 instead: a1 can move.
+A1 = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+      "4h3/tttttttt/8/8/8/8/1TTTTTTT/T3H3 l 3,4 - 0 64")
+
+
+def test_a_piece_lifted_from_a1_is_a_lift_event():
+    h = Host(A1)
+    h.ask("subscribe lift")
+    h.rig.run("lift a1")
+    lifts = [r.split() for k, r in h.read() if k == "lift"]
+    dests = sorted(a & 63 for a in h.board.pos.legal_actions() if a < 4096 and a >> 6 == 0)
+    assert lifts and lifts[0][0] == "a1" and dests
+    assert sorted(parse_cell(c) for c in lifts[0][1:]) == dests
+
+
+def test_a_nul_byte_spoils_its_line():
+    h = Host()
+    h.pipe.send(b"hel\x00lo\nping\n")
+    h.rig.tick(2)
+    assert answers(h.read()) == [("error", "byte 0x00 is not printable ASCII"), ("ok", "ping")]
+
+
+def test_a_bug_in_a_command_is_an_internal_error_and_the_board_goes_on():
+    h = Host()
+
+    def broken():
+        raise RuntimeError("boom " + "x" * 400)
+
+    h.board.takeback = broken
+    got = answers(h.ask("takeback"))
+    assert len(got) == 1 and got[0][0] == "error", got
+    reason = got[0][1]
+    assert reason.startswith("internal error: RuntimeError boom xxx")
+    # Cut to what a message holds with its number and kind: 220 characters.
+    assert len(reason) == MESSAGE_MAX - 20
+    assert h.ask("ping") == [("ok", "ping")]
