@@ -120,7 +120,7 @@ def test_malformed_actions_refused():
     good = p.action_message(ROOM, 3, LIGHT, "W@d4", "me", sign.seat_key(SECRET, ROOM, LIGHT))
     words = good.split()
     bad = [b"", b"3 light W@d4 me", good + b" extra", b"0 " + b" ".join(words[1:]),
-           b"x3 " + b" ".join(words[1:]), b"99999 " + b" ".join(words[1:]),
+           b"x3 " + b" ".join(words[1:]), b"1501 " + b" ".join(words[1:]),
            b"3 blue " + b" ".join(words[2:]), good[:-1] + b"g", good[:-1],
            good.replace(b"me", b"m/e"), good.replace(b"W@d4", b"W@d\xe9"),
            good.replace(b"W@d4", b"W@d4\t"), b"1 " * 100]
@@ -136,6 +136,10 @@ def test_state_seat_presence_messages():
     start, actions, side, sender, sig, body = p.read_state(msg)
     assert (start, actions, side, sender) == (START, ["W@d4", "F@e5"], LIGHT, "me")
     assert p.read_state(p.state_message(ROOM, START, [], DARK, "me", key))[1] == []
+    longest = p.state_message(ROOM, START, ["d4~e4"] * p.NUMBER_MAX, LIGHT, "c" * 23, key)
+    assert len(longest) <= p.STATE_MAX and len(p.read_state(longest)[1]) == p.NUMBER_MAX
+    raises(ProtocolError, p.read_state,
+           p.state_message(ROOM, START, ["W@d4"] * (p.NUMBER_MAX + 1), LIGHT, "me", key))
     for payload in (b"", msg.replace(b"start", b"begin"), msg + b"\nmore",
                     msg.replace(b"by light", b"by grey"), b"x" * (p.STATE_MAX + 1)):
         raises(ProtocolError, p.read_state, payload)

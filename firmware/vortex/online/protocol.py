@@ -28,9 +28,9 @@ ROLES = ("light", "dark", "watch")  # presence's role: a seat or a spectator
 ROOM_MAX = const(32)
 CLIENT_MAX = const(23)
 ACTION_MAX = const(128)  # bytes in an action message: the longest is about 75
-NUMBER_MAX = const(9999)  # actions in a game: its longest is under 1,500 (docs/online.md)
-STATE_ACTIONS = const(2000)
-STATE_MAX = const(16384)  # bytes in a state message: the start, 2,000 actions of up to 6 bytes
+NUMBER_MAX = const(1500)  # actions in a game: none is longer (docs/online.md says why)
+STATE_ACTIONS = NUMBER_MAX
+STATE_MAX = const(10240)  # bytes in a state message: the start, 1,500 actions of 5 and a space
 SEAT_MAX = const(80)
 PRESENCE_MAX = const(32)
 ONLINE = "online"
@@ -103,7 +103,7 @@ def _text(payload, most, what, lines=False):
 
 
 def _number(word, what, low, high):
-    if not word or len(word) > 5 or [ch for ch in word if ch not in "0123456789"] \
+    if not word or len(word) > 4 or [ch for ch in word if ch not in "0123456789"] \
             or not low <= int(word) <= high:
         raise ProtocolError("%s: %s is not a number from %d to %d" % (what, word[:12], low, high))
     return int(word)
