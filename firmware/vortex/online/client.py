@@ -60,6 +60,15 @@ class _Sockets:
     def socket(self, *args):
         s = self.sockets.socket(*args)
         s.settimeout(self.timeout_s)
+        # umqtt.simple writes a message in pieces and waits for each QoS 1
+        # PUBACK: with Nagle's algorithm on, each wait costs the broker's
+        # delayed ACK (44 ms measured here). Linux's and lwIP's numbers
+        # where the port names none; a port that refuses it keeps Nagle.
+        try:
+            s.setsockopt(getattr(self.sockets, "IPPROTO_TCP", 6),
+                         getattr(self.sockets, "TCP_NODELAY", 1), 1)
+        except OSError:
+            pass
         return s
 
     def getaddrinfo(self, *args):
@@ -77,7 +86,7 @@ class Online:
     def __init__(self, board, mqtt, store=None, wifi=None, clock=None, say=None,
                  client="vortex-board"):
         self.board = board
-        self.mqtt = bounded(mqtt)
+        self.mqtt = mqtt  # the umqtt.simple module (bounded() at the first connection)
         self.store = store
         self.wifi = wifi  # a network.WLAN, or None where the network is always there
         self.clock = clock
@@ -104,9 +113,11 @@ class Online:
 
     # --- settings (the link's `online` command) ---------------------------------------
     def command(self, words):
-        """`online`, `online on|off`, `online NAME VALUE`: the answer text;
-        SettingError with the reason if refused."""
+        """`online` (the state), `online settings`, `online on|off`, `online
+        NAME VALUE`: the answer text; SettingError with the reason if refused."""
         s = self.settings
+        if len(words) == 1 and words[0] == "settings":
+            return s.text()
         if len(words) == 1 and words[0] in ("on", "off"):
             s.on = words[0] == "on"
             self._saved()
@@ -118,9 +129,9 @@ class Online:
             if s.on:
                 self._restart(name in NETWORK)
         elif words:
-            raise SettingError("online takes nothing, on, off, or a name and a value, "
-                               "as online room friday")
-        return "%s state %s" % (s.text(), self.status())
+            raise SettingError("online takes nothing, settings, on, off, or a name and a "
+                               "value, as online room friday")
+        return self.status()
 
     def _saved(self):
         if self.store is not None:
@@ -131,7 +142,7 @@ class Online:
         st = self.state
         words = [STATES[st]]
         if st == OFF and self.settings.on:
-            words.append("missing " + ",".join(self.settings.missing()))
+            words.append("missing " + ",".join(self._missing()))
         if st == DOWN and self.why:
             words.append("(%s)" % self.why)
         room = self.room
@@ -151,7 +162,7 @@ class Online:
         s = self.settings
         self.room = None
         self.state = OFF
-        if not s.on or s.missing():
+        if not s.on or self._missing():
             self._drop()
             return
         side = p.ROLES.index(s.get("side"))
@@ -161,7 +172,6 @@ class Online:
         except ProtocolError as e:
             self.say("online: %s" % e)
             return
-        self.base = 0  # the room's actions before the board's start
         self._agreed = 0  # the board's actions known to be the room's
         self._board_pos = None
         self._nb = self._nr = -1  # what the last sync saw: the board's and the room's counts
@@ -169,6 +179,10 @@ class Online:
         self.state = WIFI
         self.tries = 0
         self._next = self.clock()
+
+    def _missing(self):
+        # The settings still needed (no WiFi settings where there is no WiFi to join).
+        return [n for n in self.settings.missing() if n != "ssid" or self.wifi is not None]
 
     def _drop(self):
         c = self.conn
@@ -225,7 +239,7 @@ class Online:
         room = self.room
         host, port = s.broker()
         try:
-            c = self.mqtt.MQTTClient(s.get("client"), host, port, s.get("user") or None,
+            c = bounded(self.mqtt).MQTTClient(s.get("client"), host, port, s.get("user") or None,
                                      s.get("password") or None, KEEPALIVE_S,
                                      s.get("tls") == "on")
             c.set_callback(self._message)
@@ -298,21 +312,24 @@ class Online:
         if room.pos is None:  # no state yet
             if room.side == WATCH or ticks_diff(now, self._joined) < STATE_WAIT_MS:
                 return
-            # A new room: it starts where the board's game is now.
-            room.begin(board.pos.text())
-            self.base = -len(board.pos.stack)
+            # A new room: its game is the board's (each action ours or not,
+            # as the players at this board played them).
+            room.begin(board.start)
+            pos = room.pos
+            for a in board.pos.stack:
+                pos.push(a)
+                room.actions.append(action_text(a))
             self._board_pos = board.pos
-            self._agreed = len(board.pos.stack)
+            self._agreed = len(room.actions)
             self._publish(p.STATE, room.state(), True)
-            self.say("online: room %s started from the board's position" % room.name)
+            self.say("online: room %s started with the board's game" % room.name)
         pos = board.pos
         stack = pos.stack
         if pos is not self._board_pos:  # a new game on the board: it follows the room
-            self._board_pos = pos
             self._follow("the board started a new game")
             return
         nb = len(stack)
-        nr = room.number() - self.base
+        nr = room.number()
         if nb == self._nb and nr == self._nr and (nr <= nb or board.pending >= 0 or self._refused):
             return  # nothing new: the common case, allocating nothing
         self._nb, self._nr = nb, nr
@@ -321,15 +338,18 @@ class Online:
         if agreed > nb:
             agreed = nb
         common = nb if nb < nr else nr
-        while agreed < common and action_text(stack[agreed]) == room.actions[self.base + agreed]:
+        while agreed < common and action_text(stack[agreed]) == room.actions[agreed]:
             agreed += 1
         self._agreed = agreed
         if agreed < common:
             self._follow("the board's action %d differs from the room's" % (agreed + 1))
+        elif nb > nr + 1 or nr > nb + 1:  # a game joined late, a board off for long
+            self._follow("the board is %d actions %s the room" % (
+                nb - nr if nb > nr else nr - nb, "ahead of" if nb > nr else "behind"))
         elif nb > nr:
             self._played(action_text(stack[nr]))
         elif nr > nb:
-            text = room.actions[self.base + nb]
+            text = room.actions[nb]
             try:
                 commands.request(board, text)
             except ValueError as e:  # said once, asked again when something changes
@@ -357,13 +377,15 @@ class Online:
                 text, p.SIDES[room.pos.side]))
 
     def _follow(self, why):
-        # The board's game is not the room's: the board starts again from
-        # the room's position (the player puts the pieces as the LEDs show).
+        # The board's game is not the room's: the board takes the room's
+        # game, action by action (its record and takebacks as if played
+        # here), and the LEDs show the player what to put right.
         room = self.room
         board = self.board
-        board.new_game(room.pos.text())
-        self.base = room.number()
+        board.new_game(room.start)
+        for text in room.actions:
+            board.commit(board.pos.parse_action(text))
         self._board_pos = board.pos
-        self._agreed = 0
+        self._agreed = room.number()
         self._nb = -1
         self.say("online: %s: the board follows the room (action %d)" % (why, room.number()))

@@ -3,7 +3,8 @@ Kept on the board in a small file saved atomically (vortex.hal.store's
 FileStore: a power cut keeps the old or the new) and set over the USB link
 (docs/protocol.md's `online` command):
 
-    online                     every setting (secrets shown as ***) and the state
+    online                     the state: off, wifi, down (why), up room ... opponent ...
+    online settings            every setting (secrets shown as ***)
     online NAME VALUE          one setting; `-` clears it
     online on | online off     play online, or not
 
