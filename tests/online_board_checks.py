@@ -30,6 +30,7 @@ class Player:
         for name, value in (("broker", BROKER), ("room", room), ("side", side),
                             ("secret", secret), ("user", user), ("password", USERS[user])):
             self.online.command([name, value])
+        self.online.state_wait_ms = 200  # the retained state comes in a millisecond on loopback
         self.online.command(["on"])
         self.rig.service.online = self.online  # served in every pass, as main.py's is
         self.worst = 0

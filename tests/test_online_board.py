@@ -72,3 +72,58 @@ def test_board_online_under_micropython(broker):
     out = p.stdout + p.stderr
     print("\n".join(line for line in out.splitlines() if line.startswith("figure:")))
     assert p.returncode == 0 and out.rstrip().endswith(" 0 failed"), out
+
+
+MAIN = """
+import sys
+sys.path[:0] = [%(fake)r, %(tests)r, %(hardware)r, %(firmware)r]
+import main, network
+from vortex.hal.store import FileStore
+from vortex.online.settings import OnlineSettings
+from vortex.online import protocol as p
+from umqtt import simple
+s = OnlineSettings()
+for name, value in (("ssid", "Home%%20Net"), ("wifi-key", "radio-key-1"), ("broker", %(broker)r),
+                    ("user", "alice"), ("password", %(pw)r), ("room", "pico-w"),
+                    ("side", "light"), ("secret", "oak tree 7")):
+    s.set(name, value)
+s.on = True
+FileStore(%(online)r).save(s.dump())
+main.SAVE = %(save)r
+main.ONLINE_SAVE = %(online)r
+board = main.run(40)
+print("joined", network.WLAN.made[0].joined)
+got = {}
+host, port = %(broker)r.split(":")
+c = simple.MQTTClient("watch-2", host, int(port), "carol", %(carol)r)
+c.set_callback(lambda t, m: got.__setitem__(t.decode(), m.decode()))
+c.connect()
+c.subscribe(p.room_filter("pico-w"))
+for _ in range(40):
+    c.wait_msg()
+    if len(got) >= 2:
+        break
+for t in sorted(got):
+    print(t, got[t])
+"""
+
+
+def test_main_on_a_pico_w_joins_its_room(broker, tmp_path):
+    """firmware/main.py as a Pico W runs it (the radio faked, tests/fakehw/network.py):
+    the online settings saved on the board, the WiFi joined with them, the
+    room's seat claimed and the board's presence said on the real broker."""
+    if not os.path.isfile(os.path.join(LIB, "umqtt", "simple.py")):
+        pytest.skip("no umqtt.simple in %s: python3 tools/micropython_lib.py (make test does)"
+                    % LIB)
+    code = MAIN % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
+                   "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
+                   "broker": broker, "pw": USERS["alice"], "carol": USERS["carol"],
+                   "online": str(tmp_path / "online.bin"), "save": str(tmp_path / "game.bin")}
+    p = subprocess.run([micropython(), "-X", "heapsize=512K", "-c", code], capture_output=True,
+                       text=True, timeout=60, env=dict(os.environ, MICROPYPATH=".frozen:" + LIB))
+    out = p.stdout + p.stderr
+    assert p.returncode == 0, out
+    assert "joined ('Home Net', 'radio-key-1')" in out
+    assert "online: room pico-w on 127.0.0.1:" in out
+    assert "vortex/v1/pico-w/presence/vx-e6614c3123456789 online light" in out
+    assert "vortex/v1/pico-w/seat/light vx-e6614c3123456789 " in out

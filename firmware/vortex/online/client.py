@@ -22,6 +22,10 @@ socket umqtt.simple makes has a timeout of CONNECT_S (bounded()), and the
 messages are read with check_msg (non-blocking), a few a pass. What one
 connection costs the pass is measured in docs/online.md.
 """
+try:
+    from typing import Any  # for mypy; MicroPython has no typing
+except ImportError:
+    pass
 from vortex.ticks import ticks_diff
 from vortex.engine.defs import const
 from vortex.engine.notation import action_text
@@ -91,7 +95,8 @@ class Online:
         self.wifi = wifi  # a network.WLAN, or None where the network is always there
         self.clock = clock
         self.say = say or board.say
-        self.settings = OnlineSettings(client)
+        self.client = client  # the board's own client id, unless the settings name another
+        self.settings = OnlineSettings()
         if store is not None:
             data = store.load()
             if data:
@@ -99,8 +104,8 @@ class Online:
                     self.settings.load(data)
                 except (SettingError, UnicodeError) as e:
                     self.say("online settings not read: %s" % e)
-        self.conn = None
-        self.room = None
+        self.conn = None  # type: Any  # the MQTTClient while connected
+        self.room = None  # type: Any  # the Room, while online play is on and set up
         self.state = OFF
         self.why = ""  # the last connection failure, said in status()
         self.tries = 0
@@ -109,6 +114,7 @@ class Online:
         self._joined = 0
         self._wifi_on = False
         self._behind = False  # a state older than ours was read: publish ours
+        self.state_wait_ms = STATE_WAIT_MS  # (a test on loopback waits less)
         self._restart()
 
     # --- settings (the link's `online` command) ---------------------------------------
@@ -168,7 +174,8 @@ class Online:
         side = p.ROLES.index(s.get("side"))
         side = WATCH if side == 2 else side
         try:
-            self.room = Room(s.get("room"), None, s.get("secret") or None, side, s.get("client"))
+            self.room = Room(s.get("room"), None, s.get("secret") or None, side,
+                             s.get("client") or self.client)
         except ProtocolError as e:
             self.say("online: %s" % e)
             return
@@ -239,7 +246,7 @@ class Online:
         room = self.room
         host, port = s.broker()
         try:
-            c = bounded(self.mqtt).MQTTClient(s.get("client"), host, port, s.get("user") or None,
+            c = bounded(self.mqtt).MQTTClient(room.client, host, port, s.get("user") or None,
                                      s.get("password") or None, KEEPALIVE_S,
                                      s.get("tls") == "on")
             c.set_callback(self._message)
@@ -310,14 +317,13 @@ class Online:
             self._behind = False
             self._publish(p.STATE, room.state(), True)
         if room.pos is None:  # no state yet
-            if room.side == WATCH or ticks_diff(now, self._joined) < STATE_WAIT_MS:
+            if room.side == WATCH or ticks_diff(now, self._joined) < self.state_wait_ms:
                 return
             # A new room: its game is the board's (each action ours or not,
             # as the players at this board played them).
-            room.begin(board.start)
-            pos = room.pos
+            game = room.begin(board.start)
             for a in board.pos.stack:
-                pos.push(a)
+                game.push(a)
                 room.actions.append(action_text(a))
             self._board_pos = board.pos
             self._agreed = len(room.actions)

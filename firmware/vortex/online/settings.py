@@ -20,7 +20,8 @@ SSID like "Home Net" is `online ssid Home%20Net`.
     room       the room (docs/online.md: letters, digits, - _ .)
     side       light, dark or watch (a spectator)
     secret     the room's secret, as the other player has it (8-64 characters)
-    client     the board's client id (fixed: the broker keeps its session)
+    client     the board's client id (-: the chip's own, vx-<its unique id>);
+               fixed, since the broker keeps the board's session by it
 """
 from vortex.online import protocol
 from vortex.online.protocol import ProtocolError
@@ -81,12 +82,11 @@ def escape(text):
 class OnlineSettings:
     """The settings, as text values ("" unset), and whether to play online."""
 
-    def __init__(self, client="vortex-board"):
+    def __init__(self):
         self.on = False
         self.values = {}
         for n in NAMES:
             self.values[n] = ""
-        self.values["client"] = client
         self.values["side"] = "watch"
 
     def get(self, name):
@@ -97,7 +97,7 @@ class OnlineSettings:
         if name not in NAMES:
             raise SettingError("no online setting %s: %s" % (name[:20], ", ".join(NAMES)))
         value = "" if word == "-" else unescape(word)
-        if value or name in ("client", "side"):
+        if value or name == "side":
             _check(name, value)
         self.values[name] = value
 
