@@ -324,7 +324,6 @@ class Online:
             game = room.begin(board.start)
             for a in board.pos.stack:
                 game.push(a)
-                room.actions.append(action_text(a))
             self._board_pos = board.pos
             self._agreed = len(room.actions)
             self._publish(p.STATE, room.state(), True)
