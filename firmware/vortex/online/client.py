@@ -33,7 +33,7 @@ from vortex.app import commands
 from vortex.online import protocol as p
 from vortex.online.protocol import ProtocolError, WATCH
 from vortex.online.room import Room, APPLIED, REFUSED, BEHIND, NOTED
-from vortex.online.settings import OnlineSettings, SettingError, NETWORK
+from vortex.online.settings import OnlineSettings, SettingError
 
 # What the connection is doing (status()).
 OFF = const(0)      # online play off, or settings missing
@@ -49,6 +49,7 @@ RETRY_MS = (1000, 2000, 4000, 8000, 16000, 30000)
 STATE_WAIT_MS = const(1500)  # the room's retained state comes just after subscribing; none
                              # by then: the room is new, and starts from the board's game
 MESSAGES_PER_PASS = const(4)
+CA_FILE = "/broker-ca.der"  # the CA that signed the broker's certificate, DER (tls on)
 
 
 class _Sockets:
@@ -133,7 +134,7 @@ class Online:
             s.set(name, words[1])
             self._saved()
             if s.on:
-                self._restart(name in NETWORK)
+                self._restart()
         elif words:
             raise SettingError("online takes nothing, settings, on, off, or a name and a "
                                "value, as online room friday")
@@ -161,15 +162,14 @@ class Online:
         return " ".join(words)
 
     # --- the connection ---------------------------------------------------------------
-    def _restart(self, network=True):
-        """(Re)start from the settings: a new room, the connection again."""
-        if network or self.room is None or self.room.name != self.settings.get("room"):
-            self._drop()
+    def _restart(self):
+        """(Re)start from the settings: goodbye to the room, a new room, the
+        connection again (any setting may change the room, the seat or the way in)."""
+        self._drop()
         s = self.settings
         self.room = None
         self.state = OFF
         if not s.on or self._missing():
-            self._drop()
             return
         side = p.ROLES.index(s.get("side"))
         side = WATCH if side == 2 else side
@@ -191,14 +191,23 @@ class Online:
         # The settings still needed (no WiFi settings where there is no WiFi to join).
         return [n for n in self.settings.missing() if n != "ssid" or self.wifi is not None]
 
-    def _drop(self):
+    def _drop(self, goodbye=True):
+        # Leaving on purpose (goodbye): say offline, then DISCONNECT, after
+        # which the broker drops the will. A connection lost is only closed:
+        # the broker sends the will when it notices.
         c = self.conn
         self.conn = None
-        if c is not None:
-            try:
-                c.disconnect()  # a goodbye: the will is not sent, so say offline first
-            except (OSError, AttributeError):
-                pass
+        if c is None:
+            return
+        try:
+            if goodbye:
+                c.publish(p.topic(self.room.name, p.PRESENCE, self.room.client), p.OFFLINE,
+                          True, 1)
+                c.disconnect()
+            else:
+                c.sock.close()
+        except (OSError, AttributeError, IndexError, AssertionError):
+            pass
 
     def poll(self):
         """Once a pass: the WiFi, the broker, a few messages, the board and
@@ -247,8 +256,8 @@ class Online:
         host, port = s.broker()
         try:
             c = bounded(self.mqtt).MQTTClient(room.client, host, port, s.get("user") or None,
-                                     s.get("password") or None, KEEPALIVE_S,
-                                     s.get("tls") == "on")
+                                              s.get("password") or None, KEEPALIVE_S,
+                                              self._tls())
             c.set_callback(self._message)
             presence = p.topic(room.name, p.PRESENCE, room.client)
             c.set_last_will(presence, p.OFFLINE, True, 1)
@@ -271,10 +280,31 @@ class Online:
         self._ping = now + PING_MS
         self.say("online: room %s on %s:%d as %s" % (room.name, host, port, p.ROLES[room.side]))
 
+    def _tls(self):
+        # umqtt.simple's `ssl`: an SSLContext (micropython-lib's current
+        # umqtt.simple wraps the socket with it and the broker's name), or
+        # None. The broker's certificate is checked against CA_FILE when the
+        # board has one (mpremote cp ca.der :broker-ca.der); without it the
+        # link is encrypted but the broker is not authenticated, and the
+        # board says so.
+        if self.settings.get("tls") != "on":
+            return None
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        try:
+            with open(CA_FILE, "rb") as f:
+                ctx.load_verify_locations(cadata=f.read())
+            ctx.verify_mode = ssl.CERT_REQUIRED  # type: ignore[attr-defined]  # (not in the stubs)
+        except OSError:
+            ctx.verify_mode = ssl.CERT_NONE  # type: ignore[attr-defined]
+            self.say("online: no %s on the board: TLS without checking the broker's "
+                     "certificate" % CA_FILE)
+        return ctx
+
     def _lost(self, now, e):
         if self.state == UP:
             self.say("online: connection lost (%s): trying again" % (e,))
-        self._drop()
+        self._drop(False)
         self.state = DOWN if self.wifi is None or self.wifi.isconnected() else WIFI
         self._wifi_on = False
         self.why = ("%s %s" % (type(e).__name__, e))[:60]

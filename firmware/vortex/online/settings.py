@@ -29,7 +29,6 @@ from vortex.online.protocol import ProtocolError
 NAMES = ("ssid", "wifi-key", "broker", "user", "password", "tls", "room", "side", "secret",
          "client")
 HIDDEN = ("wifi-key", "password", "secret")
-NETWORK = ("ssid", "wifi-key", "broker", "user", "password", "tls", "client")  # a reconnection
 MQTT_PORT = 1883
 MQTTS_PORT = 8883
 _HOST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-."
