@@ -358,6 +358,8 @@ class Online:
             self._agreed = len(room.actions)
             self._publish(p.STATE, room.state(), True)
             self.say("online: room %s started with the board's game" % room.name)
+        if board.menu is not None:
+            return  # the settings menu holds the game still: in step when it closes
         pos = board.pos
         stack = pos.stack
         if pos is not self._board_pos:  # a new game on the board: it follows the room
@@ -417,9 +419,13 @@ class Online:
         # here), and the LEDs show the player what to put right.
         room = self.room
         board = self.board
-        board.new_game(room.start)
-        for text in room.actions:
-            board.commit(board.pos.parse_action(text))
+        try:
+            commands.take_game(board, room.start, room.actions)
+        except ValueError as e:  # (the room checked it: not expected) said once
+            self.say("online: the board cannot take the room's game: %s" % e)
+            self._board_pos = board.pos
+            self._nb, self._nr, self._refused = len(board.pos.stack), room.number(), True
+            return
         self._board_pos = board.pos
         self._agreed = room.number()
         self._nb = -1
