@@ -11,6 +11,7 @@ from umqtt import simple
 from host_sim.scenario import Rig
 from vortex.engine import LIGHT, DARK
 from vortex.app import commands
+from vortex.app.board import REMOTE_HERE, REMOTE_AWAY
 from vortex.online.client import Online, UP, DOWN
 from vortex.online import protocol as p, sign
 
@@ -109,7 +110,9 @@ def test_a_board_that_drops_gets_the_action_sent_meanwhile():
     # Light's connection dies (no goodbye): the broker's will tells dark.
     light.online.conn.sock.close()
     pump((dark,), lambda: "opponent offline" in dark.online.status())
+    pump((dark,), lambda: dark.rig.board.remote == REMOTE_AWAY)  # light's colour in the centre
     pump((light,), lambda: light.online.state == DOWN)
+    pump((light,), lambda: light.rig.board.remote == REMOTE_AWAY)  # dark is out of reach too
     # Dark plays while light is away: the broker keeps it in light's session.
     dark.rig.act("F@h8")
     pump((dark,), lambda: dark.online.room.number() == 2)
@@ -119,6 +122,7 @@ def test_a_board_that_drops_gets_the_action_sent_meanwhile():
                    time.ticks_diff(time.ticks_ms(), t)))
     assert light.rig.board.pos.action_text(light.rig.board.pending) == "F@h8"
     pump((dark,), lambda: "opponent online" in dark.online.status())
+    pump((dark,), lambda: dark.rig.board.remote == REMOTE_HERE)
     light.carry()
     move(light, dark, "E@b2")
     assert light.online.room.actions == dark.online.room.actions == ["W@a1", "F@h8", "E@b2"]

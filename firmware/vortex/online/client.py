@@ -30,6 +30,7 @@ from vortex.ticks import ticks_diff
 from vortex.engine.defs import const
 from vortex.engine.notation import action_text
 from vortex.app import commands
+from vortex.app.board import NO_REMOTE, REMOTE_HERE, REMOTE_AWAY
 from vortex.online import protocol as p
 from vortex.online.protocol import ProtocolError, WATCH
 from vortex.online.room import Room, APPLIED, REFUSED, BEHIND, NOTED
@@ -49,6 +50,7 @@ RETRY_MS = (1000, 2000, 4000, 8000, 16000, 30000)
 STATE_WAIT_MS = const(1500)  # the room's retained state comes just after subscribing; none
                              # by then: the room is new, and starts from the board's game
 MESSAGES_PER_PASS = const(4)
+WIFI_RETRY_MS = const(20000)  # the WiFi asked to join again after this long without it
 CA_FILE = "/broker-ca.der"  # the CA that signed the broker's certificate, DER (tls on)
 
 
@@ -114,6 +116,7 @@ class Online:
         self._ping = 0
         self._joined = 0
         self._wifi_on = False
+        self._wifi_since = 0
         self._behind = False  # a state older than ours was read: publish ours
         self.state_wait_ms = STATE_WAIT_MS  # (a test on loopback waits less)
         self._restart()
@@ -152,6 +155,8 @@ class Online:
             words.append("missing " + ",".join(self._missing()))
         if st == DOWN and self.why:
             words.append("(%s)" % self.why)
+        if st == WIFI and self.wifi is not None and hasattr(self.wifi, "status"):
+            words.append("(status %d)" % self.wifi.status())  # the port's STAT_* code
         room = self.room
         if st == UP and room is not None:
             words.append("room %s %s actions %d" % (room.name, p.ROLES[room.side],
@@ -169,6 +174,7 @@ class Online:
         s = self.settings
         self.room = None
         self.state = OFF
+        self.board.set_remote(NO_REMOTE)
         if not s.on or self._missing():
             return
         side = p.ROLES.index(s.get("side"))
@@ -215,6 +221,7 @@ class Online:
         st = self.state
         if st == OFF:
             return
+        self._show()
         now = self.clock()
         if st == WIFI:
             if not self._wifi_up():
@@ -223,6 +230,9 @@ class Online:
         if st == DOWN:
             if ticks_diff(now, self._next) >= 0:
                 self._connect(now)
+            return
+        if self.wifi is not None and not self.wifi.isconnected():
+            self._lost(now, OSError("the WiFi is gone"))
             return
         try:
             for _ in range(MESSAGES_PER_PASS):
@@ -237,23 +247,38 @@ class Online:
             # read cut short, AssertionError on a reply it did not expect.
             self._lost(now, e)
 
+    def _show(self):
+        # The opponent on the board's LEDs: here (its turn: the thinking
+        # light), or gone (its colour in the centre), which is also how it
+        # is while this board cannot reach the broker.
+        room = self.room
+        if room is None or room.side == WATCH:
+            return
+        here = self.state == UP and room.opponent_online()
+        self.board.set_remote(REMOTE_HERE if here else REMOTE_AWAY, room.side ^ 1)
+
     def _wifi_up(self):
         w = self.wifi
         if w is None:
             return True
         if w.isconnected():
             return True
-        if not self._wifi_on:
+        now = self.clock()
+        if not self._wifi_on or ticks_diff(now, self._wifi_since) >= WIFI_RETRY_MS:
+            # Joined in the background: WLAN.connect() returns at once. Asked
+            # again after a while (a wrong key, a network out of reach).
             s = self.settings
             w.active(True)
             w.connect(s.get("ssid"), s.get("wifi-key") or None)
             self._wifi_on = True
+            self._wifi_since = now
         return False
 
     def _connect(self, now):
         s = self.settings
         room = self.room
         host, port = s.broker()
+        c = None
         try:
             c = bounded(self.mqtt).MQTTClient(room.client, host, port, s.get("user") or None,
                                               s.get("password") or None, KEEPALIVE_S,
@@ -271,6 +296,11 @@ class Online:
                 c.publish(p.topic(room.name, p.SEAT, room.side), room.seat(), True, 1)
                 self._resend()
         except Exception as e:  # noqa: any failure of the try is a failed connection
+            if c is not None and self.conn is None and c.sock is not None:
+                try:
+                    c.sock.close()  # connect() failed half way: its socket goes
+                except OSError:
+                    pass
             self._lost(now, e)
             return
         self.state = UP
