@@ -104,6 +104,9 @@ def test_bad_names_and_topics_refused():
     for t in ("vortex/v2/r/action", "vortex/v1/r", "vortex/v1/r/seat/blue", "vortex/v1/r/actions",
               "vortex/v1/r/action/x", "vortex/v1/r/presence", "other/v1/r/state"):
         raises(ProtocolError, p.parse_topic, t)
+    # as client libraries hand them over: bytes
+    assert p.parse_topic(b"vortex/v1/r/action") == ("r", p.ACTION, None)
+    raises(ProtocolError, p.parse_topic, b"vortex/v1/\xff/action")
 
 
 # --- messages -------------------------------------------------------------------

@@ -78,7 +78,10 @@ def room_filter(room):
 
 def parse_topic(text):
     """(room, kind, arg) of a room's topic: arg is the side of a seat, the
-    client of a presence, None otherwise; ProtocolError if it is none of them."""
+    client of a presence, None otherwise; ProtocolError if it is none of them.
+    text: str, or the bytes a client library hands over."""
+    if not isinstance(text, str):
+        text = _text(text, 256, "topic")
     if not text.startswith(PREFIX):
         raise ProtocolError("topic %s is not vortex/v1/..." % text[:60])
     parts = text[len(PREFIX):].split("/")
@@ -96,6 +99,8 @@ def parse_topic(text):
 # --- payloads -----------------------------------------------------------------------
 def _text(payload, most, what, lines=False, decode=True):
     # Bounded printable ASCII (LF too where lines are allowed), as str.
+    if isinstance(payload, str):
+        payload = payload.encode()
     if len(payload) > most:
         raise ProtocolError("%s too long: %d bytes (at most %d)" % (what, len(payload), most))
     for b in payload:
@@ -230,7 +235,11 @@ def read_state(payload):
     actions is a Words view (len, [i], iteration) of the action texts; body
     the bytes the signature covers after state_prefix(). ProtocolError if
     it is malformed (whether its actions are legal is the room's)."""
+    if isinstance(payload, str):
+        payload = payload.encode()
     _text(payload, STATE_MAX, "state", True, False)
+    if not isinstance(payload, (bytes, bytearray)):
+        payload = bytes(payload)  # (a memoryview: find() below)
     data = memoryview(payload)
     first = payload.find(b"\n")
     second = payload.find(b"\n", first + 1) if first >= 0 else -1
