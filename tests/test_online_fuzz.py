@@ -32,9 +32,11 @@ SEEDS = seeds()
 @st.composite
 def messages(draw):
     base = draw(st.sampled_from(SEEDS))
-    how = draw(st.integers(0, 4))
+    how = draw(st.integers(0, 5))
     if how == 0:
         return base
+    if how == 5:
+        return None
     if how == 1:
         return draw(st.binary(max_size=300))
     if how == 2 and base:

@@ -101,6 +101,9 @@ def test_bad_names_and_topics_refused():
     for name in ("", "a/b", "a+b", "a#", "x" * 33, "caf\u00e9", "a b"):
         raises(ProtocolError, p.topic, name, p.ACTION)
     raises(ProtocolError, p.check_client, "c" * 24)
+    for kind, arg in ((p.SEAT, 2), (p.SEAT, "light"), (p.SEAT, None), ("bogus", None),
+                      (p.ACTION, 1), (p.PRESENCE, "a/b")):
+        raises(ProtocolError, p.topic, "r", kind, arg)
     for t in ("vortex/v2/r/action", "vortex/v1/r", "vortex/v1/r/seat/blue", "vortex/v1/r/actions",
               "vortex/v1/r/action/x", "vortex/v1/r/presence", "other/v1/r/state"):
         raises(ProtocolError, p.parse_topic, t)

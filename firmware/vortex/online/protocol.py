@@ -65,9 +65,13 @@ def topic(room, kind, arg=None):
     topic("friday", PRESENCE, "board-1")."""
     t = PREFIX + check_name(room) + "/" + kind
     if kind == SEAT:
+        if arg not in (LIGHT, DARK):
+            raise ProtocolError("seat: side %r is not light (0) or dark (1)" % (arg,))
         return t + "/" + SIDES[arg]
     if kind == PRESENCE:
         return t + "/" + check_client(arg)
+    if kind not in (STATE, ACTION) or arg is not None:
+        raise ProtocolError("topic: %r is not state, action, seat or presence" % (kind,))
     return t
 
 

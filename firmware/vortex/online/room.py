@@ -152,6 +152,8 @@ class Room:
     # --- what we hear ----------------------------------------------------------------
     def receive(self, topic, payload):
         """(code, line) for one message of the room (see the module's doc)."""
+        if payload is None:
+            payload = b""  # (some libraries' empty message)
         try:
             room, kind, arg = p.parse_topic(topic)
             if room != self.name:
