@@ -48,7 +48,7 @@ def messages(draw):
     return base + base
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(TOPICS + [t.encode() for t in TOPICS[:2]]),
                           messages()), max_size=6),
        st.sampled_from([LIGHT, DARK, None]))
