@@ -217,6 +217,23 @@ def test_refusals_leave_the_game_intact():
     raises(ProtocolError, Room(ROOM, START).act, moves[0])
 
 
+def test_a_room_begun_with_a_boards_game_writes_the_same_state():
+    moves = game(12)
+    pos = Position()
+    codes = []
+    for text in moves:
+        codes.append(pos.parse_action(text))
+        pos.push(codes[-1])
+    r = Room(ROOM, None, SECRET, DARK, "d")
+    r.begin(START, codes)
+    assert r.actions == moves and r.pos.text() == pos.text() and r.side_of(13) == LIGHT
+    assert bytes(r.state()) == bytes(p.state_message(ROOM, START, moves, DARK, "d",
+                                                     r.keys[DARK]))
+    e = raises(ProtocolError, r.begin, START, codes[:3] + codes[2:3])
+    assert "action 4" in str(e) and r.actions == moves  # refused: the room as it was
+    raises(ProtocolError, r.begin, "not a position")
+
+
 def test_both_seats_acting_at_once():
     # Each acts on its own turn only; an action for the other's turn is refused there.
     light, dark = players()

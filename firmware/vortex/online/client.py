@@ -445,9 +445,7 @@ class Online:
                 return
             # A new room: its game is the board's (each action ours or not,
             # as the players at this board played them).
-            game = room.begin(board.start)
-            for a in board.pos.stack:
-                game.push(a)
+            room.begin(board.start, board.pos.stack)
             self._board_pos = board.pos
             self._agreed = len(room.actions)
             self._publish(p.STATE, room.state(), True)
