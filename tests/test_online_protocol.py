@@ -274,6 +274,26 @@ def test_state_for_late_joiners_behind_and_disagreeing():
     assert late.receive(STATE_T, b"")[0] == SAME  # a cleared retained state
 
 
+def test_a_state_spaced_its_own_way_is_read_word_by_word():
+    light, dark = players()
+    moves = game(3)
+    for text in moves:
+        me, them = (light, dark) if light.pos.side == LIGHT else (dark, light)
+        them.receive(ACTION_T, me.act(text))
+    key = light.keys[LIGHT]
+
+    def spaced(actions):
+        body = "start %s\nactions  %s " % (START, "   ".join(actions))
+        return (body + "\nby light x %s" % sign.mac(key, p.state_prefix(ROOM), body)).encode()
+    assert dark.receive(STATE_T, spaced(moves))[0] == SAME
+    assert dark.receive(STATE_T, spaced(moves[:2]))[0] == BEHIND
+    refused(dark, STATE_T, spaced(moves[:1] + ["A@h8" if moves[1] != "A@h8" else "A@h7"]),
+            "action 2 is")
+    late = Room(ROOM, None, SECRET, DARK, "d2")
+    assert late.receive(STATE_T, spaced(moves))[0] == APPLIED and late.actions == moves
+    assert late.receive(STATE_T, dark.state())[0] == SAME  # its words now written as ours
+
+
 def test_seats_and_presence():
     light, dark = players()
     seat_t = p.topic(ROOM, p.SEAT, DARK)

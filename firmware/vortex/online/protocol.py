@@ -214,6 +214,8 @@ class Words:
 
     def __init__(self, data, begin, end):
         self.data = data
+        self.begin = begin  # data[begin:end]: the words, each after a space
+        self.end = end
         self.at = array("H")
         i = begin
         while i < end:

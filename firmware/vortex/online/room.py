@@ -18,7 +18,7 @@ cannot act. Room(start=None) takes the start from the first state it reads
 (a late joiner, a spectator).
 """
 from vortex.engine.defs import LIGHT, DARK, const
-from vortex.engine.position import Position
+from vortex.engine.position import Position, UNDECIDED
 from vortex.engine.notation import action_text
 from vortex.online import sign, protocol as p
 from vortex.online.protocol import ProtocolError, SIDES, WATCH
@@ -229,17 +229,20 @@ class Room:
             raise ProtocolError("state by %s: another game (its start differs)" % sender)
         mine = self.actions
         n, m = len(mine), len(actions)
-        for i in range(n if n < m else m):
-            if actions[i] != mine[i]:
-                raise ProtocolError("state by %s: action %d is %s, here %s"
-                                    % (sender, i + 1, actions[i], mine[i]))
+        if not self._same_words(actions, n if n < m else m):
+            for i in range(n if n < m else m):  # (where, said in words)
+                if actions[i] != mine[i]:
+                    raise ProtocolError("state by %s: action %d is %s, here %s"
+                                        % (sender, i + 1, actions[i], mine[i]))
         if m <= n:
             return (BEHIND, "state by %s: %d actions, here %d" % (sender, m, n)) if m < n \
                 else (SAME, "")
         for i in range(n, m):  # all or nothing: an illegal one takes back those before it
             text = actions[i]
             try:
-                if pos.outcome() is not None:
+                # (decided(), not outcome(): no move generation per action; a
+                # side left with no legal action has none to parse either)
+                if pos.decided() != UNDECIDED:
                     raise ProtocolError("the game was over")
                 a = pos.parse_action(text)
                 if action_text(a) != text:
@@ -252,6 +255,21 @@ class Room:
         for i in range(n, m):
             self._wrote(actions[i])
         return APPLIED, "state by %s: %d actions, %d new" % (sender, m, m - n)
+
+    def _same_words(self, actions, k):
+        # Are the first k actions of a state (a protocol.Words) ours? Their
+        # bytes against the words we keep, at C speed: a long game's state
+        # comes after every action of the other seat. Ours are single-
+        # spaced, so equal bytes ending where one of our words ends are the
+        # same k actions. False is "not known this way" (another writer's
+        # spacing): the caller compares word by word.
+        if k == 0:
+            return True
+        mine = self._words
+        end = actions.at[2 * k - 1]
+        size = end - actions.begin
+        return (size <= len(mine) and (size == len(mine) or mine[size] == 32)
+                and bytes(actions.data[actions.begin:end]) == bytes(memoryview(mine)[:size]))
 
     def _seat(self, side, payload):
         if not payload:
