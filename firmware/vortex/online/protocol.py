@@ -107,10 +107,14 @@ def _text(payload, most, what, lines=False, decode=True):
         payload = payload.encode()
     if len(payload) > most:
         raise ProtocolError("%s too long: %d bytes (at most %d)" % (what, len(payload), most))
-    for b in payload:
-        if (b < 32 and not (lines and b == 10)) or b > 126:
-            raise ProtocolError("%s holds byte 0x%02x: not printable ASCII" % (what, b))
-    return bytes(payload).decode() if decode else None
+    data = bytes(payload)
+    if data:
+        plain = data.replace(b"\n", b" ") if lines else data
+        if min(plain) < 32 or max(plain) > 126:  # (min and max: C's loop, not ours)
+            for b in plain:
+                if b < 32 or b > 126:
+                    raise ProtocolError("%s holds byte 0x%02x: not printable ASCII" % (what, b))
+    return data.decode() if decode else None
 
 
 def _number(word, what, low, high):
