@@ -28,7 +28,7 @@ try:
     from typing import Any  # for mypy; MicroPython has no typing
 except ImportError:
     pass
-from vortex.ticks import ticks_diff
+from vortex.ticks import ticks_add, ticks_diff
 from vortex.engine.defs import const
 from vortex.engine.notation import action_text
 from vortex.app import commands
@@ -281,7 +281,7 @@ class Online:
                 if self.conn.check_msg() is None:
                     break
             if ticks_diff(now, self._ping) >= 0:
-                self._ping = now + PING_MS
+                self._ping = ticks_add(now, PING_MS)
                 self.conn.ping()
             self._sync(now)
         except Exception as e:  # noqa: the board plays on, whatever the network did
@@ -370,7 +370,7 @@ class Online:
             self.tries = 0
             self.why = ""
             self._joined = now
-            self._ping = now + PING_MS
+            self._ping = ticks_add(now, PING_MS)
             host, port = self.settings.broker()
             self.say("online: room %s on %s:%d as %s" % (room.name, host, port,
                                                          p.ROLES[room.side]))
@@ -402,7 +402,7 @@ class Online:
         self.state = DOWN if self.wifi is None or self.wifi.isconnected() else WIFI
         self._wifi_on = False
         self.why = ("%s %s" % (type(e).__name__, e))[:60]
-        self._next = now + RETRY_MS[self.tries if self.tries < len(RETRY_MS) else -1]
+        self._next = ticks_add(now, RETRY_MS[self.tries if self.tries < len(RETRY_MS) else -1])
         self.tries += 1
 
     def _publish(self, kind, payload, retain):
