@@ -53,6 +53,8 @@ RETRY_MS = (1000, 2000, 4000, 8000, 16000, 30000)
 STATE_WAIT_MS = const(1500)  # the room's retained state comes just after subscribing; none
                              # by then: the room is new, and starts from the board's game
 MESSAGES_PER_PASS = const(4)
+REPLAY_PER_PASS = const(24)  # a late joiner's replay of the room's game: about 3 ms an
+                             # action on the RP2040, so some 70 ms a pass, not seconds
 WIFI_RETRY_MS = const(20000)  # the WiFi asked to join again after this long without it
 CA_FILE = "/broker-ca.der"  # the CA that signed the broker's certificate, DER (tls on)
 
@@ -221,6 +223,7 @@ class Online:
         try:
             self.room = Room(s.get("room"), None, s.get("secret") or None, side,
                              s.get("client") or self.client)
+            self.room.replay_max = REPLAY_PER_PASS
         except ProtocolError as e:
             self.say("online: %s" % e)
             return
@@ -277,6 +280,10 @@ class Online:
             if st == JOIN:
                 self._join()
                 return
+            if self.room.replaying():  # the room's game, a few actions a pass
+                code, line = self.room.more()
+                if code == REFUSED:
+                    self.say("online: refused: " + line)
             for _ in range(MESSAGES_PER_PASS):
                 if self.conn.check_msg() is None:
                     break
@@ -437,6 +444,8 @@ class Online:
     def _sync(self, now):
         room = self.room
         board = self.board
+        if room.replaying():
+            return  # the board follows once the room has the whole game
         if self._behind:
             self._behind = False
             self._publish(p.STATE, room.state(), True)
