@@ -39,6 +39,10 @@ from vortex.app import commands, leds
 NO_SEARCH = "no memory for the AI's search: it plays at level 0"
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
+# A remote opponent (online play: vortex.online.client sets it with set_remote()).
+NO_REMOTE = const(0)
+REMOTE_HERE = const(1)  # connected: while it is its turn, the thinking light turns
+REMOTE_AWAY = const(2)  # gone: its colour stays on the four centre cells
 # What the AI is to think about next (Board.think).
 NOTHING_DUE = const(60000)  # due_in() when nothing the board does by itself is waiting
 _PLAY = const(1)
@@ -61,7 +65,7 @@ class Board:
                          differences), thinking, frame, messages (a log:
                          its reader may empty it)
       wiring             on_think (the service's hook), ticks_ms (its clock), make_search(),
-                         read_first(reader)"""
+                         read_first(reader), set_remote() (online play)"""
 
     def __init__(self, store=None, settings=None, seed=1):
         self.store = store
@@ -79,7 +83,9 @@ class Board:
         self.thinking = False
         self._want = 0  # _PLAY or _HINT: the AI is to think in this step
         self._changes = 0  # game changes so far: a search that saw one go by is dropped
-        self._spin = -1  # the thinking light's step while the AI thinks
+        self._spin = -1  # the thinking light's step while the AI (or a remote opponent) thinks
+        self.remote = NO_REMOTE  # a remote opponent's presence (set_remote)
+        self.remote_side = 0
         self._seed = seed
         self.buttons = Buttons()
         self.menu = None  # the settings menu, while it is open
@@ -120,10 +126,16 @@ class Board:
         return self.sense.judged
 
     # --- the game session ---------------------------------------------------
-    def new_game(self, text=START):
-        """Start a new game from a position (the start by default) and save it."""
+    def new_game(self, text=START, actions=()):
+        """Start a new game from a position (the start by default) and save
+        it; with actions (legal codes from it: a game taken whole,
+        commands.take_game), played on it first and saved with it at once,
+        not a journal record each."""
         self.start = text
-        self.pos = Position(text)
+        pos = Position(text)
+        for a in actions:
+            pos.push(a)
+        self.pos = pos
         self._setup_clock(None)
         self._after_change(True)
         self.save()
@@ -228,6 +240,21 @@ class Board:
         """The Outcome (engine's, or a time-out), or None while the game goes on."""
         return self.timed_out or self.outcome
 
+    def set_remote(self, presence, side=0):
+        """A remote opponent playing `side` (online play): REMOTE_HERE,
+        REMOTE_AWAY, or NO_REMOTE. The LEDs show it: while it is here and
+        its turn, the thinking light turns, as for the board's AI; while it
+        is gone, its colour stays on the four centre cells."""
+        if presence != self.remote or side != self.remote_side:
+            self.remote = presence
+            self.remote_side = side
+            self.dirty = True
+
+    def _spinning(self):
+        # The thinking light: the AI thinks, or a remote opponent here has its turn.
+        return self.thinking or (self.remote == REMOTE_HERE and self.pos.side == self.remote_side
+                                 and self.pending < 0 and self.result() is None)
+
     def set_supply(self, source, led_ma):
         """What the power source offers: source is hardware/power.py's
         SOURCE_* (leds.SUPPLY_NAMES), led_ma the LED current it leaves above
@@ -276,7 +303,8 @@ class Board:
                 self._apply(found, tiles, ids)
         if sense.flash_over(now) or self.view.blink_due(now):
             self.dirty = True
-        if self.thinking and now // SPIN_MS != self._spin:
+        spinning = self._spinning()
+        if spinning and now // SPIN_MS != self._spin:
             self._spin = now // SPIN_MS
             self.dirty = True
         if self._want and not self.thinking:
@@ -286,8 +314,9 @@ class Board:
             return self.view.draw(now, self.pos, sense, self.result(), self.pending,
                                   self.hint_action, self.menu,
                                   self.clock is not None and self.clock.is_low(self.pos.side),
-                                  self.settings, self._spin if self.thinking else -1,
-                                  self.budget_ma())
+                                  self.settings, self._spin if spinning else -1,
+                                  self.budget_ma(),
+                                  self.remote_side if self.remote == REMOTE_AWAY else -1)
         return False
 
     def due_in(self, now):
@@ -295,7 +324,7 @@ class Board:
         and the buttons unchanged, for what the board does by itself to be on
         time: the blink's next phase, an error flash's end, the sensors
         settled, the running clock's next second, the thinking light's next
-        step, the AI's turn (0). NOTHING_DUE if none waits. Sooner is always
+        step (the AI thinks, or a remote opponent's turn), the AI's turn (0). NOTHING_DUE if none waits. Sooner is always
         right: a host that steps the board less often when nothing happens
         (the simulator's page) asks this. Allocates nothing."""
         if self._want:
@@ -314,7 +343,7 @@ class Board:
             # Shown in whole seconds, and low below whole seconds: each changes
             # once the time left is under its second; the time-out at 0.
             wait = min(wait, left % 1000 + 1 if left > 1000 else left)
-        if self.thinking:
+        if self._spinning():
             wait = min(wait, SPIN_MS - now % SPIN_MS)
         return wait if wait > 0 else 0
 
