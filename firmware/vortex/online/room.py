@@ -1,0 +1,214 @@
+"""A room's game, as each client keeps it: the engine arbitrates every
+message, numbered actions are applied once, the rest refused with a reason.
+
+    room = Room("friday", secret="oak tree 7", side=LIGHT, client="board-1")
+    payload = room.act("W@d4")            # our seat's action: publish it (QoS 1)
+    code, line = room.receive(topic, payload)   # every message of the room
+
+receive() answers one of
+    APPLIED   the game moved on (an action, or a state that was ahead)
+    SAME      nothing new: a repeat (QoS 1 delivers twice), our own echo
+    REFUSED   line says why (malformed, oversized, bad signature, wrong
+              number, not that seat's turn, illegal, another game); the
+              game is intact
+    BEHIND    a state that lacks actions we have: publish ours (state())
+    NOTED     a seat's claim or a client's presence changed
+A room with no secret is a spectator's: it checks all but signatures, and
+cannot act. Room(start=None) takes the start from the first state it reads
+(a late joiner, a spectator).
+"""
+from vortex.engine.defs import LIGHT, DARK, const
+from vortex.engine.position import Position
+from vortex.engine.notation import action_text
+from vortex.online import sign, protocol as p
+from vortex.online.protocol import ProtocolError, SIDES, WATCH
+
+APPLIED = const(0)
+SAME = const(1)
+REFUSED = const(2)
+BEHIND = const(3)
+NOTED = const(4)
+CODES = ("applied", "same", "refused", "behind", "noted")
+
+
+class Room:
+    def __init__(self, name, start=None, secret=None, side=WATCH, client="watcher"):
+        self.name = p.check_name(name)
+        self.client = p.check_client(client)
+        self.side = side
+        self.keys = None
+        if secret:
+            self.keys = (sign.seat_key(secret, name, LIGHT), sign.seat_key(secret, name, DARK))
+        elif side != WATCH:
+            raise ProtocolError("a seat needs the room's secret")
+        self.start = None
+        self.pos = None
+        self.actions = []  # the game's actions in notation, action n at [n - 1]
+        self.seats = [None, None]  # (client, proof) of each seat's claim
+        self.present = {}  # client -> role (LIGHT, DARK, WATCH) while online
+        if start is not None:
+            self._begin(start)
+
+    def _begin(self, start):
+        try:
+            self.pos = Position(start)
+        except ValueError as e:
+            raise ProtocolError("start: %s" % e)
+        self.start = start
+        self.actions = []
+        return self.pos
+
+    # --- what we say ----------------------------------------------------------------
+    def number(self):
+        """Actions in the game so far; the next is number() + 1."""
+        return len(self.actions)
+
+    def act(self, text):
+        """Our seat's action: applied here, and its payload returned for the
+        action topic; ProtocolError or the engine's ValueError if refused."""
+        if self.keys is None or self.side == WATCH:
+            raise ProtocolError("a spectator cannot act")
+        if self.pos is None:
+            raise ProtocolError("the game has not started: no state yet")
+        if self.pos.side != self.side:
+            raise ProtocolError("not your turn: %s to act" % SIDES[self.pos.side])
+        if self.pos.outcome() is not None:
+            raise ProtocolError("the game is over")
+        a = self.pos.parse_action(text)  # NotationError or IllegalAction
+        self.pos.push(a)
+        text = action_text(a)
+        self.actions.append(text)
+        return p.action_message(self.name, len(self.actions), self.side, text, self.client,
+                                self.keys[self.side])
+
+    def state(self):
+        """The retained state to publish (after each of our actions, and when
+        a state BEHIND ours was read)."""
+        if self.keys is None or self.side == WATCH:
+            raise ProtocolError("a spectator publishes no state")
+        return p.state_message(self.name, self.start, self.actions, self.side, self.client,
+                               self.keys[self.side])
+
+    def seat(self):
+        """Our seat's retained claim."""
+        if self.keys is None or self.side == WATCH:
+            raise ProtocolError("a spectator holds no seat")
+        return p.seat_message(self.client, self.keys[self.side])
+
+    def presence(self):
+        return p.presence_message(self.side)
+
+    def outcome(self):
+        return None if self.pos is None else self.pos.outcome()
+
+    def opponent_online(self):
+        """Is the client holding the other seat online? (None: unclaimed)."""
+        if self.side == WATCH:
+            return None
+        claim = self.seats[self.side ^ 1]
+        return None if claim is None else claim[0] in self.present
+
+    # --- what we hear ----------------------------------------------------------------
+    def receive(self, topic, payload):
+        """(code, line) for one message of the room (see the module's doc)."""
+        try:
+            room, kind, arg = p.parse_topic(topic)
+            if room != self.name:
+                raise ProtocolError("topic %s is another room's" % topic[:60])
+            if kind == p.ACTION:
+                return self._action(payload)
+            if kind == p.STATE:
+                return self._state(payload) if payload else (SAME, "")
+            if kind == p.SEAT:
+                return self._seat(arg, payload)
+            return self._presence(arg, payload)
+        except ValueError as e:  # ProtocolError, NotationError, IllegalAction
+            return REFUSED, str(e)
+
+    def _check(self, side, signature, text, what):
+        if self.keys is not None and not sign.same(signature, sign.mac(self.keys[side], text)):
+            raise ProtocolError("%s: bad signature for %s's seat" % (what, SIDES[side]))
+
+    def _action(self, payload):
+        number, side, text, sender, signature = p.read_action(payload)
+        what = "action %d %s %s" % (number, SIDES[side], text)
+        self._check(side, signature, p.signed_action(self.name, number, side, text), what)
+        if self.pos is None:
+            raise ProtocolError("%s: no state read yet, the game's start is unknown" % what)
+        n = len(self.actions)
+        if number <= n:
+            if self.actions[number - 1] == text:
+                return SAME, ""
+            raise ProtocolError("%s: action %d is %s already" % (what, number,
+                                                                 self.actions[number - 1]))
+        if number > n + 1:
+            raise ProtocolError("%s: out of order, the next is %d" % (what, n + 1))
+        pos = self.pos
+        if pos.outcome() is not None:
+            raise ProtocolError("%s: the game is over" % what)
+        if side != pos.side:
+            raise ProtocolError("%s: not %s's turn" % (what, SIDES[side]))
+        try:
+            a = pos.parse_action(text)
+        except ValueError as e:
+            raise ProtocolError("%s: %s" % (what, e))
+        if action_text(a) != text:  # one spelling per action: a repeat compares equal
+            raise ProtocolError("%s: written %s in the notation" % (what, action_text(a)))
+        pos.push(a)
+        self.actions.append(text)
+        return APPLIED, "%d %s %s" % (number, SIDES[side], text)
+
+    def _state(self, payload):
+        start, actions, side, sender, signature, body = p.read_state(payload)
+        self._check(side, signature, p.signed_state(self.name, body), "state by " + sender)
+        pos = self.pos
+        if pos is None:
+            pos = self._begin(start)
+        elif start != self.start:
+            raise ProtocolError("state by %s: another game (its start differs)" % sender)
+        mine = self.actions
+        n, m = len(mine), len(actions)
+        for i in range(n if n < m else m):
+            if actions[i] != mine[i]:
+                raise ProtocolError("state by %s: action %d is %s, here %s"
+                                    % (sender, i + 1, actions[i], mine[i]))
+        if m <= n:
+            return (BEHIND, "state by %s: %d actions, here %d" % (sender, m, n)) if m < n \
+                else (SAME, "")
+        for i in range(n, m):  # all or nothing: an illegal one takes back those before it
+            try:
+                if pos.outcome() is not None:
+                    raise ProtocolError("the game was over")
+                a = pos.parse_action(actions[i])
+                if action_text(a) != actions[i]:
+                    raise ProtocolError("written %s in the notation" % action_text(a))
+            except ValueError as e:
+                for _ in range(n, i):
+                    pos.pop()
+                raise ProtocolError("state by %s: action %d: %s" % (sender, i + 1, e))
+            pos.push(a)
+        self.actions = mine + actions[n:]
+        return APPLIED, "state by %s: %d actions, %d new" % (sender, m, m - n)
+
+    def _seat(self, side, payload):
+        if not payload:
+            self.seats[side] = None
+            return NOTED, "%s's seat is free" % SIDES[side]
+        client, proof = p.read_seat(payload)
+        if self.keys is not None and proof != sign.proof(self.keys[side]):
+            raise ProtocolError("%s's seat is held by %s with another secret" % (SIDES[side],
+                                                                                 client))
+        if self.seats[side] == (client, proof):
+            return SAME, ""
+        self.seats[side] = (client, proof)
+        return NOTED, "%s's seat: %s" % (SIDES[side], client)
+
+    def _presence(self, client, payload):
+        online, role = p.read_presence(payload) if payload else (False, None)
+        if online == (client in self.present) and self.present.get(client) == role:
+            return SAME, ""
+        if role is None:
+            self.present.pop(client, None)
+            return NOTED, "%s offline" % client
+        self.present[client] = role
+        return NOTED, "%s online as %s" % (client, p.ROLES[role])
