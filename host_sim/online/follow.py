@@ -39,7 +39,9 @@ class Follow:
         self.shown = None  # the opponent's presence as last said
 
     def step(self, timeout=0.0):
-        """Take the room's news and bring the board in step; True if something changed."""
+        """Take the room's news and bring the board in step: "board" when
+        the board changed, "news" when only what is said of the room did, ""
+        when nothing did."""
         changed = self.player.poll(timeout)
         for line in self.player.news:
             self.say("room: " + line)
@@ -49,7 +51,7 @@ class Follow:
             self.shown = seen
             self.say(seen)
             changed = True
-        return self.sync() or changed
+        return "board" if self.sync() else "news" if changed else ""
 
     def presence(self):
         """The line that says who is here (the page and the terminal show it)."""
@@ -65,6 +67,15 @@ class Follow:
                     "free": "waiting for an opponent (%s)" % other}[word]
             return "room %s: you play %s; %s%s" % (pl.name, SIDES[pl.side], them, where)
         return "room %s: watching (%s)%s" % (pl.name, pl.opponent(), where)
+
+    def view(self):
+        """What the page shows of the room (JSON-ready)."""
+        pl = self.player
+        side = pl.side
+        return {"room": pl.name, "broker": str(pl.address), "connected": pl.up,
+                "seat": SIDES[side] if side in (0, 1) else "watch" if side == WATCH else None,
+                "opponent": pl.opponent() if pl.ready() else None, "line": self.presence(),
+                "refused": pl.refused}
 
     def sync(self):
         pl = self.player

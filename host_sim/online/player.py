@@ -187,37 +187,44 @@ class Player:
         return None
 
     def _contest(self):
-        """Two players who chose the same seat at once: the smaller client id
-        keeps it (and claims it again), the other takes the other seat."""
+        """Another client's claim on our seat. Two players who chose the
+        same seat at once: the smaller client id keeps it and claims it
+        again, the other takes the other seat (or watches). A seat given
+        with --seat is never left, only claimed again when its id is the smaller."""
         me = self.room.side
-        if me == WATCH:
+        if me == WATCH or self.probing:
             return
         claim = self.room.seats[me]
         if claim is None or claim[0] == self.room.client:
             return
-        if self.chosen and claim[0] < self.room.client:
+        if claim[0] > self.room.client:
+            self._claim()
+        elif self.chosen:
             other = me ^ 1
             taken = self.room.seats[other]
-            self.log("%s's seat went to %s: taking %s" % (SIDES[me], claim[0], SIDES[other])
-                     if taken is None or taken[0] not in self.room.present
-                     else "both seats of %s are taken: watching" % self.name)
+            free = taken is None or taken[0] not in self.room.present
+            self.log("%s's seat went to %s: %s" % (SIDES[me], claim[0], "taking %s" % SIDES[other]
+                                                  if free else "both are taken, watching"))
             self.close()
-            if taken is not None and taken[0] in self.room.present:
-                self.watching = True
-                self._connect(WATCH)
-            else:
-                self._connect(other)
+            self.watching = not free
+            self._connect(other if free else WATCH)
         else:
-            self._announce()
+            self.log("%s's seat is claimed by %s too: is someone else playing it?"
+                     % (SIDES[me], claim[0]))
 
-    def _announce(self):
-        """Our seat's claim, and the state when the room has one to keep."""
-        if self.watching or self.probing or not self.settled:
-            return
+    def _claim(self):
         me = self.room.side
         self.conn.publish(p.topic(self.name, p.SEAT, me), self.room.seat(), retain=True)
         self.room.seats[me] = (self.room.client, p.read_seat(self.room.seat())[1])
-        self._publish_state()
+
+    def _announce(self):
+        """Our seat's claim (at once: a player choosing a seat sees it), and
+        the state once the room has one to keep."""
+        if self.watching or self.probing:
+            return
+        self._claim()
+        if self.settled:
+            self._publish_state()
 
     def _publish_state(self):
         if self.room.start is not None:
