@@ -5,11 +5,14 @@ checkout: the same commands.
 
     vortex play [--ai off|light|dark] [--port N] [--no-browser] ...   the simulator, in the browser
     vortex board [--ai light|dark] [--clock MIN+INC] [--save FILE] ...  the same, in this terminal
+    vortex play|board --online ROOM [--broker ADDRESS] [--seat light|dark] [--secret TEXT]
+                                                                  either, against a friend online
     vortex game [--light human|random] [--dark human|random] ...   a plain game, no board logic
     vortex legal "<position>"
     vortex perft "<position>" N [--bulk] [--divide]
     vortex apply "<position>" ACTION...
-    vortex link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT]
+    vortex link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT|--online ROOM]
+    vortex watch ROOM [--broker ADDRESS]                          a game online, as a spectator
     vortex write-tag TERRAIN [--serial N] [--write --cell CELL --port PORT]
 
 `vortex COMMAND --help` tells more of each command; `vortex --version`
@@ -75,6 +78,11 @@ def cmd_play(opts):
     return run(opts)
 
 
+def cmd_watch(opts):
+    from .online.watch import run
+    return run(opts)
+
+
 def cmd_write_tag(opts):
     from .write_tag import run
     return run(opts)
@@ -129,6 +137,8 @@ def build_parser(prog="python3 -m host_sim"):
     p.add_argument("actions", nargs="*", metavar="ACTION", help="in notation: W@d4 e2e4 c3~d3 V+c3")
     from .link_host import add_arguments as link_arguments, DESCRIPTION as LINK
     link_arguments(command("link", cmd_link, LINK))
+    from .online.watch import add_arguments as watch_arguments, DESCRIPTION as WATCH
+    watch_arguments(command("watch", cmd_watch, WATCH))
     from .write_tag import add_arguments as tag_arguments, __doc__ as TAG
     tag_arguments(command("write-tag", cmd_write_tag, "print a tile's tag bytes, or write them "
                           "through the board", TAG.split("\n\n", 1)[1]))

@@ -30,6 +30,20 @@ def codes(start, texts):
     return out
 
 
+def presence_line(pl):
+    """The line that says who is in the room (the page, the terminal and the link show it)."""
+    if not pl.ready():
+        return "room %s: joining on %s..." % (pl.name, pl.address)
+    where = "" if pl.up else " (broker lost: reconnecting)"
+    if pl.side in (0, 1):
+        other = SIDES[pl.side ^ 1]
+        them = {"here": "your opponent (%s) is here" % other,
+                "gone": "your opponent (%s) is gone" % other,
+                "free": "waiting for an opponent (%s)" % other}[pl.opponent()]
+        return "room %s: you play %s; %s%s" % (pl.name, SIDES[pl.side], them, where)
+    return "room %s: watching (%s)%s" % (pl.name, pl.opponent(), where)
+
+
 class Follow:
     def __init__(self, player, board, rebuild, say):
         self.player = player
@@ -54,19 +68,7 @@ class Follow:
         return "board" if self.sync() else "news" if changed else ""
 
     def presence(self):
-        """The line that says who is here (the page and the terminal show it)."""
-        pl = self.player
-        if not pl.ready():
-            return "room %s: joining on %s..." % (pl.name, pl.address)
-        where = "" if pl.up else " (broker lost: reconnecting)"
-        if pl.side in (0, 1):
-            other = SIDES[pl.side ^ 1]
-            word = pl.opponent()
-            them = {"here": "your opponent (%s) is here" % other,
-                    "gone": "your opponent (%s) is gone" % other,
-                    "free": "waiting for an opponent (%s)" % other}[word]
-            return "room %s: you play %s; %s%s" % (pl.name, SIDES[pl.side], them, where)
-        return "room %s: watching (%s)%s" % (pl.name, pl.opponent(), where)
+        return presence_line(self.player)
 
     def view(self):
         """What the page shows of the room (JSON-ready)."""
