@@ -69,7 +69,8 @@ class Player:
     spectator (secret None, or seat WATCH) in a room, on a broker. device:
     this computer's id (device_id()); log: where the one-line reports go."""
 
-    def __init__(self, address, room, secret=None, seat=None, start=None, log=None, device=None):
+    def __init__(self, address, room, secret=None, seat=None, start=None, log=None, device=None,
+                 settle_s=SETTLE_S):
         p.check_name(room)
         self.address = address
         self.name = room
@@ -85,6 +86,7 @@ class Player:
         self.up = False
         self.up_at = None
         self.settled = False  # the room's retained messages read: seat known, game known
+        self.settle_s = settle_s
         self.refused = 0
         self.news = []  # lines for the front-end: seats and presence, in words
         self._first = WATCH if self.watching else seat
@@ -137,7 +139,7 @@ class Player:
                 self.log("lost the broker %s (%s): reconnecting" % (self.address, payload))
             else:
                 changed |= self._message(topic, payload)
-        if self.up and not self.settled and time.monotonic() - self.up_at >= SETTLE_S:
+        if self.up and not self.settled and time.monotonic() - self.up_at >= self.settle_s:
             changed |= self._settle()
         return changed
 
