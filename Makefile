@@ -65,11 +65,15 @@ flash: $(STAMP)  ## update a Pico, keeping its saved game (PORT=/dev/ttyACM0; RU
 # Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico.
 # The board's CircuitPython libraries (pinned) go to $(VENV)/circuitpython-lib
 # without their PyPI dependencies (Blinka's, for Linux computers).
-$(STAMP): requirements-dev.txt requirements-circuitpython.txt tools/pico/package-lock.json
+# The Pico W's MicroPython libraries (umqtt.simple) go to $(VENV)/micropython-lib
+# (tools/micropython_lib.py: pip cannot install their upip sdists).
+$(STAMP): requirements-dev.txt requirements-circuitpython.txt requirements-micropython.txt \
+	  tools/pico/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q -r requirements-dev.txt
 	$(VPY) -m pip install -q --no-deps --no-compile --upgrade --target $(VENV)/circuitpython-lib \
 	  -r requirements-circuitpython.txt
+	$(VPY) tools/micropython_lib.py $(VENV)/micropython-lib
 	if command -v npm >/dev/null; then (cd tools/pico && npm ci --silent --no-audit --no-fund) \
 	|| echo "npm ci failed: the emulated Pico tests will be skipped"; \
 	else echo "node/npm not found: the emulated Pico tests will be skipped"; fi

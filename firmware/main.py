@@ -16,6 +16,11 @@ USB-C source offers and budgets the LEDs to it (power.py, deployed next to
 pins.py; the host link's `power` says what it read); the buzzer sounds
 what the board decides.
 
+On a Pico W with umqtt.simple installed (tools/deploy.py --online), the
+board also plays online with no computer: vortex.online.client joins the
+room set over the link (`online ...`, docs/online.md) through the WiFi, a
+few of its messages a pass, never waiting long.
+
 The same file runs on CircuitPython (deployed as code.py): build() then
 makes the parts from CircuitPython's modules (vortex/hal/cp), and the
 game, the board logic and the link are the same code.
@@ -39,6 +44,7 @@ from vortex.link.link import Link
 from vortex.version import VERSION
 
 SAVE = "/game.bin"
+ONLINE_SAVE = "/online.bin"  # the online settings (vortex.online.settings)
 HEAP_RESERVE = 8192  # the heap a search made last leaves the game (CircuitPython)
 
 
@@ -87,6 +93,26 @@ def build():
                  StdioPort(), Watchdog, PWM(Pin(pins.BUZZER)), ADC(Pin(pins.CC_SENSE)))
 
 
+def online_client(board):
+    """The Pico W's online play (vortex.online.client), or None: a Pico
+    without the radio (no `network`), or without umqtt.simple (mip)."""
+    if CIRCUITPYTHON:
+        return None
+    try:
+        import network
+        from umqtt import simple  # type: ignore[import-not-found]  # (mip: no stubs)
+    except ImportError:
+        return None
+    import machine
+    from binascii import hexlify
+    from vortex.hal.store import FileStore
+    from vortex.online.client import Online
+    # A fixed client id, the chip's own: the broker keeps this board's session by it.
+    client = "vx-" + hexlify(machine.unique_id()).decode()
+    return Online(board, simple, FileStore(ONLINE_SAVE), network.WLAN(network.STA_IF),
+                  time.ticks_ms, print, client)
+
+
 def supply(board, cc):
     """What the USB-C source offers, read once at boot from the CC line:
     the LEDs' budget from now on (hardware/power.py)."""
@@ -111,12 +137,13 @@ def run(ticks=-1):
     buzzer = Buzzer(parts.buzzer, sounds.NOTES)
     board = Board(parts.store)
     link = Link(board)  # its outbox (2 KB) before the pieces get smaller
+    link.online = online = online_client(board)  # the link's `online` sets it up
     supply(board, parts.cc)
     if not board.make_search(search, HEAP_RESERVE):  # at boot, not at the AI's first action
         print(NO_SEARCH)
     service = Service(board, parts.reeds, parts.tiles, parts.pixels, parts.buttons, parts.clock,
                       link=link, port=parts.port, watchdog=parts.watchdog(pins.WATCHDOG_MS),
-                      say=print, buzzer=buzzer)
+                      say=print, buzzer=buzzer, online=online)
     gc.collect()
     try:
         while ticks:

@@ -5,7 +5,9 @@ and machine.SPI objects from these numbers and hands them to vortex.hal.
 Plain constants, so the host tools and tests can import it too. The
 schematic (hardware/boardgen/schematic.py) wires the Pico by these numbers
 and a test checks that it does; hardware/README.md has the wiring.
-GP23-25 and GP29 are the Pico's own (SMPS, VBUS sense, LED, VSYS sense).
+GP23-25 and GP29 are the Pico's own (SMPS, VBUS sense, LED, VSYS sense),
+and on a Pico W its radio's (WL_ON, WL_D, WL_CS, WL_CLK): none is used
+here, so the same map serves a Pico and a Pico W (tests/test_pico_w.py).
 """
 
 # Reed switch matrix: rows are ranks (REED_ROWS[0] = rank 1), columns are

@@ -131,3 +131,8 @@ class PWM:
     def duty_u16(self, duty):
         self.duty = duty
         self.changes += 1
+
+
+def unique_id():
+    """The flash chip's unique id, as a Pico's (8 bytes)."""
+    return b"\xe6\x61\x4c\x31\x23\x45\x67\x89"

@@ -2,7 +2,8 @@
 hook and the simulator's rig all do, written once.
 
     service = Service(board, reeds, tiles, pixels, buttons, clock, link=link,
-                      port=port, watchdog=watchdog, say=print, buzzer=buzzer)
+                      port=port, watchdog=watchdog, say=print, buzzer=buzzer,
+                      online=online)
     while True:
         service.tick()
 
@@ -10,7 +11,7 @@ The parts are small interfaces (vortex.hal has the RP2040's, host_sim the
 virtual board's): reeds.scan(now) and .cells; tiles.poll(now, between), .cells,
 .ids, .missing (a bit a reader, one per rank), view(fallback) and
 expect(cell); pixels.show(frame); buttons() -> bits A,
-B; clock() -> ms; link.serve(port); watchdog.feed(); say(text);
+B; clock() -> ms; link.serve(port); online.poll(); watchdog.feed(); say(text);
 buzzer.play(sound, volume, now), .tick(now) and .playing (vortex.hal.buzzer).
 
 A pass, in order; each point says whether it may change the game (KMK's
@@ -30,6 +31,11 @@ module hooks state the same of theirs):
   5. board.read_first(tiles)   reads: where the tile reader reads first
   6. link.serve(port)          the host's commands, which change the game
                                only through the Board's commands; events
+  6b. online.poll()            the room on the broker (a Pico W build:
+                               vortex.online.client): the game changes
+                               only through the Board's commands (a
+                               request, a takeback, a new game); a few
+                               messages a pass, never waiting long
   7. buzzer.play(), .tick()    reads: the sound this pass's changes call for
                                (vortex.app.sounds.Cues), at the volume set;
                                the sound playing moves to its next tone
@@ -59,11 +65,11 @@ def ranks(mask):
 
 class Service:
     """Service(board, reeds, tiles, pixels, buttons, clock, link=None,
-    port=None, watchdog=None, say=None, buzzer=None): see the module's
-    docstring."""
+    port=None, watchdog=None, say=None, buzzer=None, online=None): see the
+    module's docstring."""
 
     def __init__(self, board, reeds, tiles, pixels, buttons, clock, link=None, port=None,
-                 watchdog=None, say=None, buzzer=None):
+                 watchdog=None, say=None, buzzer=None, online=None):
         self.board = board
         self.reeds = reeds
         self.tiles = tiles
@@ -75,6 +81,7 @@ class Service:
         self.watchdog = watchdog
         self.say = say
         self.buzzer = buzzer
+        self.online = online
         self.cues = Cues(board)
         self.missing = 0  # tile readers not answering (a bit a rank): the game's tiles stand in
         self.passes = 0
@@ -113,6 +120,8 @@ class Service:
         board.read_first(tiles)
         if self.link is not None:
             self.link.serve(self.port)
+        if self.online is not None:
+            self.online.poll()
         buzzer = self.buzzer
         if buzzer is not None:
             sound = self.cues.update(board)

@@ -39,7 +39,7 @@ EVENTS = ("action", "lift", "verdict", "asks", "clock", "result")
 ALL = const(63)
 SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
-            "request", "new", "takeback", "hint", "settings", "set", "power")
+            "request", "new", "takeback", "hint", "settings", "set", "power", "online")
 
 
 class LinkError(CommandError):
@@ -68,8 +68,9 @@ class Link:
     nothing waiting, -2 the host gone), write(bytes) -> bytes taken, and
     CHUNK (the most worth writing at once)."""
 
-    def __init__(self, board, out_bytes=2048):
+    def __init__(self, board, out_bytes=2048, online=None):
         self.board = board
+        self.online = online  # the board's online client (vortex.online.client), a Pico W's
         self.lines = LineReader()
         self.out = Outbox(out_bytes)
         self.events = 0
@@ -374,6 +375,13 @@ class Link:
         b = self.board
         self._answer("power", "source %s leds %d budget %d" % (
             SUPPLY_NAMES[b.supply] if b.supply >= 0 else "-", b.supply_ma, b.budget_ma()))
+
+    def _do_online(self, args):
+        # Online play's settings and state (vortex/online/settings.py); the
+        # words are the settings' (secrets are never sent back).
+        if self.online is None:
+            raise LinkError("no online play on this board (a Pico W build has it)")
+        self._answer("online", self.online.command(args))
 
     def _do_set(self, args):
         if len(args) != 2:

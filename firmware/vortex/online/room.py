@@ -42,19 +42,23 @@ class Room:
         elif side != WATCH:
             raise ProtocolError("a seat needs the room's secret")
         self.start = None
+        self.first = LIGHT
         self.pos = None
         self.actions = []  # the game's actions in notation, action n at [n - 1]
         self.seats = [None, None]  # (client, proof) of each seat's claim
         self.present = {}  # client -> role (LIGHT, DARK, WATCH) while online
         if start is not None:
-            self._begin(start)
+            self.begin(start)
 
-    def _begin(self, start):
+    def begin(self, start):
+        """Start the room's game from a position (the room's first state
+        does this for a late joiner; a new room's first player calls it)."""
         try:
             self.pos = Position(start)
         except ValueError as e:
             raise ProtocolError("start: %s" % e)
         self.start = start
+        self.first = self.pos.side  # the side of action 1
         self.actions = []
         return self.pos
 
@@ -80,6 +84,19 @@ class Room:
         self.actions.append(text)
         return p.action_message(self.name, len(self.actions), self.side, text, self.client,
                                 self.keys[self.side])
+
+    def side_of(self, number):
+        """The side that plays action `number` (every action passes the turn)."""
+        return self.first ^ ((number - 1) & 1)
+
+    def message(self, number):
+        """Our action `number` again, as act() made it: sent once more after
+        a reconnection, in case the broker never had it (a repeat is SAME)."""
+        side = self.side_of(number)
+        if self.keys is None or side != self.side:
+            raise ProtocolError("action %d is not ours to send" % number)
+        return p.action_message(self.name, number, side, self.actions[number - 1], self.client,
+                                self.keys[side])
 
     def state(self):
         """The retained state to publish (after each of our actions, and when
@@ -163,7 +180,7 @@ class Room:
         self._check(side, signature, p.signed_state(self.name, body), "state by " + sender)
         pos = self.pos
         if pos is None:
-            pos = self._begin(start)
+            pos = self.begin(start)
         elif start != self.start:
             raise ProtocolError("state by %s: another game (its start differs)" % sender)
         mine = self.actions

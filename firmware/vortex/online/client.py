@@ -1,0 +1,397 @@
+"""The board online with no computer (a Pico W): its end of a room on an
+MQTT broker, through micropython-lib's umqtt.simple (docs/online.md).
+
+    online = Online(board, umqtt.simple, store=FileStore("/online.bin"),
+                    wifi=network.WLAN(network.STA_IF), clock=time.ticks_ms, say=print,
+                    client="vx-e6614c31")
+    online.poll()                        # once a pass (vortex.app.service)
+    online.command(["room", "friday"])   # the link's `online` command
+
+The board's game and the room's are kept the same: an action committed on
+the board for our seat is signed and published (QoS 1), then the room's
+state (retained); an action that comes from the room is asked of the
+board (commands.request: the board lights it and accepts only it, as it
+does for any remote opponent), and the player carries it out. An action
+the board committed that the room does not have and that is not ours to
+make is taken back, with a line saying why; a board whose game differs
+from the room's follows the room (a new game from the room's position).
+
+Never blocking for long: WiFi connects in the background (the WLAN's own
+connect), the broker is tried with a backoff (1 s doubling to 30 s), every
+socket umqtt.simple makes has a timeout of CONNECT_S (bounded()), and the
+messages are read with check_msg (non-blocking), a few a pass. What one
+connection costs the pass is measured in docs/online.md.
+"""
+try:
+    from typing import Any  # for mypy; MicroPython has no typing
+except ImportError:
+    pass
+from vortex.ticks import ticks_diff
+from vortex.engine.defs import const
+from vortex.engine.notation import action_text
+from vortex.app import commands
+from vortex.online import protocol as p
+from vortex.online.protocol import ProtocolError, WATCH
+from vortex.online.room import Room, APPLIED, REFUSED, BEHIND, NOTED
+from vortex.online.settings import OnlineSettings, SettingError, NETWORK
+
+# What the connection is doing (status()).
+OFF = const(0)      # online play off, or settings missing
+WIFI = const(1)     # waiting for the WiFi
+DOWN = const(2)     # the broker not reached: tried again after a backoff
+UP = const(3)       # connected, subscribed to the room
+STATES = ("off", "wifi", "down", "up")
+
+CONNECT_S = 2  # every socket's timeout: what a dead broker can cost one pass at most
+KEEPALIVE_S = const(30)  # the broker's will fires this long (x1.5) after the board vanishes
+PING_MS = const(10000)
+RETRY_MS = (1000, 2000, 4000, 8000, 16000, 30000)
+STATE_WAIT_MS = const(1500)  # the room's retained state comes just after subscribing; none
+                             # by then: the room is new, and starts from the board's game
+MESSAGES_PER_PASS = const(4)
+
+
+class _Sockets:
+    """A socket module whose sockets time out after CONNECT_S, for
+    umqtt.simple: it makes its socket inside connect(), and a blocking
+    connect to a broker that does not answer would stall the board's
+    loop for lwIP's tens of seconds (the watchdog would reset it first)."""
+
+    def __init__(self, sockets, timeout_s):
+        self.sockets = sockets
+        self.timeout_s = timeout_s
+
+    def socket(self, *args):
+        s = self.sockets.socket(*args)
+        s.settimeout(self.timeout_s)
+        # umqtt.simple writes a message in pieces and waits for each QoS 1
+        # PUBACK: with Nagle's algorithm on, each wait costs the broker's
+        # delayed ACK (44 ms measured here). Linux's and lwIP's numbers
+        # where the port names none; a port that refuses it keeps Nagle.
+        try:
+            s.setsockopt(getattr(self.sockets, "IPPROTO_TCP", 6),
+                         getattr(self.sockets, "TCP_NODELAY", 1), 1)
+        except OSError:
+            pass
+        return s
+
+    def getaddrinfo(self, *args):
+        return self.sockets.getaddrinfo(*args)
+
+
+def bounded(simple, timeout_s=CONNECT_S):
+    """The umqtt.simple module, its sockets made with a timeout (once)."""
+    if not isinstance(simple.socket, _Sockets):
+        simple.socket = _Sockets(simple.socket, timeout_s)
+    return simple
+
+
+class Online:
+    def __init__(self, board, mqtt, store=None, wifi=None, clock=None, say=None,
+                 client="vortex-board"):
+        self.board = board
+        self.mqtt = mqtt  # the umqtt.simple module (bounded() at the first connection)
+        self.store = store
+        self.wifi = wifi  # a network.WLAN, or None where the network is always there
+        self.clock = clock
+        self.say = say or board.say
+        self.client = client  # the board's own client id, unless the settings name another
+        self.settings = OnlineSettings()
+        if store is not None:
+            data = store.load()
+            if data:
+                try:
+                    self.settings.load(data)
+                except (SettingError, UnicodeError) as e:
+                    self.say("online settings not read: %s" % e)
+        self.conn = None  # type: Any  # the MQTTClient while connected
+        self.room = None  # type: Any  # the Room, while online play is on and set up
+        self.state = OFF
+        self.why = ""  # the last connection failure, said in status()
+        self.tries = 0
+        self._next = 0  # when to try the broker next
+        self._ping = 0
+        self._joined = 0
+        self._wifi_on = False
+        self._behind = False  # a state older than ours was read: publish ours
+        self.state_wait_ms = STATE_WAIT_MS  # (a test on loopback waits less)
+        self._restart()
+
+    # --- settings (the link's `online` command) ---------------------------------------
+    def command(self, words):
+        """`online` (the state), `online settings`, `online on|off`, `online
+        NAME VALUE`: the answer text; SettingError with the reason if refused."""
+        s = self.settings
+        if len(words) == 1 and words[0] == "settings":
+            return s.text()
+        if len(words) == 1 and words[0] in ("on", "off"):
+            s.on = words[0] == "on"
+            self._saved()
+            self._restart()
+        elif len(words) == 2:
+            name = words[0].lower()
+            s.set(name, words[1])
+            self._saved()
+            if s.on:
+                self._restart(name in NETWORK)
+        elif words:
+            raise SettingError("online takes nothing, settings, on, off, or a name and a "
+                               "value, as online room friday")
+        return self.status()
+
+    def _saved(self):
+        if self.store is not None:
+            self.store.save(self.settings.dump())
+
+    def status(self):
+        """The connection and the room in words: 'up room friday light opponent online'."""
+        st = self.state
+        words = [STATES[st]]
+        if st == OFF and self.settings.on:
+            words.append("missing " + ",".join(self._missing()))
+        if st == DOWN and self.why:
+            words.append("(%s)" % self.why)
+        room = self.room
+        if st == UP and room is not None:
+            words.append("room %s %s actions %d" % (room.name, p.ROLES[room.side],
+                                                    room.number()))
+            o = room.opponent_online()
+            if o is not None:
+                words.append("opponent " + ("online" if o else "offline"))
+        return " ".join(words)
+
+    # --- the connection ---------------------------------------------------------------
+    def _restart(self, network=True):
+        """(Re)start from the settings: a new room, the connection again."""
+        if network or self.room is None or self.room.name != self.settings.get("room"):
+            self._drop()
+        s = self.settings
+        self.room = None
+        self.state = OFF
+        if not s.on or self._missing():
+            self._drop()
+            return
+        side = p.ROLES.index(s.get("side"))
+        side = WATCH if side == 2 else side
+        try:
+            self.room = Room(s.get("room"), None, s.get("secret") or None, side,
+                             s.get("client") or self.client)
+        except ProtocolError as e:
+            self.say("online: %s" % e)
+            return
+        self._agreed = 0  # the board's actions known to be the room's
+        self._board_pos = None
+        self._nb = self._nr = -1  # what the last sync saw: the board's and the room's counts
+        self._refused = False  # the board refused the room's action at those counts
+        self.state = WIFI
+        self.tries = 0
+        self._next = self.clock()
+
+    def _missing(self):
+        # The settings still needed (no WiFi settings where there is no WiFi to join).
+        return [n for n in self.settings.missing() if n != "ssid" or self.wifi is not None]
+
+    def _drop(self):
+        c = self.conn
+        self.conn = None
+        if c is not None:
+            try:
+                c.disconnect()  # a goodbye: the will is not sent, so say offline first
+            except (OSError, AttributeError):
+                pass
+
+    def poll(self):
+        """Once a pass: the WiFi, the broker, a few messages, the board and
+        the room kept the same. Never long (see the module's doc)."""
+        st = self.state
+        if st == OFF:
+            return
+        now = self.clock()
+        if st == WIFI:
+            if not self._wifi_up():
+                return
+            self.state = st = DOWN
+        if st == DOWN:
+            if ticks_diff(now, self._next) >= 0:
+                self._connect(now)
+            return
+        try:
+            for _ in range(MESSAGES_PER_PASS):
+                if self.conn.check_msg() is None:
+                    break
+            if ticks_diff(now, self._ping) >= 0:
+                self._ping = now + PING_MS
+                self.conn.ping()
+            self._sync(now)
+        except (OSError, IndexError, AssertionError) as e:
+            # umqtt.simple: OSError when the link drops, IndexError on a
+            # read cut short, AssertionError on a reply it did not expect.
+            self._lost(now, e)
+
+    def _wifi_up(self):
+        w = self.wifi
+        if w is None:
+            return True
+        if w.isconnected():
+            return True
+        if not self._wifi_on:
+            s = self.settings
+            w.active(True)
+            w.connect(s.get("ssid"), s.get("wifi-key") or None)
+            self._wifi_on = True
+        return False
+
+    def _connect(self, now):
+        s = self.settings
+        room = self.room
+        host, port = s.broker()
+        try:
+            c = bounded(self.mqtt).MQTTClient(room.client, host, port, s.get("user") or None,
+                                     s.get("password") or None, KEEPALIVE_S,
+                                     s.get("tls") == "on")
+            c.set_callback(self._message)
+            presence = p.topic(room.name, p.PRESENCE, room.client)
+            c.set_last_will(presence, p.OFFLINE, True, 1)
+            # A persistent session: what the room said while we were away
+            # waits at the broker for this client id.
+            c.connect(False)
+            self.conn = c
+            c.subscribe(p.room_filter(room.name), 1)
+            c.publish(presence, room.presence(), True, 1)
+            if room.side != WATCH:
+                c.publish(p.topic(room.name, p.SEAT, room.side), room.seat(), True, 1)
+                self._resend()
+        except Exception as e:  # noqa: any failure of the try is a failed connection
+            self._lost(now, e)
+            return
+        self.state = UP
+        self.tries = 0
+        self.why = ""
+        self._joined = now
+        self._ping = now + PING_MS
+        self.say("online: room %s on %s:%d as %s" % (room.name, host, port, p.ROLES[room.side]))
+
+    def _lost(self, now, e):
+        if self.state == UP:
+            self.say("online: connection lost (%s): trying again" % (e,))
+        self._drop()
+        self.state = DOWN if self.wifi is None or self.wifi.isconnected() else WIFI
+        self._wifi_on = False
+        self.why = ("%s %s" % (type(e).__name__, e))[:60]
+        self._next = now + RETRY_MS[self.tries if self.tries < len(RETRY_MS) else -1]
+        self.tries += 1
+
+    def _publish(self, kind, payload, retain):
+        room = self.room
+        self.conn.publish(p.topic(room.name, kind), payload, retain, 1)
+
+    def _resend(self):
+        # Back after a drop: our last action may never have reached the
+        # broker (umqtt.simple keeps nothing), so it goes again, and the
+        # state; a repeat is nothing to whoever had it.
+        room = self.room
+        n = room.number()
+        if n and room.side_of(n) == room.side:
+            self._publish(p.ACTION, room.message(n), False)
+        if room.pos is not None:
+            self._publish(p.STATE, room.state(), True)
+
+    def _message(self, topic, payload):
+        # umqtt.simple's callback: every message of the room.
+        room = self.room
+        code, line = room.receive(bytes(topic).decode(), payload)
+        if code == REFUSED:
+            self.say("online: refused: " + line)
+        elif code == BEHIND and room.side != WATCH:
+            self._behind = True
+        elif code == APPLIED:
+            self.say("online: " + line)
+        elif code == NOTED:
+            self.say("online: " + line)
+
+    # --- the board and the room kept the same ----------------------------------------
+    def _sync(self, now):
+        room = self.room
+        board = self.board
+        if self._behind:
+            self._behind = False
+            self._publish(p.STATE, room.state(), True)
+        if room.pos is None:  # no state yet
+            if room.side == WATCH or ticks_diff(now, self._joined) < self.state_wait_ms:
+                return
+            # A new room: its game is the board's (each action ours or not,
+            # as the players at this board played them).
+            game = room.begin(board.start)
+            for a in board.pos.stack:
+                game.push(a)
+                room.actions.append(action_text(a))
+            self._board_pos = board.pos
+            self._agreed = len(room.actions)
+            self._publish(p.STATE, room.state(), True)
+            self.say("online: room %s started with the board's game" % room.name)
+        pos = board.pos
+        stack = pos.stack
+        if pos is not self._board_pos:  # a new game on the board: it follows the room
+            self._follow("the board started a new game")
+            return
+        nb = len(stack)
+        nr = room.number()
+        if nb == self._nb and nr == self._nr and (nr <= nb or board.pending >= 0 or self._refused):
+            return  # nothing new: the common case, allocating nothing
+        self._nb, self._nr = nb, nr
+        self._refused = False
+        agreed = self._agreed
+        if agreed > nb:
+            agreed = nb
+        common = nb if nb < nr else nr
+        while agreed < common and action_text(stack[agreed]) == room.actions[agreed]:
+            agreed += 1
+        self._agreed = agreed
+        if agreed < common:
+            self._follow("the board's action %d differs from the room's" % (agreed + 1))
+        elif nb > nr + 1 or nr > nb + 1:  # a game joined late, a board off for long
+            self._follow("the board is %d actions %s the room" % (
+                nb - nr if nb > nr else nr - nb, "ahead of" if nb > nr else "behind"))
+        elif nb > nr:
+            self._played(action_text(stack[nr]))
+        elif nr > nb:
+            text = room.actions[nb]
+            try:
+                commands.request(board, text)
+            except ValueError as e:  # said once, asked again when something changes
+                self._refused = True
+                self.say("online: cannot ask the board for %s: %s" % (text, e))
+
+    def _played(self, text):
+        # The board committed an action the room does not have yet.
+        room = self.room
+        if room.side != WATCH and room.pos.side == room.side:
+            try:
+                payload = room.act(text)
+            except ValueError as e:  # the room refuses what the board took: follow the room
+                self._follow("the room refuses %s: %s" % (text, e))
+                return
+            self._agreed += 1
+            self._nr += 1
+            self._publish(p.ACTION, payload, False)
+            self._publish(p.STATE, room.state(), True)
+        else:
+            self.board.takeback()
+            self._board_pos = self.board.pos
+            self._nb = -1
+            self.say("online: %s taken back: it is for %s to play, from the room" % (
+                text, p.SIDES[room.pos.side]))
+
+    def _follow(self, why):
+        # The board's game is not the room's: the board takes the room's
+        # game, action by action (its record and takebacks as if played
+        # here), and the LEDs show the player what to put right.
+        room = self.room
+        board = self.board
+        board.new_game(room.start)
+        for text in room.actions:
+            board.commit(board.pos.parse_action(text))
+        self._board_pos = board.pos
+        self._agreed = room.number()
+        self._nb = -1
+        self.say("online: %s: the board follows the room (action %d)" % (why, room.number()))
