@@ -34,7 +34,7 @@ browser:  ## chromium for the browser tests (apt-get when root; else they skip, 
 	       && (apt-get update -q && apt-get install -y -q chromium) ; } \
 	  || echo "note: no chromium; the browser tests will be skipped"
 
-# The online tests start Debian's broker on a loopback port (host_sim/online/mosquitto.conf).
+# The online tests start Debian's broker on a loopback port (tools/mosquitto/local.conf).
 mosquitto:  ## the MQTT broker for the online tests (apt-get when root; else they skip, saying why)
 	@test -x /usr/sbin/mosquitto \
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \

@@ -47,7 +47,7 @@ def uf2_file(tmp_path_factory):
 @pytest.fixture
 def mosquitto(tmp_path):
     """Debian's mosquitto on a free loopback port with the project's
-    configuration (host_sim/online/mosquitto.conf), its persistence in a
+    configuration (tools/mosquitto/local.conf), its persistence in a
     temporary folder; skips, saying why, where there is none."""
     from host_sim.online.broker import Mosquitto, mosquitto_missing
     why = mosquitto_missing()

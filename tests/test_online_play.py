@@ -267,7 +267,7 @@ def test_a_bad_message_is_refused_in_one_line(mosquitto, payload, words):
 def test_a_message_over_the_brokers_limit_never_reaches_the_room(mosquitto):
     light, dark = seated(mosquitto)
     c = raw(mosquitto)
-    c.publish(p.topic(ROOM, p.ACTION), b"1 " * 5000)  # over max_packet_size: the broker drops it
+    c.publish(p.topic(ROOM, p.ACTION), b"1 " * 6000)  # over max_packet_size: the broker drops it
     exchange(light, dark, game(2))
     assert converged(light, dark) == game(2) and light.player.refused == 0
     c.kill()

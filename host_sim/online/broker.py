@@ -18,8 +18,8 @@ import subprocess
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIG = os.path.join(HERE, "mosquitto.conf")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CONFIG = os.path.join(ROOT, "tools", "mosquitto", "local.conf")
 MOSQUITTO = "/usr/sbin/mosquitto"
 START_S = 5.0
 
@@ -58,7 +58,7 @@ def _wait_listening(port, proc=None, timeout=START_S):
 
 
 class Mosquitto:
-    """/usr/sbin/mosquitto on 127.0.0.1:port with host_sim/online/mosquitto.conf,
+    """/usr/sbin/mosquitto on 127.0.0.1:port with tools/mosquitto/local.conf,
     its persistence file and its log in folder (kept across restart())."""
 
     def __init__(self, folder, port=None, extra=""):
@@ -145,8 +145,9 @@ class Embedded:
         try:
             from amqtt.broker import Broker
         except ImportError:
-            raise BrokerError("no embedded broker: amqtt is not installed (pip install -r "
-                              "requirements-dev.txt), or give --broker HOST:PORT")
+            raise BrokerError("no broker on %s and no embedded one: amqtt is not installed "
+                              "(pip install 'vortex-board[local-broker]', or make test's .venv); "
+                              "or give --broker ADDRESS" % self.address)
         config = {"listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port),
                                             "max_connections": 0}},
                   "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin":

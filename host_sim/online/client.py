@@ -6,7 +6,8 @@ vortex.online, decides what they mean; the engine what is legal).
                    subscribe=["vortex/v1/ab12/#"], hello=(topic, b"..."), will=(topic, b"..."))
     c.start()                        # connects in the background, and again after a drop
     c.publish(topic, payload)        # QoS 1: queued while the broker is away
-    for kind, topic, payload in c.events(): ...   # "message", "up" (subscribed), "down"
+    for kind, topic, payload in c.events(): ...   # "message", "up" (subscribed), "down",
+                                                    # "unreachable" (a try to connect failed)
 
 A player's client keeps its id and a persistent session (clean_session
 False): the broker queues the room's QoS 1 messages while it is away and
@@ -93,6 +94,7 @@ class Connection:
             c.tls_set(cert_reqs=ssl.CERT_REQUIRED)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         c.on_subscribe = self._on_subscribe
         self._subscribing = None
@@ -130,6 +132,9 @@ class Connection:
         if was:
             self._put(("down", None, str(reason)))
 
+    def _on_connect_fail(self, client, userdata):
+        self._put(("unreachable", None, "no answer"))
+
     def _on_message(self, client, userdata, msg):
         self._put(("message", msg.topic, msg.payload))
 
@@ -149,7 +154,7 @@ class Connection:
 
     def events(self, timeout=0.0):
         """What happened since the last call, oldest first: (kind, topic, payload)
-        with kind "message", "up" or "down". Waits up to timeout for the first."""
+        with kind "message", "up", "down" or "unreachable". Waits up to timeout for the first."""
         out = []
         try:
             os.read(self._wake_r, 4096)

@@ -88,6 +88,7 @@ class Player:
         self.settled = False  # the room's retained messages read: seat known, game known
         self.settle_s = settle_s
         self.refused = 0
+        self.failures = 0  # tries to connect that failed
         self.news = []  # lines for the front-end: seats and presence, in words
         self._first = WATCH if self.watching else seat
 
@@ -137,6 +138,10 @@ class Player:
             elif kind == "down":
                 self.up = False
                 self.log("lost the broker %s (%s): reconnecting" % (self.address, payload))
+            elif kind == "unreachable":
+                self.failures += 1
+                if self.failures in (1, 5) or self.failures % 20 == 0:  # said, not every second
+                    self.log("cannot reach the broker %s: trying again" % self.address)
             else:
                 changed |= self._message(topic, payload)
         if self.up and not self.settled and time.monotonic() - self.up_at >= self.settle_s:
