@@ -1,0 +1,120 @@
+"""The ways into a game online as a person runs them, real processes on a
+real broker (mosquitto, tests/conftest.py): the terminal (`vortex board
+--online`) showing the opponent's action, the opponent gone and back; two
+boards on USB (`vortex board --serial`, pseudo-terminals) bridged to one
+room by `vortex link --online` and playing each other; a spectator
+(`vortex watch`) following them."""
+import re
+import subprocess
+import time
+
+import pytest
+
+import host_sim  # noqa: F401
+from vortex.engine import Position, DARK
+from host_sim.online.client import Address
+from host_sim.online.player import Player
+from test_link_e2e import Proc, board
+
+pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed "
+                    "(make test installs it from requirements-dev.txt)")
+
+
+@pytest.fixture
+def procs():
+    made = []
+    yield made
+    for p in made:
+        p.stop()
+
+
+def typed(proc, line):
+    proc.p.stdin.write(line + "\n")
+    proc.p.stdin.flush()
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path, monkeypatch):
+    """The processes' device id (host_sim/online/player.py) kept here, not in ~."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+
+
+def test_the_terminal_online(procs, mosquitto):
+    term = Proc("board", "--no-color", "--online", "cli-room", "--broker", mosquitto.address,
+                "--seat", "light", stdin=subprocess.PIPE)
+    procs.append(term)
+    dark = Player(Address.parse(mosquitto.address), "cli-room", "cli-room", DARK,
+                  device="dddddddd", settle_s=0.3).start()
+
+    def until(prefix, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:  # the opponent's client polled between the terminal's lines
+            dark.poll(0.01)
+            try:
+                line = term.lines.get(timeout=0.05)
+            except Exception:  # queue.Empty
+                continue
+            assert line is not None, "ended early:\n" + "\n".join(term.seen[-30:])
+            term.seen.append(line)
+            if prefix in line:
+                return line
+        raise AssertionError("no %r in:\n%s" % (prefix, "\n".join(term.seen[-30:])))
+
+    until("you play light; your opponent (dark) is here")
+    typed(term, "W@d4")
+    end = time.monotonic() + 10
+    while dark.room.actions != ["W@d4"] and time.monotonic() < end:
+        dark.poll(0.05)
+    assert dark.room.actions == ["W@d4"]
+    dark.act("F@e5")
+    until("your opponent plays F@e5: carry it out on the board")
+    until("the board asks: F@e5")
+    typed(term, "carry")
+    until("board: played F@e5")
+    dark.conn.kill()
+    until("your opponent (dark) is gone")
+    dark = Player(Address.parse(mosquitto.address), "cli-room", "cli-room", DARK,
+                  device="dddddddd", settle_s=0.3).start()
+    until("your opponent (dark) is here")
+    typed(term, "A@a1")
+    until("board: played A@a1")
+    typed(term, "W@h1")  # dark's turn: the board takes it, the room does not
+    until("refused W@h1: not your turn: dark to act")
+    until("board: takeback")
+    typed(term, "quit")
+    assert term.finish() == 0
+    assert "Traceback" not in "\n".join(term.seen)
+    dark.close()
+
+
+def actions(lines):
+    return [m.groups() for m in (re.match(r"action (\d+) (\S+)$", line) for line in lines) if m]
+
+
+def test_two_boards_on_usb_play_through_a_room_and_a_spectator_watches(procs, mosquitto):
+    n = 8
+    pty_l = board(procs, "--robot", "light", "--auto")
+    pty_d = board(procs, "--robot", "dark", "--auto")
+    links = []
+    for side, pty in (("light", pty_l), ("dark", pty_d)):
+        link = Proc("link", "--port", pty, "--quiet", "--online", "usb-room", "--broker",
+                    mosquitto.address, "--seat", side, "--secret", "pine")
+        procs.append(link)
+        links.append(link)
+    watch = Proc("watch", "usb-room", "--broker", mosquitto.address, "--no-color")
+    procs.append(watch)
+    for link in links:
+        link.until("action %d " % n)  # the boards' own events: the game went on
+    for link in links:
+        link.stop()
+    seen = [dict(actions(link.seen)) for link in links]
+    played = [seen[0][str(i)] for i in range(1, n + 1)]
+    assert [seen[1][str(i)] for i in range(1, n + 1)] == played  # both boards, the same game
+    pos = Position()
+    for text in played:
+        pos.push(pos.parse_action(text))  # and a legal one
+    line = watch.until("%d " % n)
+    assert line.split()[2] == played[n - 1]
+    watched = [line.split()[2] for line in watch.seen if re.match(r"\d+ (light|dark) \S+$", line)]
+    assert watched[:n] == played
+    assert not [line for link in links for line in link.seen if "Traceback" in line]
