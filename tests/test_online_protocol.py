@@ -138,10 +138,20 @@ def test_state_seat_presence_messages():
     assert p.read_state(p.state_message(ROOM, START, [], DARK, "me", key))[1] == []
     longest = p.state_message(ROOM, START, ["d4~e4"] * p.NUMBER_MAX, LIGHT, "c" * 23, key)
     assert len(longest) <= p.STATE_MAX and len(p.read_state(longest)[1]) == p.NUMBER_MAX
-    raises(ProtocolError, p.read_state,
-           p.state_message(ROOM, START, ["W@d4"] * (p.NUMBER_MAX + 1), LIGHT, "me", key))
-    for payload in (b"", msg.replace(b"start", b"begin"), msg + b"\nmore",
-                    msg.replace(b"by light", b"by grey"), b"x" * (p.STATE_MAX + 1)):
+    assert list(p.read_state(bytes(longest))[1])[-1] == "d4~e4"
+    raises(ProtocolError, p.state_message, ROOM, START, ["W@d4"] * (p.NUMBER_MAX + 1), LIGHT,
+           "me", key)
+    over = bytes(longest).replace(b"actions", b"actions W@d4", 1)
+    e = raises(ProtocolError, p.read_state, over)
+    assert "1501 actions" in str(e)
+    words = p.read_state(b"start " + START.encode() + b"\nactions  W@d4   d4~e4 \nby light me "
+                         + b"0" * 32)[1]
+    assert len(words) == 2 and words[-1] == "d4~e4" and list(words) == ["W@d4", "d4~e4"]
+    raises(IndexError, words.__getitem__, 2)
+    for payload in (b"", bytes(msg).replace(b"start", b"begin"), bytes(msg) + b"\nmore",
+                    bytes(msg).replace(b"by light", b"by grey"), b"x" * (p.STATE_MAX + 1),
+                    bytes(msg).replace(b"actions", b"actionsW@d4"), b"start x\nactions\n",
+                    bytes(msg).replace(b"\nby", b" by"), bytes(msg)[:-1] + b"\xff"):
         raises(ProtocolError, p.read_state, payload)
     assert p.read_seat(p.seat_message("me", key)) == ("me", sign.proof(key))
     raises(ProtocolError, p.read_seat, b"me 1234")

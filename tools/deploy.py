@@ -1,7 +1,7 @@
 """Flash the firmware onto a board running MicroPython, with mpremote.
 
     make flash PORT=/dev/ttyACM0          (sets up .venv, then runs this)
-    python3 tools/deploy.py --port /dev/ttyACM0 [--dry-run] [--all]
+    python3 tools/deploy.py --port /dev/ttyACM0 [--dry-run] [--all] [--online]
 
 The modules go over compiled to .mpy by the project's own mpy-cross (the
 RP2040 then loads bytecode instead of compiling at boot), main.py and the
@@ -14,6 +14,11 @@ from a timer once stopped, and a soft reset would end that timer):
    deploy (.deploy-hashes);
 2. the copy: only the files whose hash changed (all with --all), files
    left over from an older deploy removed, the new hash file, a reset.
+
+--online (a Pico W, for play online without a computer: docs/online.md)
+adds micropython-lib's MQTT client to the copy session, `mip install
+umqtt.simple` (mpremote fetches it on this computer and copies it to the
+board's /lib), before the reset.
 
 It says which firmware version the board had and which it has now (the
 version comes from git: host_sim/version.py). A board flashed with `make
@@ -244,10 +249,13 @@ def look_command(mpremote, port):
     return [mpremote, "connect", port, "resume", "exec", LOOK]
 
 
-def copy_command(mpremote, port, tree, old):
+ONLINE_LIBS = ("umqtt.simple",)  # what a Pico W plays online with (mip, micropython-lib)
+
+
+def copy_command(mpremote, port, tree, old, online=False):
     """One mpremote session: make the folders, remove stale files, copy what
-    changed, then the new hash file (written into tree), then reset. Returns
-    the command and the board paths it copies."""
+    changed, then the new hash file (written into tree), the online libraries
+    if asked (mip), then reset. Returns the command and the board paths it copies."""
     local = {dest: path for path, dest in files(tree)}
     new = manifest(tree)
     changed = sorted(p for p in new if old.get(p) != new[p])
@@ -259,7 +267,10 @@ def copy_command(mpremote, port, tree, old):
     hash_file = os.path.join(tree, HASHES)
     with open(hash_file, "w") as f:
         f.write(hash_lines(new))
-    cmd += ["+", "fs", "cp", hash_file, ":" + HASHES, "+", "reset"]
+    cmd += ["+", "fs", "cp", hash_file, ":" + HASHES]
+    if online:
+        cmd += ["+", "mip", "install"] + list(ONLINE_LIBS)
+    cmd += ["+", "reset"]
     return cmd, changed
 
 
@@ -279,6 +290,8 @@ def main(argv):
     ap.add_argument("--dry-run", action="store_true",
                     help="print the mpremote commands (as onto a blank board), run nothing")
     ap.add_argument("--all", action="store_true", help="copy every file, changed or not")
+    ap.add_argument("--online", action="store_true",
+                    help="a Pico W: install umqtt.simple too (mip), to play online")
     ap.add_argument("--runtime", default="micropython", choices=build_mpy.RUNTIMES,
                     help="what the Pico runs (default micropython; circuitpython: see "
                          "tools/deploy_cp.py)")
@@ -293,13 +306,13 @@ def main(argv):
     if opts.drive:
         ap.error("--drive is for --runtime circuitpython")
     if opts.dry_run:
-        deploy("mpremote", opts.port, dry_run=True)
+        deploy("mpremote", opts.port, dry_run=True, online=opts.online)
     else:
-        deploy(cli.program("mpremote"), opts.port, copy_all=opts.all)
+        deploy(cli.program("mpremote"), opts.port, copy_all=opts.all, online=opts.online)
     return 0
 
 
-def deploy(mpremote, port, dry_run=False, copy_all=False):
+def deploy(mpremote, port, dry_run=False, copy_all=False, online=False):
     """Build, look at the board, copy what changed, reset; returns the board
     paths copied. dry_run: print the commands (as onto a blank board)."""
     tree = os.path.join(ROOT, "build", "flash")  # kept: the printed commands name its files
@@ -317,7 +330,7 @@ def deploy(mpremote, port, dry_run=False, copy_all=False):
         print("the board has %s" % before)
     if copy_all:
         old = {p: "" for p in old}  # copy everything, still remove what is stale
-    cmd, changed = copy_command(mpremote, port, tree, old)
+    cmd, changed = copy_command(mpremote, port, tree, old, online)
     print("%d of %d files to copy" % (len(changed), len(files(tree))))
     if dry_run:
         show(cmd)

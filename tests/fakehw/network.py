@@ -24,6 +24,9 @@ class WLAN:
         assert self.on, "connect() on an inactive interface"
         self.joined = (ssid, key)
 
+    def status(self):
+        return 3 if self.polls > 3 else 1  # STAT_GOT_IP, STAT_CONNECTING (rp2's)
+
     def isconnected(self):
         # Joined a few polls after connect(), as a radio takes a while.
         if self.joined is not None:

@@ -38,6 +38,10 @@ from vortex.app import commands, leds
 NO_SEARCH = "no memory for the AI's search: it plays at level 0"
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
+# A remote opponent (online play: vortex.online.client sets it with set_remote()).
+NO_REMOTE = const(0)
+REMOTE_HERE = const(1)  # connected: while it is its turn, the thinking light turns
+REMOTE_AWAY = const(2)  # gone: its colour stays on the four centre cells
 # What the AI is to think about next (Board.think).
 _PLAY = const(1)
 _HINT = const(2)
@@ -59,7 +63,7 @@ class Board:
                          differences), thinking, frame, messages (a log:
                          its reader may empty it)
       wiring             on_think (the service's hook), make_search(),
-                         read_first(reader)"""
+                         read_first(reader), set_remote() (online play)"""
 
     def __init__(self, store=None, settings=None, seed=1):
         self.store = store
@@ -74,7 +78,9 @@ class Board:
         self.thinking = False
         self._want = 0  # _PLAY or _HINT: the AI is to think in this step
         self._changes = 0  # game changes so far: a search that saw one go by is dropped
-        self._spin = -1  # the thinking light's step while the AI thinks
+        self._spin = -1  # the thinking light's step while the AI (or a remote opponent) thinks
+        self.remote = NO_REMOTE  # a remote opponent's presence (set_remote)
+        self.remote_side = 0
         self._seed = seed
         self.buttons = Buttons()
         self.menu = None  # the settings menu, while it is open
@@ -223,6 +229,21 @@ class Board:
         """The Outcome (engine's, or a time-out), or None while the game goes on."""
         return self.timed_out or self.outcome
 
+    def set_remote(self, presence, side=0):
+        """A remote opponent playing `side` (online play): REMOTE_HERE,
+        REMOTE_AWAY, or NO_REMOTE. The LEDs show it: while it is here and
+        its turn, the thinking light turns, as for the board's AI; while it
+        is gone, its colour stays on the four centre cells."""
+        if presence != self.remote or side != self.remote_side:
+            self.remote = presence
+            self.remote_side = side
+            self.dirty = True
+
+    def _spinning(self):
+        # The thinking light: the AI thinks, or a remote opponent here has its turn.
+        return self.thinking or (self.remote == REMOTE_HERE and self.pos.side == self.remote_side
+                                 and self.pending < 0 and self.result() is None)
+
     def set_supply(self, source, led_ma):
         """What the power source offers: source is hardware/power.py's
         SOURCE_* (leds.SUPPLY_NAMES), led_ma the LED current it leaves above
@@ -271,7 +292,8 @@ class Board:
                 self._apply(found, tiles, ids)
         if sense.flash_over(now) or self.view.blink_due(now):
             self.dirty = True
-        if self.thinking and now // SPIN_MS != self._spin:
+        spinning = self._spinning()
+        if spinning and now // SPIN_MS != self._spin:
             self._spin = now // SPIN_MS
             self.dirty = True
         if self._want and not self.thinking:
@@ -281,8 +303,9 @@ class Board:
             return self.view.draw(now, self.pos, sense, self.result(), self.pending,
                                   self.hint_action, self.menu,
                                   self.clock is not None and self.clock.is_low(self.pos.side),
-                                  self.settings, self._spin if self.thinking else -1,
-                                  self.budget_ma())
+                                  self.settings, self._spin if spinning else -1,
+                                  self.budget_ma(),
+                                  self.remote_side if self.remote == REMOTE_AWAY else -1)
         return False
 
     def _accepts(self):

@@ -5,6 +5,7 @@ Board or raises CommandError with a one-line reason; none changes the game
 any other way.
 
     new_game(board, text=None)        a new game (from a position in notation)
+    take_game(board, start, actions)  a game given whole: its start and its actions (a room's)
     takeback(board)                   take back the last action (the AI's too)
     request(board, text)              a remote opponent's action to carry out
     hint(board)                       ask the AI for a hint
@@ -63,6 +64,24 @@ def new_game(board, text=None):
     text = text or START
     Position(text)  # NotationError (a ValueError) if it is not a position
     board.new_game(text)
+
+
+def take_game(board, start, actions):
+    """A game given whole, its start position and its actions in notation
+    (an online room's, for a board that was off or elsewhere): the board's
+    game becomes it, its record and takebacks as if played here, and the
+    LEDs show what to put right on the board. NotationError or
+    IllegalAction, the board's game untouched, if it is not a game."""
+    _open(board)
+    pos = Position(start)
+    codes = []
+    for text in actions:
+        a = pos.parse_action(text)
+        pos.push(a)
+        codes.append(a)
+    board.new_game(start)
+    for a in codes:
+        board.commit(a)
 
 
 def takeback(board):

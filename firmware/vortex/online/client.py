@@ -30,10 +30,11 @@ from vortex.ticks import ticks_diff
 from vortex.engine.defs import const
 from vortex.engine.notation import action_text
 from vortex.app import commands
+from vortex.app.board import NO_REMOTE, REMOTE_HERE, REMOTE_AWAY
 from vortex.online import protocol as p
 from vortex.online.protocol import ProtocolError, WATCH
 from vortex.online.room import Room, APPLIED, REFUSED, BEHIND, NOTED
-from vortex.online.settings import OnlineSettings, SettingError, NETWORK
+from vortex.online.settings import OnlineSettings, SettingError
 
 # What the connection is doing (status()).
 OFF = const(0)      # online play off, or settings missing
@@ -49,6 +50,8 @@ RETRY_MS = (1000, 2000, 4000, 8000, 16000, 30000)
 STATE_WAIT_MS = const(1500)  # the room's retained state comes just after subscribing; none
                              # by then: the room is new, and starts from the board's game
 MESSAGES_PER_PASS = const(4)
+WIFI_RETRY_MS = const(20000)  # the WiFi asked to join again after this long without it
+CA_FILE = "/broker-ca.der"  # the CA that signed the broker's certificate, DER (tls on)
 
 
 class _Sockets:
@@ -113,6 +116,7 @@ class Online:
         self._ping = 0
         self._joined = 0
         self._wifi_on = False
+        self._wifi_since = 0
         self._behind = False  # a state older than ours was read: publish ours
         self.state_wait_ms = STATE_WAIT_MS  # (a test on loopback waits less)
         self._restart()
@@ -133,7 +137,7 @@ class Online:
             s.set(name, words[1])
             self._saved()
             if s.on:
-                self._restart(name in NETWORK)
+                self._restart()
         elif words:
             raise SettingError("online takes nothing, settings, on, off, or a name and a "
                                "value, as online room friday")
@@ -151,6 +155,8 @@ class Online:
             words.append("missing " + ",".join(self._missing()))
         if st == DOWN and self.why:
             words.append("(%s)" % self.why)
+        if st == WIFI and self.wifi is not None and hasattr(self.wifi, "status"):
+            words.append("(status %d)" % self.wifi.status())  # the port's STAT_* code
         room = self.room
         if st == UP and room is not None:
             words.append("room %s %s actions %d" % (room.name, p.ROLES[room.side],
@@ -161,15 +167,15 @@ class Online:
         return " ".join(words)
 
     # --- the connection ---------------------------------------------------------------
-    def _restart(self, network=True):
-        """(Re)start from the settings: a new room, the connection again."""
-        if network or self.room is None or self.room.name != self.settings.get("room"):
-            self._drop()
+    def _restart(self):
+        """(Re)start from the settings: goodbye to the room, a new room, the
+        connection again (any setting may change the room, the seat or the way in)."""
+        self._drop()
         s = self.settings
         self.room = None
         self.state = OFF
+        self.board.set_remote(NO_REMOTE)
         if not s.on or self._missing():
-            self._drop()
             return
         side = p.ROLES.index(s.get("side"))
         side = WATCH if side == 2 else side
@@ -191,14 +197,23 @@ class Online:
         # The settings still needed (no WiFi settings where there is no WiFi to join).
         return [n for n in self.settings.missing() if n != "ssid" or self.wifi is not None]
 
-    def _drop(self):
+    def _drop(self, goodbye=True):
+        # Leaving on purpose (goodbye): say offline, then DISCONNECT, after
+        # which the broker drops the will. A connection lost is only closed:
+        # the broker sends the will when it notices.
         c = self.conn
         self.conn = None
-        if c is not None:
-            try:
-                c.disconnect()  # a goodbye: the will is not sent, so say offline first
-            except (OSError, AttributeError):
-                pass
+        if c is None:
+            return
+        try:
+            if goodbye:
+                c.publish(p.topic(self.room.name, p.PRESENCE, self.room.client), p.OFFLINE,
+                          True, 1)
+                c.disconnect()
+            else:
+                c.sock.close()
+        except (OSError, AttributeError, IndexError, AssertionError):
+            pass
 
     def poll(self):
         """Once a pass: the WiFi, the broker, a few messages, the board and
@@ -206,6 +221,7 @@ class Online:
         st = self.state
         if st == OFF:
             return
+        self._show()
         now = self.clock()
         if st == WIFI:
             if not self._wifi_up():
@@ -214,6 +230,9 @@ class Online:
         if st == DOWN:
             if ticks_diff(now, self._next) >= 0:
                 self._connect(now)
+            return
+        if self.wifi is not None and not self.wifi.isconnected():
+            self._lost(now, OSError("the WiFi is gone"))
             return
         try:
             for _ in range(MESSAGES_PER_PASS):
@@ -228,27 +247,42 @@ class Online:
             # read cut short, AssertionError on a reply it did not expect.
             self._lost(now, e)
 
+    def _show(self):
+        # The opponent on the board's LEDs: here (its turn: the thinking
+        # light), or gone (its colour in the centre), which is also how it
+        # is while this board cannot reach the broker.
+        room = self.room
+        if room is None or room.side == WATCH:
+            return
+        here = self.state == UP and room.opponent_online()
+        self.board.set_remote(REMOTE_HERE if here else REMOTE_AWAY, room.side ^ 1)
+
     def _wifi_up(self):
         w = self.wifi
         if w is None:
             return True
         if w.isconnected():
             return True
-        if not self._wifi_on:
+        now = self.clock()
+        if not self._wifi_on or ticks_diff(now, self._wifi_since) >= WIFI_RETRY_MS:
+            # Joined in the background: WLAN.connect() returns at once. Asked
+            # again after a while (a wrong key, a network out of reach).
             s = self.settings
             w.active(True)
             w.connect(s.get("ssid"), s.get("wifi-key") or None)
             self._wifi_on = True
+            self._wifi_since = now
         return False
 
     def _connect(self, now):
         s = self.settings
         room = self.room
         host, port = s.broker()
+        c = None
         try:
             c = bounded(self.mqtt).MQTTClient(room.client, host, port, s.get("user") or None,
-                                     s.get("password") or None, KEEPALIVE_S,
-                                     s.get("tls") == "on")
+                                              s.get("password") or None, KEEPALIVE_S,
+                                              self._tls())
             c.set_callback(self._message)
             presence = p.topic(room.name, p.PRESENCE, room.client)
             c.set_last_will(presence, p.OFFLINE, True, 1)
@@ -262,6 +296,11 @@ class Online:
                 c.publish(p.topic(room.name, p.SEAT, room.side), room.seat(), True, 1)
                 self._resend()
         except Exception as e:  # noqa: any failure of the try is a failed connection
+            if c is not None and self.conn is None and c.sock is not None:
+                try:
+                    c.sock.close()  # connect() failed half way: its socket goes
+                except OSError:
+                    pass
             self._lost(now, e)
             return
         self.state = UP
@@ -271,10 +310,31 @@ class Online:
         self._ping = now + PING_MS
         self.say("online: room %s on %s:%d as %s" % (room.name, host, port, p.ROLES[room.side]))
 
+    def _tls(self):
+        # umqtt.simple's `ssl`: an SSLContext (micropython-lib's current
+        # umqtt.simple wraps the socket with it and the broker's name), or
+        # None. The broker's certificate is checked against CA_FILE when the
+        # board has one (mpremote cp ca.der :broker-ca.der); without it the
+        # link is encrypted but the broker is not authenticated, and the
+        # board says so.
+        if self.settings.get("tls") != "on":
+            return None
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        try:
+            with open(CA_FILE, "rb") as f:
+                ctx.load_verify_locations(cadata=f.read())
+            ctx.verify_mode = ssl.CERT_REQUIRED  # type: ignore[attr-defined]  # (not in the stubs)
+        except OSError:
+            ctx.verify_mode = ssl.CERT_NONE  # type: ignore[attr-defined]
+            self.say("online: no %s on the board: TLS without checking the broker's "
+                     "certificate" % CA_FILE)
+        return ctx
+
     def _lost(self, now, e):
         if self.state == UP:
             self.say("online: connection lost (%s): trying again" % (e,))
-        self._drop()
+        self._drop(False)
         self.state = DOWN if self.wifi is None or self.wifi.isconnected() else WIFI
         self._wifi_on = False
         self.why = ("%s %s" % (type(e).__name__, e))[:60]
@@ -324,11 +384,12 @@ class Online:
             game = room.begin(board.start)
             for a in board.pos.stack:
                 game.push(a)
-                room.actions.append(action_text(a))
             self._board_pos = board.pos
             self._agreed = len(room.actions)
             self._publish(p.STATE, room.state(), True)
             self.say("online: room %s started with the board's game" % room.name)
+        if board.menu is not None:
+            return  # the settings menu holds the game still: in step when it closes
         pos = board.pos
         stack = pos.stack
         if pos is not self._board_pos:  # a new game on the board: it follows the room
@@ -388,9 +449,13 @@ class Online:
         # here), and the LEDs show the player what to put right.
         room = self.room
         board = self.board
-        board.new_game(room.start)
-        for text in room.actions:
-            board.commit(board.pos.parse_action(text))
+        try:
+            commands.take_game(board, room.start, room.actions)
+        except ValueError as e:  # (the room checked it: not expected) said once
+            self.say("online: the board cannot take the room's game: %s" % e)
+            self._board_pos = board.pos
+            self._nb, self._nr, self._refused = len(board.pos.stack), room.number(), True
+            return
         self._board_pos = board.pos
         self._agreed = room.number()
         self._nb = -1

@@ -13,6 +13,8 @@ than its kind allows; anything else is a ProtocolError whose message is
 the one line to log. Names (rooms, clients) are 1-32 (clients 1-23, MQTT
 3.1's limit) of a-z A-Z 0-9 - _ . so they never hold a topic's / + #.
 """
+from array import array
+
 from vortex.engine.defs import LIGHT, DARK, const
 from vortex.online import sign
 
@@ -92,14 +94,14 @@ def parse_topic(text):
 
 
 # --- payloads -----------------------------------------------------------------------
-def _text(payload, most, what, lines=False):
+def _text(payload, most, what, lines=False, decode=True):
     # Bounded printable ASCII (LF too where lines are allowed), as str.
     if len(payload) > most:
         raise ProtocolError("%s too long: %d bytes (at most %d)" % (what, len(payload), most))
     for b in payload:
         if (b < 32 and not (lines and b == 10)) or b > 126:
             raise ProtocolError("%s holds byte 0x%02x: not printable ASCII" % (what, b))
-    return bytes(payload).decode()
+    return bytes(payload).decode() if decode else None
 
 
 def _number(word, what, low, high):
@@ -148,42 +150,106 @@ def read_action(payload):
             sender, _sig(words[4], "action"))
 
 
-def signed_state(room, body):
-    return "vortex/v1 state %s\n%s" % (room, body)
-
-
-def state_body(start, actions):
-    """The state's first two lines: its start position and its actions."""
-    return "start %s\nactions %s" % (start, " ".join(actions))
+def state_prefix(room):
+    """What a state's signature covers before its body (the room: a state
+    cannot be replayed in another room)."""
+    return "vortex/v1 state %s\n" % room
 
 
 def state_message(room, start, actions, side, sender, key):
-    """The room's retained state: the start, the actions, signed by the seat
-    that publishes it."""
-    body = state_body(start, actions)
-    return ("%s\nby %s %s %s" % (body, SIDES[side], check_client(sender),
-                                  sign.mac(key, signed_state(room, body)))).encode()
+    """The room's retained state, signed by the seat that publishes it:
+
+        start <position>
+        actions <action> <action> ...
+        by <side> <sender> <signature of the two lines above>
+
+    actions: the game's actions in notation (any iterable). Built in one
+    bytearray of its final size: the longest game's state is 10 KB, and a
+    board's heap has room for it once, not for the copies that growing it
+    would make."""
+    head = "start %s\nactions" % start
+    n = size = 0
+    for text in actions:
+        n += 1
+        size += 1 + len(text)
+    if n > STATE_ACTIONS:
+        raise ProtocolError("state: %d actions (at most %d)" % (n, STATE_ACTIONS))
+    by = " %s %s " % (SIDES[side], check_client(sender))
+    body = len(head) + size
+    out = bytearray(body + 3 + len(by) + sign.MAC_HEX)
+    out[:len(head)] = head.encode()
+    i = len(head)
+    for text in actions:
+        out[i] = 32
+        out[i + 1:i + 1 + len(text)] = text.encode()
+        i += 1 + len(text)
+    view = memoryview(out)
+    tail = "\nby" + by + sign.mac(key, state_prefix(room), view[:body])
+    view[body:] = tail.encode()
+    return out
+
+
+class Words:
+    """The action words of a state's payload, read in place: len(), [i]
+    (the i-th action's text), iteration. A list of 1,500 strings would
+    cost a board tens of KB; this holds their offsets, 2 bytes each."""
+
+    def __init__(self, data, begin, end):
+        self.data = data
+        self.at = array("H")
+        i = begin
+        while i < end:
+            if data[i] == 32:
+                i += 1
+                continue
+            self.at.append(i)
+            while i < end and data[i] != 32:
+                i += 1
+            self.at.append(i)
+
+    def __len__(self):
+        return len(self.at) // 2
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("action %d of %d" % (i + 1, len(self)))
+        return bytes(self.data[self.at[2 * i]:self.at[2 * i + 1]]).decode()
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __eq__(self, other):
+        return len(self) == len(other) and all(self[i] == other[i] for i in range(len(self)))
 
 
 def read_state(payload):
-    """(start, [action texts], side, sender, signature, body) of a state's
-    payload; ProtocolError if it is malformed."""
-    lines = _text(payload, STATE_MAX, "state", True).split("\n")
-    if len(lines) != 3 or not lines[0].startswith("start ") or not (
-            lines[1] == "actions" or lines[1].startswith("actions ")):
+    """(start, actions, side, sender, signature, body) of a state's payload:
+    actions is a Words view (len, [i], iteration) of the action texts; body
+    the bytes the signature covers after state_prefix(). ProtocolError if
+    it is malformed (whether its actions are legal is the room's)."""
+    _text(payload, STATE_MAX, "state", True, False)
+    data = memoryview(payload)
+    first = payload.find(b"\n")
+    second = payload.find(b"\n", first + 1) if first >= 0 else -1
+    if first < 0 or second < 0 or payload.find(b"\n", second + 1) >= 0 \
+            or bytes(data[:6]) != b"start " or bytes(data[first + 1:first + 8]) != b"actions" \
+            or second > first + 8 and data[first + 8] != 32:
         raise ProtocolError("state: expected the lines start, actions and by")
-    by = lines[2].split()
-    if len(by) != 4 or by[0] != "by":
-        raise ProtocolError("state: expected its last line as by side sender signature")
-    actions = lines[1].split()[1:]
+    actions = Words(data, first + 8, second)
     if len(actions) > STATE_ACTIONS:
         raise ProtocolError("state: %d actions (at most %d)" % (len(actions), STATE_ACTIONS))
+    by = bytes(data[second + 1:]).decode().split()
+    if len(by) != 4 or by[0] != "by":
+        raise ProtocolError("state: expected its last line as by side sender signature")
     try:
         check_client(by[2])
     except ProtocolError as e:
         raise ProtocolError("state: %s" % e)
-    return (lines[0][6:], actions, _side(by[1], "state"), by[2], _sig(by[3], "state"),
-            lines[0] + "\n" + lines[1])
+    return (bytes(data[6:first]).decode(), actions, _side(by[1], "state"), by[2],
+            _sig(by[3], "state"), data[:second])
 
 
 def seat_message(client, key):

@@ -31,6 +31,31 @@ NOTED = const(4)
 CODES = ("applied", "same", "refused", "behind", "noted")
 
 
+class Actions:
+    """A game's actions read as notation from the engine's codes (the
+    position's own stack: a long game's 1,500 strings would cost a board
+    tens of KB): len(), [i], iteration, == a list of texts."""
+
+    def __init__(self, codes):
+        self.codes = codes
+
+    def __len__(self):
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        return action_text(self.codes[i])
+
+    def __iter__(self):
+        for a in self.codes:
+            yield action_text(a)
+
+    def __eq__(self, other):
+        return len(self) == len(other) and all(self[i] == other[i] for i in range(len(self)))
+
+    def __repr__(self):
+        return "Actions(%r)" % [t for t in self]
+
+
 class Room:
     def __init__(self, name, start=None, secret=None, side=WATCH, client="watcher"):
         self.name = p.check_name(name)
@@ -44,7 +69,7 @@ class Room:
         self.start = None
         self.first = LIGHT
         self.pos = None
-        self.actions = []  # the game's actions in notation, action n at [n - 1]
+        self.actions = Actions([])  # the game's actions in notation, action n at [n - 1]
         self.seats = [None, None]  # (client, proof) of each seat's claim
         self.present = {}  # client -> role (LIGHT, DARK, WATCH) while online
         if start is not None:
@@ -59,7 +84,7 @@ class Room:
             raise ProtocolError("start: %s" % e)
         self.start = start
         self.first = self.pos.side  # the side of action 1
-        self.actions = []
+        self.actions = Actions(self.pos.stack)
         return self.pos
 
     # --- what we say ----------------------------------------------------------------
@@ -81,7 +106,6 @@ class Room:
         a = self.pos.parse_action(text)  # NotationError or IllegalAction
         self.pos.push(a)
         text = action_text(a)
-        self.actions.append(text)
         return p.action_message(self.name, len(self.actions), self.side, text, self.client,
                                 self.keys[self.side])
 
@@ -142,14 +166,14 @@ class Room:
         except ValueError as e:  # ProtocolError, NotationError, IllegalAction
             return REFUSED, str(e)
 
-    def _check(self, side, signature, text, what):
-        if self.keys is not None and not sign.same(signature, sign.mac(self.keys[side], text)):
+    def _check(self, side, signature, parts, what):
+        if self.keys is not None and not sign.same(signature, sign.mac(self.keys[side], *parts)):
             raise ProtocolError("%s: bad signature for %s's seat" % (what, SIDES[side]))
 
     def _action(self, payload):
         number, side, text, sender, signature = p.read_action(payload)
         what = "action %d %s %s" % (number, SIDES[side], text)
-        self._check(side, signature, p.signed_action(self.name, number, side, text), what)
+        self._check(side, signature, (p.signed_action(self.name, number, side, text),), what)
         if self.pos is None:
             raise ProtocolError("%s: no state read yet, the game's start is unknown" % what)
         n = len(self.actions)
@@ -172,12 +196,11 @@ class Room:
         if action_text(a) != text:  # one spelling per action: a repeat compares equal
             raise ProtocolError("%s: written %s in the notation" % (what, action_text(a)))
         pos.push(a)
-        self.actions.append(text)
         return APPLIED, "%d %s %s" % (number, SIDES[side], text)
 
     def _state(self, payload):
         start, actions, side, sender, signature, body = p.read_state(payload)
-        self._check(side, signature, p.signed_state(self.name, body), "state by " + sender)
+        self._check(side, signature, (p.state_prefix(self.name), body), "state by " + sender)
         pos = self.pos
         if pos is None:
             pos = self.begin(start)
@@ -193,18 +216,18 @@ class Room:
             return (BEHIND, "state by %s: %d actions, here %d" % (sender, m, n)) if m < n \
                 else (SAME, "")
         for i in range(n, m):  # all or nothing: an illegal one takes back those before it
+            text = actions[i]
             try:
                 if pos.outcome() is not None:
                     raise ProtocolError("the game was over")
-                a = pos.parse_action(actions[i])
-                if action_text(a) != actions[i]:
+                a = pos.parse_action(text)
+                if action_text(a) != text:
                     raise ProtocolError("written %s in the notation" % action_text(a))
             except ValueError as e:
                 for _ in range(n, i):
                     pos.pop()
                 raise ProtocolError("state by %s: action %d: %s" % (sender, i + 1, e))
             pos.push(a)
-        self.actions = mine + actions[n:]
         return APPLIED, "state by %s: %d actions, %d new" % (sender, m, m - n)
 
     def _seat(self, side, payload):

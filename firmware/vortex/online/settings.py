@@ -29,7 +29,6 @@ from vortex.online.protocol import ProtocolError
 NAMES = ("ssid", "wifi-key", "broker", "user", "password", "tls", "room", "side", "secret",
          "client")
 HIDDEN = ("wifi-key", "password", "secret")
-NETWORK = ("ssid", "wifi-key", "broker", "user", "password", "tls", "client")  # a reconnection
 MQTT_PORT = 1883
 MQTTS_PORT = 8883
 _HOST = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-."
@@ -154,10 +153,13 @@ def _check(name, value):
         raise SettingError("secret: 8 to 64 characters, as the other player has it")
     if name == "side" and value not in protocol.ROLES:
         raise SettingError("side is light, dark or watch")
-    if name == "room":
-        protocol.check_name(value)
-    if name == "client":
-        protocol.check_client(value)
+    try:
+        if name == "room":
+            protocol.check_name(value)
+        if name == "client":
+            protocol.check_client(value)
+    except ProtocolError as e:
+        raise SettingError(str(e))
     if name == "broker":
         host, colon, port = value.partition(":")
         if not host or len(host) > 64 or [ch for ch in host if ch not in _HOST]:

@@ -1,0 +1,48 @@
+"""A remote opponent on the board's LEDs (Board.set_remote, online play):
+while it is here and it is its turn, the thinking light turns round the
+centre, as for the board's own AI; while it is gone, its side's colour
+stays on the four centre cells; once its action has come (asked of the
+board), the light stops."""
+from host_sim.scenario import Rig
+from vortex.app import leds
+from vortex.app.board import NO_REMOTE, REMOTE_HERE, REMOTE_AWAY
+from vortex.app import commands
+from vortex.engine import LIGHT, DARK
+
+CENTRE = ("d4", "d5", "e5", "e4")
+
+
+def thinking_cells(rig):
+    return [c for c in CENTRE if rig.shows(c, leds.THINKING)]
+
+
+def test_a_remote_opponent_here_thinks_on_its_turn():
+    rig = Rig()
+    rig.board.set_remote(REMOTE_HERE, DARK)
+    assert thinking_cells(rig) == []  # light's turn: nothing turns
+    rig.act("W@a1")
+    rig.wait(20)
+    seen = set()
+    for _ in range(8):
+        cells = thinking_cells(rig)
+        assert len(cells) == 1, cells
+        seen.add(cells[0])
+        rig.wait(130)
+    assert len(seen) == 4  # it went round
+    commands.request(rig.board, "F@h8")  # its action came: the board asks for it
+    rig.wait(20)
+    assert thinking_cells(rig) == []
+    assert rig.board.pending >= 0
+
+
+def test_a_remote_opponent_gone_shows_its_colour_in_the_centre():
+    rig = Rig()
+    rig.board.set_remote(REMOTE_AWAY, DARK)
+    rig.wait(20)
+    assert all(rig.shows(c, leds.SIDE[DARK]) for c in CENTRE)
+    rig.board.set_remote(REMOTE_AWAY, LIGHT)
+    rig.wait(20)
+    assert all(rig.shows(c, leds.SIDE[LIGHT]) for c in CENTRE)
+    rig.board.set_remote(NO_REMOTE)
+    rig.wait(20)
+    assert not any(rig.shows(c, leds.SIDE[LIGHT]) for c in CENTRE)
