@@ -274,8 +274,15 @@ def test_a_message_over_the_brokers_limit_never_reaches_the_room(mosquitto):
 
 
 def test_the_opponent_gone_and_back(mosquitto):
+    """Said in words (the terminal's and the page's line) and on the board's
+    LEDs (Board.set_remote: the thinking light on its turn, its colour in the
+    centre while it is gone)."""
+    from vortex.app.board import REMOTE_HERE, REMOTE_AWAY
     light, dark = seated(mosquitto)
+    assert (light.rig.board.remote, light.rig.board.remote_side) == (REMOTE_HERE, DARK)
     dark.player.conn.kill()  # vanished without a word: the broker sends its will
     step(light, until=lambda: light.said[-1].endswith("your opponent (dark) is gone"))
+    assert light.rig.board.remote == REMOTE_AWAY
     dark.join()
     step(light, dark, until=lambda: light.said[-1].endswith("your opponent (dark) is here"))
+    assert light.rig.board.remote == REMOTE_HERE

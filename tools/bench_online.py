@@ -38,12 +38,37 @@ sys.path.insert(0, ROOT)
 from host_sim import cli  # noqa: E402
 
 MAX_GAMES = 5000
-SETTLE_S = 1.0
+SETTLE_S = 1.5
 CONNECTING = 50  # connections being made at once, a worker
-# paho's network thread waits with select(), which takes no file number
-# over 1023 (FD_SETSIZE); a client holds five (its socket, paho's wake-up
-# pair, ours): so at most this many clients a process.
-CLIENTS_A_WORKER = 150
+CLIENTS_A_WORKER = 500
+PING_S = 2.0  # how often the clients' keep-alives are seen to
+
+
+def loop_connection():
+    """host_sim's Connection with paho driven by the worker's own loop:
+    one thread for hundreds of clients, where a player's computer runs
+    paho's network thread for its one (a thread a client would measure the
+    threads, not the broker)."""
+    from host_sim.online.client import Connection, KEEPALIVE_S
+
+    class LoopConnection(Connection):
+        def start(self):
+            self.client.connect(self.address.host, self.address.port, KEEPALIVE_S)
+            self.flush()
+            return self
+
+        def fileno(self):
+            return self.client.socket().fileno()
+
+        def flush(self):
+            while self.client.want_write():
+                self.client.loop_write()
+
+        def publish(self, topic, payload, retain=False):
+            super().publish(topic, payload, retain)
+            self.flush()
+
+    return LoopConnection
 
 
 def percentile(values, q):
@@ -59,6 +84,7 @@ def worker(index, games, opts, address, out):
     from vortex.online.protocol import WATCH
     from host_sim.online.client import Address
     from host_sim.online.player import Player
+    Player.connection = loop_connection()
     addr = Address.parse(address)
     sel = selectors.DefaultSelector()
     rng = random.Random(opts.seed * 1000 + index)
@@ -96,10 +122,10 @@ def worker(index, games, opts, address, out):
             sel.register(pl.fileno(), selectors.EVENT_READ, pl)
             connecting += 1
 
-    def settled():
-        return all(pl.ready() for pl in clients)
-
-    def take(pl, now):
+    def take(pl, now, read=True):
+        if read:
+            pl.conn.client.loop_read()
+            pl.conn.flush()
         before = len(pl.room.actions) if pl.room.start else 0
         pl.poll()
         refused[0] += pl.refused
@@ -117,17 +143,31 @@ def worker(index, games, opts, address, out):
             due.append((now + opts.think_ms / 1000 * (0.5 + rng.random()), pl))
 
     deadline = time.monotonic() + opts.seconds
-    while not settled() and time.monotonic() < deadline:
+    pinged = time.monotonic()
+
+    def ping(now):
+        nonlocal pinged
+        if now - pinged > PING_S:
+            pinged = now
+            for pl in clients:
+                if pl.conn is not None:
+                    pl.conn.client.loop_misc()
+                    pl.conn.flush()
+
+    unsettled = list(clients)
+    while unsettled and time.monotonic() < deadline:
         connect_some()
         for key, _ in sel.select(0.05):
             take(key.data, time.monotonic())
-        for pl in clients:
-            if pl.conn is not None and not pl.ready():
-                pl.poll()
+        unsettled = [pl for pl in unsettled if pl.conn is None or not pl.ready()]
+        for pl in unsettled:
+            if pl.conn is not None:
+                pl.poll()  # (the settling is timed)
+        ping(time.monotonic())
     t_start = time.monotonic()
     connect_s = t_start - t_connect
     for seats, _ in rooms.values():
-        take(seats[LIGHT], t_start)  # light begins every game
+        take(seats[LIGHT], t_start, read=False)  # light begins every game
     published = 0
     while time.monotonic() < deadline:
         now = time.monotonic()
@@ -142,6 +182,7 @@ def worker(index, games, opts, address, out):
             published += 1
         for key, _ in sel.select(min(0.05, max(0.0, due[0][0] - now)) if due else 0.05):
             take(key.data, time.monotonic())
+        ping(now)
         if not due and all(pl.seen >= min(opts.actions, len(rooms[pl.game][0][LIGHT].room.actions))
                            for pl in clients) and all(
                 len(s[LIGHT].room.actions) >= opts.actions or s[LIGHT].room.outcome() is not None
@@ -151,9 +192,9 @@ def worker(index, games, opts, address, out):
     # Every client's game against the light player's: nothing lost, nothing twice.
     lost = unfinished = 0
     for seats, watchers in rooms.values():
-        want = seats[LIGHT].room.actions
+        want = list(seats[LIGHT].room.actions)
         for pl in [seats[DARK]] + watchers:
-            have = pl.room.actions
+            have = list(pl.room.actions)
             if have != want[:len(have)]:
                 applied_twice[0] += 1  # a different game: would mean an action applied wrongly
             lost += len(want) - len(have)
@@ -162,9 +203,8 @@ def worker(index, games, opts, address, out):
     for pl in clients:
         if pl.conn is not None:
             pl.conn.client.disconnect()
-    for pl in clients:
-        if pl.conn is not None:
-            pl.conn.client.loop_stop()
+            pl.conn.flush()
+            pl.conn.client.socket() and pl.conn.client.socket().close()
     out.put({"published": published, "play_s": t_end - t_start, "connect_s": connect_s,
              "lat_player": lat_player, "lat_watch": lat_watch, "lost": lost,
              "wrong": applied_twice[0], "refused": refused[0], "unfinished": unfinished,

@@ -20,7 +20,6 @@ so a select() loop (the link) waits on the broker and the board at once.
 import os
 import queue
 import ssl
-import threading
 
 QOS = 1
 KEEPALIVE_S = 10  # a vanished player is noticed (its will sent) within 1.5 keep-alives
@@ -80,8 +79,7 @@ class Connection:
         self.hello = hello
         self.connected = False
         self._events = queue.Queue()
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
+        self._wake_r = self._wake_w = None  # the pipe fileno() gives, made by start()
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
         c.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         c.max_queued_messages_set(0)  # no limit: a player's actions wait out a broker's absence
@@ -100,15 +98,15 @@ class Connection:
         self._subscribing = None
         self._session = b""
         self.client = c
-        self._lock = threading.Lock()
 
     # --- paho's thread -------------------------------------------------------------
     def _put(self, event):
         self._events.put(event)
-        try:
-            os.write(self._wake_w, b"!")
-        except (BlockingIOError, OSError):
-            pass  # the pipe is full (a byte waits already) or closed
+        if self._wake_w is not None:
+            try:
+                os.write(self._wake_w, b"!")
+            except (BlockingIOError, OSError):
+                pass  # the pipe is full (a byte waits already) or closed
 
     def _on_connect(self, client, userdata, flags, reason, properties=None):
         if reason.is_failure:
@@ -141,6 +139,9 @@ class Connection:
     # --- the owner's thread ---------------------------------------------------------
     def start(self):
         """Connect in the background (and again whenever the connection drops)."""
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         self.client.connect_async(self.address.host, self.address.port, KEEPALIVE_S)
         self.client.loop_start()
         return self
@@ -156,10 +157,11 @@ class Connection:
         """What happened since the last call, oldest first: (kind, topic, payload)
         with kind "message", "up", "down" or "unreachable". Waits up to timeout for the first."""
         out = []
-        try:
-            os.read(self._wake_r, 4096)
-        except (BlockingIOError, OSError):
-            pass
+        if self._wake_r is not None:
+            try:
+                os.read(self._wake_r, 4096)
+            except (BlockingIOError, OSError):
+                pass
         try:
             out.append(self._events.get(timeout=timeout) if timeout else self._events.get_nowait())
             while True:
@@ -176,10 +178,9 @@ class Connection:
         self.client.disconnect()
         self.client.loop_stop()
         for fd in (self._wake_r, self._wake_w):
-            try:
+            if fd is not None:
                 os.close(fd)
-            except OSError:
-                pass
+        self._wake_r = self._wake_w = None
 
     def kill(self):
         """Vanish without a word, as a crashed process or a pulled cable

@@ -13,21 +13,10 @@ a position that is not the room's) is laid out again as the room's game.
 No rule is decided here: the room (the engine) decides, the board shows.
 """
 from vortex.engine.notation import action_text
-from vortex.engine.position import Position
 from vortex.app import commands
+from vortex.app.board import REMOTE_HERE, REMOTE_AWAY
 from vortex.app.commands import CommandError
 from vortex.online.protocol import SIDES, WATCH
-
-
-def codes(start, texts):
-    """The engine's codes of a game's actions in notation."""
-    pos = Position(start)
-    out = []
-    for t in texts:
-        a = pos.parse_action(t)
-        pos.push(a)
-        out.append(a)
-    return out
 
 
 def presence_line(pl):
@@ -65,7 +54,12 @@ class Follow:
             self.shown = seen
             self.say(seen)
             changed = True
-        return "board" if self.sync() else "news" if changed else ""
+        moved = self.sync()
+        pl = self.player
+        if pl.ready() and pl.side in (0, 1):  # the board's LEDs show the opponent too
+            here = pl.up and pl.opponent() == "here"
+            self.board().set_remote(REMOTE_HERE if here else REMOTE_AWAY, pl.side ^ 1)
+        return "board" if moved else "news" if changed else ""
 
     def presence(self):
         return presence_line(self.player)
@@ -119,6 +113,6 @@ class Follow:
 
     def _lay_out(self, why):
         room = self.player.room
-        self.rebuild(room.start, codes(room.start, room.actions))
+        self.rebuild(room.start, list(room.pos.stack))  # (the room's engine holds its codes)
         self.say("%s: %d actions, laid out on the board" % (why, len(room.actions)))
         return True
