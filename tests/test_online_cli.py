@@ -118,3 +118,15 @@ def test_two_boards_on_usb_play_through_a_room_and_a_spectator_watches(procs, mo
     watched = [line.split()[2] for line in watch.seen if re.match(r"\d+ (light|dark) \S+$", line)]
     assert watched[:n] == played
     assert not [line for link in links for line in link.seen if "Traceback" in line]
+
+
+def test_a_local_game_needs_no_broker_given(procs):
+    """No --broker: this machine's port 1883, an embedded broker (amqtt)
+    started there when nothing listens; the room's name is its secret."""
+    pytest.importorskip("amqtt", reason="amqtt is not installed (make test installs it)")
+    term = Proc("board", "--no-color", "--online", "local-room", stdin=subprocess.PIPE)
+    procs.append(term)
+    assert "connected to mqtt://127.0.0.1:1883" in term.until("online: connected")
+    term.until("online: room local-room: you play")
+    typed(term, "quit")
+    assert term.finish() == 0 and "Traceback" not in "\n".join(term.seen)

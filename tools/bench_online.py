@@ -42,6 +42,7 @@ SETTLE_S = 1.5
 CONNECTING = 50  # connections being made at once, a worker
 CLIENTS_A_WORKER = 500
 PING_S = 2.0  # how often the clients' keep-alives are seen to
+DRAIN_S = 15.0  # after the play: the most to wait for messages on their way
 
 
 def loop_connection():
@@ -91,7 +92,6 @@ def worker(index, games, opts, address, out):
     sent = {}  # (game, number) -> time published
     lat_player, lat_watch = [], []
     refused = [0]
-    applied_twice = [0]
     rooms = {}  # game -> {"light": Player, "dark": Player, "watch": [Player]}
     clients = []
     t_connect = time.monotonic()
@@ -142,7 +142,7 @@ def worker(index, games, opts, address, out):
             pl.asked = len(actions)
             due.append((now + opts.think_ms / 1000 * (0.5 + rng.random()), pl))
 
-    deadline = time.monotonic() + opts.seconds
+    deadline = time.monotonic() + opts.seconds  # for the seating; the play has as long again
     pinged = time.monotonic()
 
     def ping(now):
@@ -166,10 +166,12 @@ def worker(index, games, opts, address, out):
         ping(time.monotonic())
     t_start = time.monotonic()
     connect_s = t_start - t_connect
+    cpu0 = cpu_s()
     for seats, _ in rooms.values():
         take(seats[LIGHT], t_start, read=False)  # light begins every game
-    published = 0
-    while time.monotonic() < deadline:
+    published = {}  # (game, number) -> the action its player published
+    end = t_start + opts.seconds
+    while time.monotonic() < end and (due or len(published) < len(rooms) * opts.actions):
         now = time.monotonic()
         due.sort(key=lambda d: d[0])
         while due and due[0][0] <= now:
@@ -177,50 +179,71 @@ def worker(index, games, opts, address, out):
             pos = pl.room.pos
             acts = list(pos.legal_actions())
             text = pos.action_text(acts[rng.randrange(len(acts))])
-            sent[(pl.game, len(pl.room.actions) + 1)] = time.monotonic()
+            key = (pl.game, len(pl.room.actions) + 1)
+            sent[key] = time.monotonic()
+            published[key] = text
             pl.act(text)
-            published += 1
         for key, _ in sel.select(min(0.05, max(0.0, due[0][0] - now)) if due else 0.05):
             take(key.data, time.monotonic())
         ping(now)
-        if not due and all(pl.seen >= min(opts.actions, len(rooms[pl.game][0][LIGHT].room.actions))
-                           for pl in clients) and all(
-                len(s[LIGHT].room.actions) >= opts.actions or s[LIGHT].room.outcome() is not None
-                for s, _ in rooms.values()):
-            break
     t_end = time.monotonic()
-    # Every client's game against the light player's: nothing lost, nothing twice.
-    lost = unfinished = 0
-    for seats, watchers in rooms.values():
-        want = list(seats[LIGHT].room.actions)
-        for pl in [seats[DARK]] + watchers:
-            have = list(pl.room.actions)
-            if have != want[:len(have)]:
-                applied_twice[0] += 1  # a different game: would mean an action applied wrongly
-            lost += len(want) - len(have)
-        if len(want) < opts.actions and seats[LIGHT].room.outcome() is None:
-            unfinished += 1
+    cpu = cpu_s() - cpu0
+
+    # What every client's room holds against what was published: an action
+    # missing (lost), or another in its place (applied wrongly). Those still
+    # on their way when the play stopped are waited for, DRAIN_S at most.
+    def tally():
+        lost = wrong = 0
+        for pl in clients:
+            have = pl.room.actions
+            for n in range(1, len(have) + 1):
+                if published.get((pl.game, n), have[n - 1]) != have[n - 1]:
+                    wrong += 1
+            lost += sum(1 for (g, n) in published if g == pl.game and n > len(have))
+        return lost, wrong
+
+    drain_end = time.monotonic() + DRAIN_S
+    due.clear()
+    lost, wrong = tally()
+    while lost and time.monotonic() < drain_end:
+        for key, _ in sel.select(0.05):
+            take(key.data, time.monotonic())
+        due.clear()  # (the play is over: nothing more is sent)
+        lost, wrong = tally()
+    unfinished = sum(1 for s, _ in rooms.values() if len(s[LIGHT].room.actions) < opts.actions
+                     and s[LIGHT].room.outcome() is None)
     for pl in clients:
         if pl.conn is not None:
             pl.conn.client.disconnect()
             pl.conn.flush()
             pl.conn.client.socket() and pl.conn.client.socket().close()
-    out.put({"published": published, "play_s": t_end - t_start, "connect_s": connect_s,
+    out.put({"published": len(published), "play_s": t_end - t_start, "connect_s": connect_s,
              "lat_player": lat_player, "lat_watch": lat_watch, "lost": lost,
-             "wrong": applied_twice[0], "refused": refused[0], "unfinished": unfinished,
-             "clients": len(clients)})
+             "wrong": wrong, "refused": refused[0], "unfinished": unfinished,
+             "clients": len(clients), "cpu_s": cpu})
+
+
+def cpu_s(pid=None):
+    """CPU seconds used by this process (or pid's), user and system."""
+    if pid is None:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main(argv):
     ap = cli.parser("python3 tools/bench_online.py", __doc__)
     ap.add_argument("--games", type=cli.int_in(1, MAX_GAMES, "games"), default=1000,
                     help="games at once (default 1000: 2,000 players)")
-    ap.add_argument("--actions", type=cli.int_in(1, 200, "actions"), default=16,
-                    help="actions a game (default 16)")
+    ap.add_argument("--actions", type=cli.int_in(1, 200, "actions"), default=8,
+                    help="actions a game (default 8)")
     ap.add_argument("--spectators", type=cli.int_in(0, MAX_GAMES, "spectators"), default=10,
                     help="a spectator for one game in N (default 10; 0: none)")
-    ap.add_argument("--think-ms", type=cli.int_in(0, 60000, "think"), default=1000,
-                    help="a player's time to answer, on average (default 1000; 0: at once)")
+    ap.add_argument("--think-ms", type=cli.int_in(0, 60000, "think"), default=10000,
+                    help="a player's time to answer, on average (default 10000, a person's; "
+                         "0: at once)")
     ap.add_argument("--workers", type=cli.int_in(0, 64, "workers"), default=0,
                     help="client processes (default 0: one per %d clients)" % CLIENTS_A_WORKER)
     ap.add_argument("--seconds", type=cli.int_in(5, 3600, "seconds"), default=120,
@@ -261,9 +284,11 @@ def main(argv):
             shares = [list(range(i, opts.games, workers)) for i in range(workers)]
             procs = [ctx.Process(target=worker, args=(i, shares[i], opts, broker.address, out))
                      for i in range(workers) if shares[i]]
+            broker_cpu0 = cpu_s(broker.proc.pid)
             for p in procs:
                 p.start()
-            results = [out.get(timeout=opts.seconds + 120) for _ in procs]
+            results = [out.get(timeout=2 * opts.seconds + DRAIN_S + 60) for _ in procs]
+            broker_cpu = cpu_s(broker.proc.pid) - broker_cpu0
             for p in procs:
                 p.join(30)
     finally:
@@ -284,6 +309,8 @@ def main(argv):
         "lost": sum(r["lost"] for r in results), "applied_wrongly": sum(r["wrong"] for r in results),
         "refused": sum(r["refused"] for r in results),
         "unfinished_games": sum(r["unfinished"] for r in results),
+        "broker_cpu_s": round(broker_cpu, 2),
+        "clients_cpu_s": round(sum(r["cpu_s"] for r in results), 2),
     }
     print("connected and seated in %.1f s" % figures["connect_s"])
     print("%d actions in %.1f s: %.0f actions a second (each one an action and a state message)"
@@ -295,6 +322,9 @@ def main(argv):
     print("lost %d, applied twice or wrongly %d, refused %d, games unfinished %d"
           % (figures["lost"], figures["applied_wrongly"], figures["refused"],
              figures["unfinished_games"]))
+    print("CPU: mosquitto %.1f s for the whole run (%.2f ms an action); the clients %.1f s "
+          "for the play" % (broker_cpu, broker_cpu * 1000 / max(1, published),
+                            figures["clients_cpu_s"]))
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump(figures, f, indent=1)
