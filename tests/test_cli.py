@@ -163,7 +163,8 @@ def test_a_bad_argument_is_one_line_and_an_exit_code(argv, code, words):
 HELP = [SIM + [c] for c in ("legal", "perft", "apply", "game", "board", "link", "play",
                              "watch", "write-tag")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "build_uf2.py", "gen_tables.py", "build_mpy.py",
-                                        "bench.py", "bench_ai.py", "bench_device.py", "match.py",
+                                        "bench.py", "bench_ai.py", "bench_device.py", "bench_online.py",
+                                        "match.py",
                                         "match_players.py", "pico", "hardware.py", "probe_rank.py")]
 
 
