@@ -308,7 +308,7 @@ def test_make_play_needs_only_the_standard_library():
     # `make play` runs the system python3: no pyserial, Playwright or
     # matplotlib there. Each is blocked here as if not installed.
     block = ("import sys, runpy\n"
-             "for m in ('serial', 'playwright', 'matplotlib', 'tqdm', 'littlefs'):\n"
+             "for m in ('serial', 'playwright', 'matplotlib', 'tqdm', 'littlefs', 'paho', 'amqtt'):\n"
              "    sys.modules[m] = None\n"
              "sys.argv = ['host_sim'] + sys.argv[1:]\n"
              "runpy.run_module('host_sim', run_name='__main__')\n")

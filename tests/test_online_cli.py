@@ -113,8 +113,9 @@ def test_two_boards_on_usb_play_through_a_room_and_a_spectator_watches(procs, mo
     pos = Position()
     for text in played:
         pos.push(pos.parse_action(text))  # and a legal one
-    line = watch.until("%d " % n)
-    assert line.split()[2] == played[n - 1]
+    while not re.match(r"%d (light|dark) \S+$" % n, watch.next()):
+        pass  # (the board's rank 8 starts "8 " too)
+    assert watch.seen[-1].split()[2] == played[n - 1]
     watched = [line.split()[2] for line in watch.seen if re.match(r"\d+ (light|dark) \S+$", line)]
     assert watched[:n] == played
     assert not [line for link in links for line in link.seen if "Traceback" in line]
