@@ -244,6 +244,13 @@ class Game:
             self.log.append(line)
             del self.log[:-40]
 
+        printed = player.log  # the room's reports (a refusal, the broker lost): the page's too
+
+        def log(line):
+            printed(line)
+            say("online: " + line)
+
+        player.log = log
         self.online = Follow(player, lambda: self.rig.board, lay_out, say)
 
     def _game_seen(self):
