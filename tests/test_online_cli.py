@@ -63,7 +63,7 @@ def test_the_terminal_online(procs, mosquitto):
     until("you play light; your opponent (dark) is here")
     typed(term, "W@d4")
     end = time.monotonic() + 10
-    while dark.room.actions != ["W@d4"] and time.monotonic() < end:
+    while not (dark.ready() and dark.room.actions == ["W@d4"]) and time.monotonic() < end:
         dark.poll(0.05)
     assert dark.room.actions == ["W@d4"]
     dark.act("F@e5")

@@ -869,7 +869,7 @@ def test_online_the_page_shows_the_opponent_gone_and_back(browser, mosquitto):
         assert "you play light; your opponent (dark) is here" in online.inner_text()
         assert "ok" in online.get_attribute("class")
         game.command("act", {"action": "W@d4"})  # the page's hands: light's action goes to the room
-        wait("light's action", lambda: dark.room.actions == ["W@d4"])
+        wait("light's action", lambda: dark.ready() and dark.room.actions == ["W@d4"])
         dark.act("F@e5")
         wait("the board to ask for F@e5", lambda: "F@e5" in pg.locator("#pending").inner_text())
         shot(pg, "online-asks")
