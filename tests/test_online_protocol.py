@@ -101,9 +101,15 @@ def test_bad_names_and_topics_refused():
     for name in ("", "a/b", "a+b", "a#", "x" * 33, "caf\u00e9", "a b"):
         raises(ProtocolError, p.topic, name, p.ACTION)
     raises(ProtocolError, p.check_client, "c" * 24)
+    for kind, arg in ((p.SEAT, 2), (p.SEAT, "light"), (p.SEAT, None), ("bogus", None),
+                      (p.ACTION, 1), (p.PRESENCE, "a/b")):
+        raises(ProtocolError, p.topic, "r", kind, arg)
     for t in ("vortex/v2/r/action", "vortex/v1/r", "vortex/v1/r/seat/blue", "vortex/v1/r/actions",
               "vortex/v1/r/action/x", "vortex/v1/r/presence", "other/v1/r/state"):
         raises(ProtocolError, p.parse_topic, t)
+    # as client libraries hand them over: bytes
+    assert p.parse_topic(b"vortex/v1/r/action") == ("r", p.ACTION, None)
+    raises(ProtocolError, p.parse_topic, b"vortex/v1/\xff/action")
 
 
 # --- messages -------------------------------------------------------------------
@@ -211,6 +217,23 @@ def test_refusals_leave_the_game_intact():
     raises(ProtocolError, Room(ROOM, START).act, moves[0])
 
 
+def test_a_room_begun_with_a_boards_game_writes_the_same_state():
+    moves = game(12)
+    pos = Position()
+    codes = []
+    for text in moves:
+        codes.append(pos.parse_action(text))
+        pos.push(codes[-1])
+    r = Room(ROOM, None, SECRET, DARK, "d")
+    r.begin(START, codes)
+    assert r.actions == moves and r.pos.text() == pos.text() and r.side_of(13) == LIGHT
+    assert bytes(r.state()) == bytes(p.state_message(ROOM, START, moves, DARK, "d",
+                                                     r.keys[DARK]))
+    e = raises(ProtocolError, r.begin, START, codes[:3] + codes[2:3])
+    assert "action 4" in str(e) and r.actions == moves  # refused: the room as it was
+    raises(ProtocolError, r.begin, "not a position")
+
+
 def test_both_seats_acting_at_once():
     # Each acts on its own turn only; an action for the other's turn is refused there.
     light, dark = players()
@@ -249,6 +272,26 @@ def test_state_for_late_joiners_behind_and_disagreeing():
     refused(Room(ROOM), STATE_T, p.state_message(ROOM, "nonsense", [], LIGHT, "x",
                                                  light.keys[LIGHT]), "start")
     assert late.receive(STATE_T, b"")[0] == SAME  # a cleared retained state
+
+
+def test_a_state_spaced_its_own_way_is_read_word_by_word():
+    light, dark = players()
+    moves = game(3)
+    for text in moves:
+        me, them = (light, dark) if light.pos.side == LIGHT else (dark, light)
+        them.receive(ACTION_T, me.act(text))
+    key = light.keys[LIGHT]
+
+    def spaced(actions):
+        body = "start %s\nactions  %s " % (START, "   ".join(actions))
+        return (body + "\nby light x %s" % sign.mac(key, p.state_prefix(ROOM), body)).encode()
+    assert dark.receive(STATE_T, spaced(moves))[0] == SAME
+    assert dark.receive(STATE_T, spaced(moves[:2]))[0] == BEHIND
+    refused(dark, STATE_T, spaced(moves[:1] + ["A@h8" if moves[1] != "A@h8" else "A@h7"]),
+            "action 2 is")
+    late = Room(ROOM, None, SECRET, DARK, "d2")
+    assert late.receive(STATE_T, spaced(moves))[0] == APPLIED and late.actions == moves
+    assert late.receive(STATE_T, dark.state())[0] == SAME  # its words now written as ours
 
 
 def test_seats_and_presence():

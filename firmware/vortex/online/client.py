@@ -17,10 +17,12 @@ make is taken back, with a line saying why; a board whose game differs
 from the room's follows the room (a new game from the room's position).
 
 Never blocking for long: WiFi connects in the background (the WLAN's own
-connect), the broker is tried with a backoff (1 s doubling to 30 s), every
-socket umqtt.simple makes has a timeout of CONNECT_S (bounded()), and the
-messages are read with check_msg (non-blocking), a few a pass. What one
-connection costs the pass is measured in docs/online.md.
+connect), the broker is tried with a backoff (1 s doubling to 30 s),
+joining the room is cut into passes of one wait for the broker each,
+every socket umqtt.simple makes is ours and waits at most CONNECT_S
+(bounded(): TLS too), and the messages are read with check_msg
+(non-blocking), a few a pass. What a pass costs is measured in
+docs/online.md.
 """
 try:
     from typing import Any  # for mypy; MicroPython has no typing
@@ -40,8 +42,9 @@ from vortex.online.settings import OnlineSettings, SettingError
 OFF = const(0)      # online play off, or settings missing
 WIFI = const(1)     # waiting for the WiFi
 DOWN = const(2)     # the broker not reached: tried again after a backoff
-UP = const(3)       # connected, subscribed to the room
-STATES = ("off", "wifi", "down", "up")
+JOIN = const(3)     # connected: subscribing, saying we are here, claiming the seat
+UP = const(4)       # in the room
+STATES = ("off", "wifi", "down", "joining", "up")
 
 CONNECT_S = 2  # every socket's timeout: what a dead broker can cost one pass at most
 KEEPALIVE_S = const(30)  # the broker's will fires this long (x1.5) after the board vanishes
@@ -55,31 +58,66 @@ CA_FILE = "/broker-ca.der"  # the CA that signed the broker's certificate, DER (
 
 
 class _Sockets:
-    """A socket module whose sockets time out after CONNECT_S, for
-    umqtt.simple: it makes its socket inside connect(), and a blocking
-    connect to a broker that does not answer would stall the board's
-    loop for lwIP's tens of seconds (the watchdog would reset it first)."""
+    """The socket module umqtt.simple is given (bounded()): its sockets are
+    _Socket, which never wait longer than timeout_s and speak TLS when
+    asked (tls: an SSLContext, host: the broker's name, set before each
+    connection). umqtt.simple makes its socket inside connect(), and a
+    blocking connect to a broker that does not answer would stall the
+    board's loop for lwIP's tens of seconds (the watchdog resets it at 5)."""
 
     def __init__(self, sockets, timeout_s):
         self.sockets = sockets
         self.timeout_s = timeout_s
+        self.tls = None
+        self.host = None
 
     def socket(self, *args):
-        s = self.sockets.socket(*args)
-        s.settimeout(self.timeout_s)
+        return _Socket(self.sockets.socket(*args), self)
+
+    def getaddrinfo(self, *args):
+        return self.sockets.getaddrinfo(*args)
+
+
+class _Socket:
+    """A socket as umqtt.simple uses it (connect, read, write, setblocking,
+    close) whose waits are bounded: blocking means waiting at most the
+    timeout (a reply that never comes, a PUBACK on a link gone dead, ends
+    in OSError, and the connection is made again), and which wraps itself
+    in TLS once connected when asked, whatever umqtt.simple's version does
+    with its own `ssl` (none is passed to it)."""
+
+    def __init__(self, raw, sockets):
+        self.raw = raw
+        self.sockets = sockets
+        self.stream = raw
+        raw.settimeout(sockets.timeout_s)
         # umqtt.simple writes a message in pieces and waits for each QoS 1
         # PUBACK: with Nagle's algorithm on, each wait costs the broker's
         # delayed ACK (44 ms measured here). Linux's and lwIP's numbers
         # where the port names none; a port that refuses it keeps Nagle.
         try:
-            s.setsockopt(getattr(self.sockets, "IPPROTO_TCP", 6),
-                         getattr(self.sockets, "TCP_NODELAY", 1), 1)
+            raw.setsockopt(getattr(sockets.sockets, "IPPROTO_TCP", 6),
+                           getattr(sockets.sockets, "TCP_NODELAY", 1), 1)
         except OSError:
             pass
-        return s
 
-    def getaddrinfo(self, *args):
-        return self.sockets.getaddrinfo(*args)
+    def connect(self, address):
+        self.raw.connect(address)
+        tls = self.sockets.tls
+        if tls is not None:  # the handshake, bounded by the timeout too
+            self.stream = tls.wrap_socket(self.raw, server_hostname=self.sockets.host)
+
+    def setblocking(self, flag):
+        self.raw.settimeout(self.sockets.timeout_s if flag else 0)
+
+    def read(self, n):
+        return self.stream.read(n)
+
+    def write(self, data, n=-1):
+        return self.stream.write(data) if n < 0 else self.stream.write(data, n)
+
+    def close(self):
+        self.stream.close()
 
 
 def bounded(simple, timeout_s=CONNECT_S):
@@ -110,6 +148,7 @@ class Online:
         self.conn = None  # type: Any  # the MQTTClient while connected
         self.room = None  # type: Any  # the Room, while online play is on and set up
         self.state = OFF
+        self._step = 0  # the next step of joining (JOIN)
         self.why = ""  # the last connection failure, said in status()
         self.tries = 0
         self._next = 0  # when to try the broker next
@@ -235,6 +274,9 @@ class Online:
             self._lost(now, OSError("the WiFi is gone"))
             return
         try:
+            if st == JOIN:
+                self._join()
+                return
             for _ in range(MESSAGES_PER_PASS):
                 if self.conn.check_msg() is None:
                     break
@@ -242,9 +284,11 @@ class Online:
                 self._ping = now + PING_MS
                 self.conn.ping()
             self._sync(now)
-        except (OSError, IndexError, AssertionError) as e:
-            # umqtt.simple: OSError when the link drops, IndexError on a
-            # read cut short, AssertionError on a reply it did not expect.
+        except Exception as e:  # noqa: the board plays on, whatever the network did
+            # umqtt.simple: OSError when the link drops or a wait times out,
+            # IndexError on a read cut short, AssertionError on a reply it
+            # did not expect, MQTTException on a refusal. Said, and the
+            # connection made again.
             self._lost(now, e)
 
     def _show(self):
@@ -275,45 +319,65 @@ class Online:
         return False
 
     def _connect(self, now):
+        # The connection itself (a TCP connect, TLS, CONNECT and CONNACK):
+        # the first step of joining; the others come in the next passes.
         s = self.settings
         room = self.room
         host, port = s.broker()
         c = None
         try:
-            c = bounded(self.mqtt).MQTTClient(room.client, host, port, s.get("user") or None,
-                                              s.get("password") or None, KEEPALIVE_S,
-                                              self._tls())
+            sockets = bounded(self.mqtt).socket
+            sockets.tls = self._tls()
+            sockets.host = host
+            c = self.mqtt.MQTTClient(room.client, host, port, s.get("user") or None,
+                                     s.get("password") or None, KEEPALIVE_S)
             c.set_callback(self._message)
-            presence = p.topic(room.name, p.PRESENCE, room.client)
-            c.set_last_will(presence, p.OFFLINE, True, 1)
+            c.set_last_will(p.topic(room.name, p.PRESENCE, room.client), p.OFFLINE, True, 1)
             # A persistent session: what the room said while we were away
             # waits at the broker for this client id.
             c.connect(False)
-            self.conn = c
-            c.subscribe(p.room_filter(room.name), 1)
-            c.publish(presence, room.presence(), True, 1)
-            if room.side != WATCH:
-                c.publish(p.topic(room.name, p.SEAT, room.side), room.seat(), True, 1)
-                self._resend()
-        except Exception as e:  # noqa: any failure of the try is a failed connection
-            if c is not None and self.conn is None and c.sock is not None:
+        except Exception as e:  # noqa: any failure here is a failed connection
+            if c is not None and c.sock is not None:
                 try:
                     c.sock.close()  # connect() failed half way: its socket goes
                 except OSError:
                     pass
             self._lost(now, e)
             return
-        self.state = UP
-        self.tries = 0
-        self.why = ""
-        self._joined = now
-        self._ping = now + PING_MS
-        self.say("online: room %s on %s:%d as %s" % (room.name, host, port, p.ROLES[room.side]))
+        self.conn = c
+        self.state = JOIN
+        self._step = 0
+
+    def _join(self):
+        # One step of joining the room a pass, each at most one wait for the
+        # broker (a connection's timeout): subscribe; say we are here; claim
+        # our seat; send again what may have been lost.
+        room = self.room
+        c = self.conn
+        step = self._step
+        self._step += 1
+        if step == 0:
+            c.subscribe(p.room_filter(room.name), 1)
+        elif step == 1:
+            c.publish(p.topic(room.name, p.PRESENCE, room.client), room.presence(), True, 1)
+        elif step == 2 and room.side != WATCH:
+            c.publish(p.topic(room.name, p.SEAT, room.side), room.seat(), True, 1)
+        elif step == 3 and room.side != WATCH:
+            self._resend()
+        elif step >= 2:
+            now = self.clock()
+            self.state = UP
+            self.tries = 0
+            self.why = ""
+            self._joined = now
+            self._ping = now + PING_MS
+            host, port = self.settings.broker()
+            self.say("online: room %s on %s:%d as %s" % (room.name, host, port,
+                                                         p.ROLES[room.side]))
 
     def _tls(self):
-        # umqtt.simple's `ssl`: an SSLContext (micropython-lib's current
-        # umqtt.simple wraps the socket with it and the broker's name), or
-        # None. The broker's certificate is checked against CA_FILE when the
+        # The SSLContext our sockets wrap themselves with (tls on), or None.
+        # The broker's certificate is checked against CA_FILE when the
         # board has one (mpremote cp ca.der :broker-ca.der); without it the
         # link is encrypted but the broker is not authenticated, and the
         # board says so.
@@ -332,7 +396,7 @@ class Online:
         return ctx
 
     def _lost(self, now, e):
-        if self.state == UP:
+        if self.state == UP or self.state == JOIN:
             self.say("online: connection lost (%s): trying again" % (e,))
         self._drop(False)
         self.state = DOWN if self.wifi is None or self.wifi.isconnected() else WIFI
@@ -381,9 +445,7 @@ class Online:
                 return
             # A new room: its game is the board's (each action ours or not,
             # as the players at this board played them).
-            game = room.begin(board.start)
-            for a in board.pos.stack:
-                game.push(a)
+            room.begin(board.start, board.pos.stack)
             self._board_pos = board.pos
             self._agreed = len(room.actions)
             self._publish(p.STATE, room.state(), True)

@@ -65,9 +65,13 @@ def topic(room, kind, arg=None):
     topic("friday", PRESENCE, "board-1")."""
     t = PREFIX + check_name(room) + "/" + kind
     if kind == SEAT:
+        if arg not in (LIGHT, DARK):
+            raise ProtocolError("seat: side %r is not light (0) or dark (1)" % (arg,))
         return t + "/" + SIDES[arg]
     if kind == PRESENCE:
         return t + "/" + check_client(arg)
+    if kind not in (STATE, ACTION) or arg is not None:
+        raise ProtocolError("topic: %r is not state, action, seat or presence" % (kind,))
     return t
 
 
@@ -78,7 +82,10 @@ def room_filter(room):
 
 def parse_topic(text):
     """(room, kind, arg) of a room's topic: arg is the side of a seat, the
-    client of a presence, None otherwise; ProtocolError if it is none of them."""
+    client of a presence, None otherwise; ProtocolError if it is none of them.
+    text: str, or the bytes a client library hands over."""
+    if not isinstance(text, str):
+        text = _text(text, 256, "topic")
     if not text.startswith(PREFIX):
         raise ProtocolError("topic %s is not vortex/v1/..." % text[:60])
     parts = text[len(PREFIX):].split("/")
@@ -96,12 +103,18 @@ def parse_topic(text):
 # --- payloads -----------------------------------------------------------------------
 def _text(payload, most, what, lines=False, decode=True):
     # Bounded printable ASCII (LF too where lines are allowed), as str.
+    if isinstance(payload, str):
+        payload = payload.encode()
     if len(payload) > most:
         raise ProtocolError("%s too long: %d bytes (at most %d)" % (what, len(payload), most))
-    for b in payload:
-        if (b < 32 and not (lines and b == 10)) or b > 126:
-            raise ProtocolError("%s holds byte 0x%02x: not printable ASCII" % (what, b))
-    return bytes(payload).decode() if decode else None
+    data = bytes(payload)
+    if data:
+        plain = data.replace(b"\n", b" ") if lines else data
+        if min(plain) < 32 or max(plain) > 126:  # (min and max: C's loop, not ours)
+            for b in plain:
+                if b < 32 or b > 126:
+                    raise ProtocolError("%s holds byte 0x%02x: not printable ASCII" % (what, b))
+    return data.decode() if decode else None
 
 
 def _number(word, what, low, high):
@@ -163,15 +176,21 @@ def state_message(room, start, actions, side, sender, key):
         actions <action> <action> ...
         by <side> <sender> <signature of the two lines above>
 
-    actions: the game's actions in notation (any iterable). Built in one
-    bytearray of its final size: the longest game's state is 10 KB, and a
-    board's heap has room for it once, not for the copies that growing it
-    would make."""
+    actions: the game's actions in notation (any iterable of str), or
+    their words already written (bytes or bytearray: " W@d4 F@e5", each
+    after a space), as a Room keeps them so that a long game's state costs
+    no notation work. Built in one bytearray of its final size: the
+    longest game's state is 10 KB, and a board's heap has room for it
+    once, not for the copies that growing it would make."""
     head = "start %s\nactions" % start
-    n = size = 0
-    for text in actions:
-        n += 1
-        size += 1 + len(text)
+    written = isinstance(actions, (bytes, bytearray))
+    if written:
+        n, size = actions.count(b" "), len(actions)
+    else:
+        n = size = 0
+        for text in actions:
+            n += 1
+            size += 1 + len(text)
     if n > STATE_ACTIONS:
         raise ProtocolError("state: %d actions (at most %d)" % (n, STATE_ACTIONS))
     by = " %s %s " % (SIDES[side], check_client(sender))
@@ -179,10 +198,13 @@ def state_message(room, start, actions, side, sender, key):
     out = bytearray(body + 3 + len(by) + sign.MAC_HEX)
     out[:len(head)] = head.encode()
     i = len(head)
-    for text in actions:
-        out[i] = 32
-        out[i + 1:i + 1 + len(text)] = text.encode()
-        i += 1 + len(text)
+    if written:
+        out[i:body] = actions
+    else:
+        for text in actions:
+            out[i] = 32
+            out[i + 1:i + 1 + len(text)] = text.encode()
+            i += 1 + len(text)
     view = memoryview(out)
     tail = "\nby" + by + sign.mac(key, state_prefix(room), view[:body])
     view[body:] = tail.encode()
@@ -190,22 +212,26 @@ def state_message(room, start, actions, side, sender, key):
 
 
 class Words:
-    """The action words of a state's payload, read in place: len(), [i]
+    """The action words of a state's payload (bytes), read in place: len(), [i]
     (the i-th action's text), iteration. A list of 1,500 strings would
     cost a board tens of KB; this holds their offsets, 2 bytes each."""
 
     def __init__(self, data, begin, end):
         self.data = data
+        self.begin = begin  # data[begin:end]: the words, each after a space
+        self.end = end
         self.at = array("H")
         i = begin
-        while i < end:
+        while i < end:  # a find() a word: C's speed, not a Python step a byte
             if data[i] == 32:
                 i += 1
                 continue
+            j = data.find(b" ", i, end)
+            if j < 0:
+                j = end
             self.at.append(i)
-            while i < end and data[i] != 32:
-                i += 1
-            self.at.append(i)
+            self.at.append(j)
+            i = j
 
     def __len__(self):
         return len(self.at) // 2
@@ -230,7 +256,11 @@ def read_state(payload):
     actions is a Words view (len, [i], iteration) of the action texts; body
     the bytes the signature covers after state_prefix(). ProtocolError if
     it is malformed (whether its actions are legal is the room's)."""
+    if isinstance(payload, str):
+        payload = payload.encode()
     _text(payload, STATE_MAX, "state", True, False)
+    if not isinstance(payload, (bytes, bytearray)):
+        payload = bytes(payload)  # (a memoryview: find() below)
     data = memoryview(payload)
     first = payload.find(b"\n")
     second = payload.find(b"\n", first + 1) if first >= 0 else -1
@@ -238,7 +268,7 @@ def read_state(payload):
             or bytes(data[:6]) != b"start " or bytes(data[first + 1:first + 8]) != b"actions" \
             or second > first + 8 and data[first + 8] != 32:
         raise ProtocolError("state: expected the lines start, actions and by")
-    actions = Words(data, first + 8, second)
+    actions = Words(payload, first + 8, second)
     if len(actions) > STATE_ACTIONS:
         raise ProtocolError("state: %d actions (at most %d)" % (len(actions), STATE_ACTIONS))
     by = bytes(data[second + 1:]).decode().split()

@@ -18,7 +18,7 @@ cannot act. Room(start=None) takes the start from the first state it reads
 (a late joiner, a spectator).
 """
 from vortex.engine.defs import LIGHT, DARK, const
-from vortex.engine.position import Position
+from vortex.engine.position import Position, UNDECIDED
 from vortex.engine.notation import action_text
 from vortex.online import sign, protocol as p
 from vortex.online.protocol import ProtocolError, SIDES, WATCH
@@ -69,23 +69,35 @@ class Room:
         self.start = None
         self.first = LIGHT
         self.pos = None
+        self._words = bytearray()
         self.actions = Actions([])  # the game's actions in notation, action n at [n - 1]
         self.seats = [None, None]  # (client, proof) of each seat's claim
         self.present = {}  # client -> role (LIGHT, DARK, WATCH) while online
         if start is not None:
             self.begin(start)
 
-    def begin(self, start):
-        """Start the room's game from a position (the room's first state
-        does this for a late joiner; a new room's first player calls it)."""
+    def begin(self, start, actions=()):
+        """Start the room's game from a position, and the engine's action
+        codes played from it (a new room's first player, with the game its
+        board has: each checked); the room's first state does this for a
+        late joiner. ProtocolError if it is not a game."""
         try:
-            self.pos = Position(start)
+            pos = Position(start)
         except ValueError as e:
             raise ProtocolError("start: %s" % e)
+        first = pos.side
+        for a in actions:
+            if not pos.is_legal(a):
+                raise ProtocolError("action %d: %s" % (len(pos.stack) + 1, pos.why_illegal(a)))
+            pos.push(a)
+        self.pos = pos
         self.start = start
-        self.first = self.pos.side  # the side of action 1
-        self.actions = Actions(self.pos.stack)
-        return self.pos
+        self.first = first  # the side of action 1
+        self.actions = Actions(pos.stack)
+        self._words = bytearray()  # the actions as the state writes them: " W@d4 F@e5"
+        for a in pos.stack:
+            self._wrote(action_text(a))
+        return pos
 
     # --- what we say ----------------------------------------------------------------
     def number(self):
@@ -106,6 +118,7 @@ class Room:
         a = self.pos.parse_action(text)  # NotationError or IllegalAction
         self.pos.push(a)
         text = action_text(a)
+        self._wrote(text)
         return p.action_message(self.name, len(self.actions), self.side, text, self.client,
                                 self.keys[self.side])
 
@@ -127,8 +140,13 @@ class Room:
         a state BEHIND ours was read)."""
         if self.keys is None or self.side == WATCH:
             raise ProtocolError("a spectator publishes no state")
-        return p.state_message(self.name, self.start, self.actions, self.side, self.client,
+        return p.state_message(self.name, self.start, self._words, self.side, self.client,
                                self.keys[self.side])
+
+    def _wrote(self, text):
+        # An action played: its word for the state.
+        self._words.append(32)
+        self._words.extend(text.encode())
 
     def seat(self):
         """Our seat's retained claim."""
@@ -152,6 +170,8 @@ class Room:
     # --- what we hear ----------------------------------------------------------------
     def receive(self, topic, payload):
         """(code, line) for one message of the room (see the module's doc)."""
+        if payload is None:
+            payload = b""  # (some libraries' empty message)
         try:
             room, kind, arg = p.parse_topic(topic)
             if room != self.name:
@@ -196,6 +216,7 @@ class Room:
         if action_text(a) != text:  # one spelling per action: a repeat compares equal
             raise ProtocolError("%s: written %s in the notation" % (what, action_text(a)))
         pos.push(a)
+        self._wrote(text)
         return APPLIED, "%d %s %s" % (number, SIDES[side], text)
 
     def _state(self, payload):
@@ -208,17 +229,20 @@ class Room:
             raise ProtocolError("state by %s: another game (its start differs)" % sender)
         mine = self.actions
         n, m = len(mine), len(actions)
-        for i in range(n if n < m else m):
-            if actions[i] != mine[i]:
-                raise ProtocolError("state by %s: action %d is %s, here %s"
-                                    % (sender, i + 1, actions[i], mine[i]))
+        if not self._same_words(actions, n if n < m else m):
+            for i in range(n if n < m else m):  # (where, said in words)
+                if actions[i] != mine[i]:
+                    raise ProtocolError("state by %s: action %d is %s, here %s"
+                                        % (sender, i + 1, actions[i], mine[i]))
         if m <= n:
             return (BEHIND, "state by %s: %d actions, here %d" % (sender, m, n)) if m < n \
                 else (SAME, "")
         for i in range(n, m):  # all or nothing: an illegal one takes back those before it
             text = actions[i]
             try:
-                if pos.outcome() is not None:
+                # (decided(), not outcome(): no move generation per action; a
+                # side left with no legal action has none to parse either)
+                if pos.decided() != UNDECIDED:
                     raise ProtocolError("the game was over")
                 a = pos.parse_action(text)
                 if action_text(a) != text:
@@ -228,7 +252,24 @@ class Room:
                     pos.pop()
                 raise ProtocolError("state by %s: action %d: %s" % (sender, i + 1, e))
             pos.push(a)
+        for i in range(n, m):
+            self._wrote(actions[i])
         return APPLIED, "state by %s: %d actions, %d new" % (sender, m, m - n)
+
+    def _same_words(self, actions, k):
+        # Are the first k actions of a state (a protocol.Words) ours? Their
+        # bytes against the words we keep, at C speed: a long game's state
+        # comes after every action of the other seat. Ours are single-
+        # spaced, so equal bytes ending where one of our words ends are the
+        # same k actions. False is "not known this way" (another writer's
+        # spacing): the caller compares word by word.
+        if k == 0:
+            return True
+        mine = self._words
+        end = actions.at[2 * k - 1]
+        size = end - actions.begin
+        return (size <= len(mine) and (size == len(mine) or mine[size] == 32)
+                and bytes(actions.data[actions.begin:end]) == bytes(memoryview(mine)[:size]))
 
     def _seat(self, side, payload):
         if not payload:
