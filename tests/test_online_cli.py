@@ -4,6 +4,7 @@ real broker (mosquitto, tests/conftest.py): the terminal (`vortex board
 boards on USB (`vortex board --serial`, pseudo-terminals) bridged to one
 room by `vortex link --online` and playing each other; a spectator
 (`vortex watch`) following them."""
+import queue
 import re
 import subprocess
 import time
@@ -39,6 +40,58 @@ def config_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
 
 
+def until(term, other, prefix, timeout=20):
+    """The terminal's lines until one holds prefix; the other client (a
+    Player in this process, with no loop of its own) polled meanwhile."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        other.poll(0.01)
+        try:
+            line = term.lines.get(timeout=0.05)
+        except queue.Empty:
+            continue
+        assert line is not None, "ended early:\n" + "\n".join(term.seen[-30:])
+        term.seen.append(line)
+        if prefix in line:
+            return line
+    raise AssertionError("no %r in:\n%s" % (prefix, "\n".join(term.seen[-30:])))
+
+
+def polled(player, test, timeout=10):
+    end = time.monotonic() + timeout
+    while not test() and time.monotonic() < end:
+        player.poll(0.05)
+    assert test()
+
+
+def test_a_terminal_killed_mid_action_comes_back(procs, mosquitto):
+    """SIGKILL as the terminal sends its action: the broker says it gone
+    (its will); started again (the same computer: the same client id and
+    session), it is laid out as the room's game and plays on."""
+    args = ("board", "--no-color", "--online", "kill-room", "--broker", mosquitto.address,
+            "--seat", "light")
+    dark = Player(Address.parse(mosquitto.address), "kill-room", "kill-room", DARK,
+                  device="dddddddd", settle_s=0.3).start()
+    term = Proc(*args, stdin=subprocess.PIPE)
+    procs.append(term)
+    until(term, dark, "your opponent (dark) is here")
+    polled(dark, dark.ready)
+    typed(term, "W@d4")
+    term.p.kill()
+    polled(dark, lambda: dark.opponent() == "gone")
+    again = Proc(*args, stdin=subprocess.PIPE)
+    procs.append(again)
+    until(again, dark, "your opponent (dark) is here")
+    if len(dark.room.actions) == 0:  # killed before the action left: played again
+        typed(again, "W@d4")
+    polled(dark, lambda: dark.room.actions == ["W@d4"])
+    dark.act("F@e5")
+    until(again, dark, "your opponent plays F@e5")
+    typed(again, "quit")
+    assert again.finish() == 0 and "Traceback" not in "\n".join(again.seen)
+    dark.close()
+
+
 def test_the_terminal_online(procs, mosquitto):
     term = Proc("board", "--no-color", "--online", "cli-room", "--broker", mosquitto.address,
                 "--seat", "light", stdin=subprocess.PIPE)
@@ -46,41 +99,30 @@ def test_the_terminal_online(procs, mosquitto):
     dark = Player(Address.parse(mosquitto.address), "cli-room", "cli-room", DARK,
                   device="dddddddd", settle_s=0.3).start()
 
-    def until(prefix, timeout=20):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:  # the opponent's client polled between the terminal's lines
-            dark.poll(0.01)
-            try:
-                line = term.lines.get(timeout=0.05)
-            except Exception:  # queue.Empty
-                continue
-            assert line is not None, "ended early:\n" + "\n".join(term.seen[-30:])
-            term.seen.append(line)
-            if prefix in line:
-                return line
-        raise AssertionError("no %r in:\n%s" % (prefix, "\n".join(term.seen[-30:])))
+    def until_(prefix):
+        return until(term, dark, prefix)
 
-    until("you play light; your opponent (dark) is here")
+    until_("you play light; your opponent (dark) is here")
     typed(term, "W@d4")
     end = time.monotonic() + 10
     while not (dark.ready() and dark.room.actions == ["W@d4"]) and time.monotonic() < end:
         dark.poll(0.05)
     assert dark.room.actions == ["W@d4"]
     dark.act("F@e5")
-    until("your opponent plays F@e5: carry it out on the board")
-    until("the board asks: F@e5")
+    until_("your opponent plays F@e5: carry it out on the board")
+    until_("the board asks: F@e5")
     typed(term, "carry")
-    until("board: played F@e5")
+    until_("board: played F@e5")
     dark.conn.kill()
-    until("your opponent (dark) is gone")
+    until_("your opponent (dark) is gone")
     dark = Player(Address.parse(mosquitto.address), "cli-room", "cli-room", DARK,
                   device="dddddddd", settle_s=0.3).start()
-    until("your opponent (dark) is here")
+    until_("your opponent (dark) is here")
     typed(term, "A@a1")
-    until("board: played A@a1")
+    until_("board: played A@a1")
     typed(term, "W@h1")  # dark's turn: the board takes it, the room does not
-    until("refused W@h1: not your turn: dark to act")
-    until("board: takeback")
+    until_("refused W@h1: not your turn: dark to act")
+    until_("board: takeback")
     typed(term, "quit")
     assert term.finish() == 0
     assert "Traceback" not in "\n".join(term.seen)

@@ -114,5 +114,6 @@ class Follow:
     def _lay_out(self, why):
         room = self.player.room
         self.rebuild(room.start, list(room.pos.stack))  # (the room's engine holds its codes)
-        self.say("%s: %d actions, laid out on the board" % (why, len(room.actions)))
+        n = len(room.actions)
+        self.say("%s: %d action%s, laid out on the board" % (why, n, "" if n == 1 else "s"))
         return True
