@@ -10,6 +10,7 @@ configuration file, and an embedded broker for a game given no broker
 Both listen on 127.0.0.1 only, on a free port unless one is given.
 """
 import asyncio
+import logging
 import os
 import pwd
 import shutil
@@ -144,6 +145,10 @@ class Embedded:
     def start(self):
         try:
             from amqtt.broker import Broker
+            # Its log would talk over the game (a port checked by a bare
+            # connect is "no data to decode"): the game says what matters.
+            logging.getLogger("amqtt").setLevel(logging.CRITICAL)
+            logging.getLogger("transitions").setLevel(logging.CRITICAL)
         except ImportError:
             raise BrokerError("no broker on %s and no embedded one: amqtt is not installed "
                               "(pip install 'vortex-board[local-broker]', or make test's .venv); "
