@@ -176,7 +176,9 @@ def test_a_board_joining_late_or_starting_afresh_takes_the_rooms_game():
         move(me, other, text)
     # Light's player comes back on another board: it takes the room's game whole.
     again = Player("light", "vx-l2-game-e", "alice", "game-e")
+    again.online.room.replay_max = 1  # the room's game replayed an action a pass
     pump((light, dark, again), lambda: len(again.rig.board.pos.stack) == 3)
+    assert again.said("state by vx-l-game-e: 1 of 3 actions replayed")
     assert again.rig.board.pos.text() == light.rig.board.pos.text()
     assert again.said("the board follows the room")
     # A new game started on dark's board: the room's game comes back to it.

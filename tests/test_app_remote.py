@@ -46,3 +46,24 @@ def test_a_remote_opponent_gone_shows_its_colour_in_the_centre():
     rig.board.set_remote(NO_REMOTE)
     rig.wait(20)
     assert not any(rig.shows(c, leds.SIDE[LIGHT]) for c in CENTRE)
+
+
+def test_a_game_taken_whole_is_the_boards_saved_once_and_taken_back_as_any():
+    from hal_fake_fs import MemFS
+    from vortex.hal.store import FileStore
+    from vortex.app.board import Board
+    from vortex.engine.position import START
+    from checks import raises
+    store = FileStore("/game.bin", MemFS())
+    board = Board(store)
+    moves = ["W@d4", "F@e5", "E@c3", "A@f6"]
+    commands.take_game(board, START, moves)
+    assert [board.pos.action_text(a) for a in board.pos.stack] == moves
+    assert store.records() == []  # one snapshot, not a record an action
+    again = Board(store)  # a power cut: the game is there
+    assert again.pos.text() == board.pos.text() and again.start == START
+    assert board.takeback() and len(board.pos.stack) == 3
+    before = board.pos.text()
+    raises(ValueError, commands.take_game, board, START, ["W@d4", "W@d4"])
+    raises(ValueError, commands.take_game, board, "nonsense", [])
+    assert board.pos.text() == before  # refused: the board's game as it was

@@ -211,3 +211,46 @@ def test_tls_to_the_broker_checks_its_certificate(tls_broker, tmp_path):
     assert "state down (" in out and "state up" not in out, out
     out = run_tls(broker, str(tmp_path / "none.der"))  # none: encrypted, not checked, said
     assert "state up" in out and "TLS without checking the broker's certificate" in out, out
+
+
+SILENT = """
+import sys, time
+sys.path[:0] = [%(firmware)r]
+from umqtt import simple
+from vortex.app.board import Board
+from vortex.online import client
+said = []
+net = client.Online(Board(), simple, clock=time.ticks_ms, say=said.append, client="vx-silent")
+for words in (["broker", %(broker)r], ["room", "r"], ["on"]):
+    net.command(words)
+worst = 0
+for _ in range(3):
+    t = time.ticks_ms()
+    net.poll()
+    worst = max(worst, time.ticks_diff(time.ticks_ms(), t))
+print("state", net.status())
+print("worst", worst)
+"""
+
+
+def test_a_broker_that_never_answers_costs_one_bounded_pass():
+    """A broker that takes the connection and never answers (a listening
+    socket that reads nothing): the pass that connects waits its socket's
+    timeout, not lwIP's or the kernel's, and the board says why and tries
+    again after the backoff. The wait is printed as a figure."""
+    if not os.path.isfile(os.path.join(LIB, "umqtt", "simple.py")):
+        pytest.skip("no umqtt.simple in %s: python3 tools/micropython_lib.py (make test does)"
+                    % LIB)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        code = SILENT % {"firmware": ROOT + "/firmware",
+                         "broker": "127.0.0.1:%d" % silent.getsockname()[1]}
+        p = subprocess.run([micropython(), "-X", "heapsize=512K", "-c", code],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, MICROPYPATH=".frozen:" + LIB))
+    out = p.stdout + p.stderr
+    assert p.returncode == 0, out
+    assert "state down (OSError" in out and "110" in out, out  # ETIMEDOUT: our timeout
+    print("figure: the pass that meets a silent broker: %s ms"
+          % out.split("worst ")[1].split()[0])

@@ -294,6 +294,40 @@ def test_a_state_spaced_its_own_way_is_read_word_by_word():
     assert late.receive(STATE_T, dark.state())[0] == SAME  # its words now written as ours
 
 
+def test_a_long_state_is_replayed_a_few_actions_a_call():
+    light, dark = players()
+    moves = game(23)
+    for text in moves:
+        me, them = (light, dark) if light.pos.side == LIGHT else (dark, light)
+        them.receive(ACTION_T, me.act(text))
+    late = Room(ROOM, None, SECRET, DARK, "d2")
+    late.replay_max = 5
+    code, line = late.receive(STATE_T, light.state())
+    assert code == APPLIED and late.number() == 5 and late.replaying(), line
+    raises(ProtocolError, late.act, "W@a1")  # not while replaying
+    # an action past the replay comes with the next state: no refusal meanwhile
+    assert late.receive(ACTION_T, p.action_message(ROOM, 24, LIGHT, "W@a1", "x",
+                                                   late.keys[LIGHT]))[0] == SAME
+    calls = 0
+    while late.replaying():
+        code, line = late.more()
+        assert code == APPLIED, line
+        calls += 1
+    assert calls == 4 and late.actions == moves and late.pos.text() == light.pos.text()
+    assert late.more() == (SAME, "")
+    assert late.receive(STATE_T, dark.state())[0] == SAME
+    # an illegal action deep in a signed state: played up to it, refused there
+    bad = list(moves[:11]) + ["d2d4"] + list(moves[12:])
+    other = Room(ROOM, None, SECRET, DARK, "d3")
+    other.replay_max = 5
+    other.receive(STATE_T, p.state_message(ROOM, START, bad, LIGHT, "x", light.keys[LIGHT]))
+    code, line = other.more()
+    assert code == APPLIED and other.number() == 10
+    code, line = other.more()
+    assert code == REFUSED and "action 12" in line and other.number() == 11
+    assert not other.replaying()
+
+
 def test_seats_and_presence():
     light, dark = players()
     seat_t = p.topic(ROOM, p.SEAT, DARK)

@@ -121,10 +121,16 @@ class Board:
         return self.sense.judged
 
     # --- the game session ---------------------------------------------------
-    def new_game(self, text=START):
-        """Start a new game from a position (the start by default) and save it."""
+    def new_game(self, text=START, actions=()):
+        """Start a new game from a position (the start by default) and save
+        it; with actions (legal codes from it: a game taken whole,
+        commands.take_game), played on it first and saved with it at once,
+        not a journal record each."""
         self.start = text
-        self.pos = Position(text)
+        pos = Position(text)
+        for a in actions:
+            pos.push(a)
+        self.pos = pos
         self._setup_clock(None)
         self._after_change(True)
         self.save()

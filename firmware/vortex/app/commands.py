@@ -74,14 +74,9 @@ def take_game(board, start, actions):
     IllegalAction, the board's game untouched, if it is not a game."""
     _open(board)
     pos = Position(start)
-    codes = []
     for text in actions:
-        a = pos.parse_action(text)
-        pos.push(a)
-        codes.append(a)
-    board.new_game(start)
-    for a in codes:
-        board.commit(a)
+        pos.push(pos.parse_action(text))
+    board.new_game(start, pos.stack)  # one save for the whole game
 
 
 def takeback(board):

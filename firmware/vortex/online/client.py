@@ -28,7 +28,7 @@ try:
     from typing import Any  # for mypy; MicroPython has no typing
 except ImportError:
     pass
-from vortex.ticks import ticks_diff
+from vortex.ticks import ticks_add, ticks_diff
 from vortex.engine.defs import const
 from vortex.engine.notation import action_text
 from vortex.app import commands
@@ -53,6 +53,8 @@ RETRY_MS = (1000, 2000, 4000, 8000, 16000, 30000)
 STATE_WAIT_MS = const(1500)  # the room's retained state comes just after subscribing; none
                              # by then: the room is new, and starts from the board's game
 MESSAGES_PER_PASS = const(4)
+REPLAY_PER_PASS = const(24)  # a late joiner's replay of the room's game: about 3 ms an
+                             # action on the RP2040, so some 70 ms a pass, not seconds
 WIFI_RETRY_MS = const(20000)  # the WiFi asked to join again after this long without it
 CA_FILE = "/broker-ca.der"  # the CA that signed the broker's certificate, DER (tls on)
 
@@ -221,6 +223,7 @@ class Online:
         try:
             self.room = Room(s.get("room"), None, s.get("secret") or None, side,
                              s.get("client") or self.client)
+            self.room.replay_max = REPLAY_PER_PASS
         except ProtocolError as e:
             self.say("online: %s" % e)
             return
@@ -277,11 +280,15 @@ class Online:
             if st == JOIN:
                 self._join()
                 return
+            if self.room.replaying():  # the room's game, a few actions a pass
+                code, line = self.room.more()
+                if code == REFUSED:
+                    self.say("online: refused: " + line)
             for _ in range(MESSAGES_PER_PASS):
                 if self.conn.check_msg() is None:
                     break
             if ticks_diff(now, self._ping) >= 0:
-                self._ping = now + PING_MS
+                self._ping = ticks_add(now, PING_MS)
                 self.conn.ping()
             self._sync(now)
         except Exception as e:  # noqa: the board plays on, whatever the network did
@@ -370,7 +377,7 @@ class Online:
             self.tries = 0
             self.why = ""
             self._joined = now
-            self._ping = now + PING_MS
+            self._ping = ticks_add(now, PING_MS)
             host, port = self.settings.broker()
             self.say("online: room %s on %s:%d as %s" % (room.name, host, port,
                                                          p.ROLES[room.side]))
@@ -402,7 +409,7 @@ class Online:
         self.state = DOWN if self.wifi is None or self.wifi.isconnected() else WIFI
         self._wifi_on = False
         self.why = ("%s %s" % (type(e).__name__, e))[:60]
-        self._next = now + RETRY_MS[self.tries if self.tries < len(RETRY_MS) else -1]
+        self._next = ticks_add(now, RETRY_MS[self.tries if self.tries < len(RETRY_MS) else -1])
         self.tries += 1
 
     def _publish(self, kind, payload, retain):
@@ -437,6 +444,8 @@ class Online:
     def _sync(self, now):
         room = self.room
         board = self.board
+        if room.replaying():
+            return  # the board follows once the room has the whole game
         if self._behind:
             self._behind = False
             self._publish(p.STATE, room.state(), True)

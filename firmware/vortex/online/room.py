@@ -73,6 +73,8 @@ class Room:
         self.actions = Actions([])  # the game's actions in notation, action n at [n - 1]
         self.seats = [None, None]  # (client, proof) of each seat's claim
         self.present = {}  # client -> role (LIGHT, DARK, WATCH) while online
+        self.replay_max = 0  # 0: a state's new actions all at once; else this many a more()
+        self._replay = None  # [Words, the next index, sender]: a state being replayed
         if start is not None:
             self.begin(start)
 
@@ -91,6 +93,7 @@ class Room:
                 raise ProtocolError("action %d: %s" % (len(pos.stack) + 1, pos.why_illegal(a)))
             pos.push(a)
         self.pos = pos
+        self._replay = None
         self.start = start
         self.first = first  # the side of action 1
         self.actions = Actions(pos.stack)
@@ -111,6 +114,8 @@ class Room:
             raise ProtocolError("a spectator cannot act")
         if self.pos is None:
             raise ProtocolError("the game has not started: no state yet")
+        if self._replay is not None:
+            raise ProtocolError("the room's game is still being replayed")
         if self.pos.side != self.side:
             raise ProtocolError("not your turn: %s to act" % SIDES[self.pos.side])
         if self.pos.outcome() is not None:
@@ -203,6 +208,8 @@ class Room:
             raise ProtocolError("%s: action %d is %s already" % (what, number,
                                                                  self.actions[number - 1]))
         if number > n + 1:
+            if self._replay is not None:
+                return SAME, ""  # a state is being replayed: it comes with the next state
             raise ProtocolError("%s: out of order, the next is %d" % (what, n + 1))
         pos = self.pos
         if pos.outcome() is not None:
@@ -237,6 +244,10 @@ class Room:
         if m <= n:
             return (BEHIND, "state by %s: %d actions, here %d" % (sender, m, n)) if m < n \
                 else (SAME, "")
+        if self.replay_max and m - n > self.replay_max:
+            self._replay = [actions, n, sender]
+            return self.more()
+        self._replay = None
         for i in range(n, m):  # all or nothing: an illegal one takes back those before it
             text = actions[i]
             try:
@@ -255,6 +266,43 @@ class Room:
         for i in range(n, m):
             self._wrote(actions[i])
         return APPLIED, "state by %s: %d actions, %d new" % (sender, m, m - n)
+
+    def replaying(self):
+        """Is a state being replayed a few actions a call (replay_max)?"""
+        return self._replay is not None
+
+    def more(self):
+        """The next replay_max actions of a state being replayed, each
+        checked by the engine: (code, line), APPLIED while some were
+        played, SAME when none is left. Those played stay (each legal, the
+        state signed); an illegal one ends the replay, REFUSED, said."""
+        r = self._replay
+        if r is None:
+            return SAME, ""
+        actions, i, sender = r
+        m = len(actions)
+        end = i + self.replay_max if i + self.replay_max < m else m
+        pos = self.pos
+        while i < end:
+            text = actions[i]
+            try:
+                if pos.decided() != UNDECIDED:
+                    raise ProtocolError("the game was over")
+                a = pos.parse_action(text)
+                if action_text(a) != text:
+                    raise ProtocolError("written %s in the notation" % action_text(a))
+            except ValueError as e:
+                self._replay = None
+                return REFUSED, "state by %s: action %d: %s (the %d before it are played)" % (
+                    sender, i + 1, e, i)
+            pos.push(a)
+            self._wrote(text)
+            i += 1
+        r[1] = i
+        if i == m:
+            self._replay = None
+            return APPLIED, "state by %s: %d actions, replayed" % (sender, m)
+        return APPLIED, "state by %s: %d of %d actions replayed" % (sender, i, m)
 
     def _same_words(self, actions, k):
         # Are the first k actions of a state (a protocol.Words) ours? Their
