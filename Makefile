@@ -8,7 +8,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal test browser bench bench-device mutate tables hardware uf2 flash clean
+.PHONY: help play play-device play-terminal test browser mosquitto bench bench-device bench-online mutate tables hardware uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,7 +24,7 @@ play-terminal:  ## the same simulator in a terminal
 
 # A worker a core, up to 4 (pytest-xdist), a test file each at a time: the
 # emulated Pico's long games run beside the short files (tests/conftest.py).
-test: $(STAMP) browser  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium
+test: $(STAMP) browser mosquitto  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium, mosquitto
 	$(VPY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 # Playwright cannot download its own browser here: the tests drive Debian's.
@@ -33,6 +33,13 @@ browser:  ## chromium for the browser tests (apt-get when root; else they skip, 
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 	       && (apt-get update -q && apt-get install -y -q chromium) ; } \
 	  || echo "note: no chromium; the browser tests will be skipped"
+
+# The online tests start Debian's broker on a loopback port (tools/mosquitto/local.conf).
+mosquitto:  ## the MQTT broker for the online tests (apt-get when root; else they skip, saying why)
+	@test -x /usr/sbin/mosquitto \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	       && (apt-get update -q && apt-get install -y -q --no-install-recommends mosquitto) ; } \
+	  || echo "note: no mosquitto; the online tests will be skipped"
 
 bench: $(STAMP)  ## figures and ratios; never a pass/fail
 	$(VPY) tools/bench.py
@@ -46,6 +53,9 @@ SAMPLE ?= 10
 JOBS ?= 2
 mutate: $(STAMP)  ## mutation testing with mutmut (PKG=engine, SAMPLE=1 for every mutant; docs/testing.md)
 	$(VPY) tools/mutate.py $(PKG) --sample $(SAMPLE) --jobs $(JOBS)
+
+bench-online: $(STAMP) mosquitto  ## many games at once through one mosquitto on loopback: actions/s, latency, losses
+	$(VPY) tools/bench_online.py
 
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py

@@ -5,11 +5,14 @@ checkout: the same commands.
 
     vortex play [--ai off|light|dark] [--port N] [--no-browser] ...   the simulator, in the browser
     vortex board [--ai light|dark] [--clock MIN+INC] [--save FILE] ...  the same, in this terminal
+    vortex play|board --online ROOM [--broker ADDRESS] [--seat light|dark] [--secret TEXT]
+                                                                  either, against a friend online
     vortex game [--light human|random] [--dark human|random] ...   a plain game, no board logic
     vortex legal "<position>"
     vortex perft "<position>" N [--bulk] [--divide]
     vortex apply "<position>" ACTION...
-    vortex link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT]
+    vortex link --port PORT [--record FILE] [--listen|--connect [HOST:]PORT|--online ROOM]
+    vortex watch ROOM [--broker ADDRESS]                          a game online, as a spectator
     vortex write-tag TERRAIN [--serial N] [--write --cell CELL --port PORT]
 
 `vortex COMMAND --help` tells more of each command; `vortex --version`
@@ -120,6 +123,7 @@ COMMANDS = {
     "apply": (Local(cmd_apply, apply_arguments), "the position after some actions", None),
     "link": (Module("link_host"), "follow a board over its serial link: its events live, the "
              "game record, actions from stdin or another board", None),
+    "watch": (Module("online.watch"), "watch a game online as a spectator", None),
     "write-tag": (Module("write_tag"), "print a tile's tag bytes, or write them through the "
                   "board", None),
 }

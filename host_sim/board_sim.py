@@ -292,14 +292,20 @@ def add_arguments(ap):
                     help="with --serial: hands carry out every action the board asks for")
     ap.add_argument("--robot", choices=("light", "dark"),
                     help="with --serial: hands play this side with an AI of their own")
+    from .online.options import add_arguments as online_arguments
+    online_arguments(ap)
 
 
 def run(opts, stdin=None, stdout=None):
     """Run the simulator on stdin's commands; returns an exit code."""
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
+    from .online.options import room
+    online = room(opts)
+    if online and (opts.serial or opts.replay):
+        raise cli.Failure("--online plays the room's game: not with --serial or --replay")
     settings = Settings(clock_ms=opts.clock[0], increment_ms=opts.clock[1])
-    commands.change(settings, "ai", opts.ai)
+    commands.change(settings, "ai", "off" if online else opts.ai)  # online: a person opposite
     position, actions = opts.position.text() if opts.position else None, ()
     if opts.replay:
         try:
@@ -316,6 +322,8 @@ def run(opts, stdin=None, stdout=None):
         from .serial_board import serve
         robot = {"light": LIGHT, "dark": DARK}.get(opts.robot)
         return serve(sim, opts.auto, robot, stdin, out)
+    if online:
+        return play_online(sim, opts, online, stdin, out)
     tty = stdin is sys.stdin and out is sys.stdout and stdin.isatty()
     if tty:
         try:
@@ -337,3 +345,52 @@ def run(opts, stdin=None, stdout=None):
         if not sim.command(line.strip()):
             break
     return 0
+
+
+def play_online(sim, opts, room, stdin, out):
+    """The terminal in a room (host_sim/online): the typed commands as
+    offline, and the room's news as they come (the opponent's action to
+    carry out, who is here and who is gone)."""
+    import select
+    from .online.options import player as join
+    from .online.follow import Follow
+    from vortex.engine.notation import action_text
+
+    def say(line):
+        sim.say("online: " + line)
+        out.flush()
+
+    def lay_out(start, codes):
+        sim.rig = Rig(start, settings=sim.rig.board.settings,
+                      actions=[action_text(a) for a in codes], supply=opts.supply)
+
+    start = opts.position.text() if opts.position else None
+    player, embedded = join(opts, room, start, log=say)
+    follow = Follow(player, lambda: sim.rig.board, lay_out, say)
+    typed = b""
+    tty = stdin.isatty()
+    try:
+        while True:
+            ready = select.select([stdin, player], [], [], 0.25)[0]
+            if follow.step() == "board":
+                sim.draw()
+                out.flush()
+            if stdin in ready:  # (os.read: a buffered readline would hide later lines)
+                data = os.read(stdin.fileno(), 4096)
+                if not data:
+                    return 0
+                typed += data
+                while b"\n" in typed:
+                    line, typed = typed.split(b"\n", 1)
+                    line = line.decode("ascii", "replace").strip()
+                    if not tty:
+                        sim.say("> " + line)  # a transcript reads like a session
+                    if not sim.command(line):
+                        return 0
+                    if follow.sync():  # our action to the room at once, or taken back
+                        sim.draw()
+                    out.flush()
+    finally:
+        player.close()
+        if embedded is not None:
+            embedded.stop()

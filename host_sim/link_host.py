@@ -3,7 +3,8 @@ over its USB serial, show its position and events live, keep the game
 record in a file, and relay actions to it from stdin or from another board.
 
     python3 -m host_sim link --port /dev/ttyACM0 [--record FILE] [--light NAME] [--dark NAME]
-                             [--listen [HOST:]PORT | --connect HOST:PORT]
+                             [--listen [HOST:]PORT | --connect HOST:PORT | --online ROOM
+                              [--broker ADDRESS] [--seat light|dark] [--secret TEXT]]
                              [--until-over] [--quiet] [--no-color]
 
 Type an action (W@d4, e2e4, d4~e4, V+d4) to request it from the board (a
@@ -11,6 +12,8 @@ remote opponent's move: the board shows it and checks it is carried out),
 or any protocol command (status, takeback, new, set ai dark, ...).
 --listen/--connect join two links over TCP: each board's actions become
 requests on the other, so two boards play one game from two places.
+--online ROOM plays in a room through an MQTT broker instead (docs/online.md):
+the board's actions go to the room, the opponent's are requested on it.
 """
 import argparse
 import datetime
@@ -368,16 +371,35 @@ def run(opts, stdin=None, out=None):
     stdin = stdin or sys.stdin
     out = out or sys.stdout
     # The peer first: a port in use or nobody to join fails before the board is touched.
+    from .online.options import room
+    online = room(opts)
     server = listen(opts.listen) if opts.listen else None
     peer = connect(opts.connect) if opts.connect else None
     board = BoardPort(opts.port)
+    player = embedded = None
     screen = Screen(color=opts.color and out.isatty() and not os.environ.get("NO_COLOR"))
     players = {side: name for side, name in (("Light", opts.light), ("Dark", opts.dark)) if name}
     f = Follower(board, out, screen, opts.record, opts.quiet, players)
     f.start()
+    if online:
+        from .online.options import player as join
+        from .online.bridge import RoomPeer
+        player, embedded = join(opts, online, log=lambda line: f.say("online: " + line))
+        peer = RoomPeer(player, board, lambda line: f.say("online: " + line))
     if peer is not None:
         f.peer = peer
         f.catch_up()
+    try:
+        return follow(f, opts, board, server, stdin)
+    finally:
+        if player is not None:
+            player.close()
+        if embedded is not None:
+            embedded.stop()
+
+
+def follow(f, opts, board, server, stdin):
+    """The link's loop: the board, stdin, and the peer (another link or a room)."""
     reading = True
     typed = b""
     while not (opts.until_over and f.done()):
@@ -410,12 +432,14 @@ def run(opts, stdin=None, out=None):
                     f.peer = None
                 else:
                     f.from_peer(lines)
+        if getattr(opts, "online", None) and f.peer is not None:
+            f.from_peer(f.peer.lines())  # (a room also has news on a timer: its settling)
     return 0
 
 
 DESCRIPTION = ("Follow a Vortex board over its serial link (docs/protocol.md): its position "
-               "and events live, the game record in a file, actions requested from stdin or "
-               "from another board over TCP.")
+               "and events live, the game record in a file, actions requested from stdin, "
+               "from another board over TCP, or from a room online (docs/online.md).")
 
 
 def add_arguments(p):
@@ -432,6 +456,11 @@ def add_arguments(p):
                            "requested on this one, and this one's sent to it")
     peer.add_argument("--connect", metavar="[HOST:]PORT", type=address,
                       help="join a link that listens (HOST: localhost when left out)")
+    from .online.options import add_arguments as online_arguments, room_name
+    peer.add_argument("--online", type=room_name, metavar="ROOM",
+                      help="play in this room through an MQTT broker (docs/online.md): the "
+                           "board's actions go to the room, the opponent's are requested on it")
+    online_arguments(p, room=False)
     p.add_argument("--until-over", action="store_true",
                    help="exit once the game is over (and its record written)")
     p.add_argument("--quiet", action="store_true", help="events only, no drawn position")

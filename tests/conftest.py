@@ -42,3 +42,16 @@ def uf2_file(tmp_path_factory):
     if not os.path.isfile(micropython):
         pytest.skip("no MicroPython UF2 at %s" % micropython)
     return build_uf2.build(micropython, str(tmp_path_factory.mktemp("uf2"))), micropython
+
+
+@pytest.fixture
+def mosquitto(tmp_path):
+    """Debian's mosquitto on a free loopback port with the project's
+    configuration (tools/mosquitto/local.conf), its persistence in a
+    temporary folder; skips, saying why, where there is none."""
+    from host_sim.online.broker import Mosquitto, mosquitto_missing
+    why = mosquitto_missing()
+    if why:
+        pytest.skip(why)
+    with Mosquitto(str(tmp_path / "broker")) as broker:
+        yield broker

@@ -56,6 +56,20 @@ BAD = [
     (SIM + ["board", "--save", NOT_A_SAVE], 2, "is not a save of this board"),
     (SIM + ["board", "--unknown"], 2, "unrecognized arguments: --unknown"),
     (SIM + ["board", "--supply", "5a"], 2, "argument --supply: invalid choice: '5a'"),
+    (SIM + ["board", "--online", "a/b"], 2, "room a/b: only letters, digits, - _ and ."),
+    (SIM + ["board", "--online", ""], 2, "room: 1 to 32 characters"),
+    (SIM + ["board", "--seat", "dark"], 1, "--seat is for a game online: give --online ROOM too"),
+    (SIM + ["board", "--online", "r", "--seat", "grey"], 2, "invalid choice: 'grey'"),
+    (SIM + ["board", "--online", "r", "--serial"], 1, "not with --serial or --replay"),
+    (SIM + ["play", "--online", "r", "--broker", "ftp://x"], 2, "broker: mqtt:// or mqtts://"),
+    (SIM + ["play", "--online", "r", "--broker", "h:99999"], 2, "broker: the port in 'h:99999'"),
+    (SIM + ["play", "--secret", "x"], 1, "--secret is for a game online"),
+    (SIM + ["play", "--online", "r", "--broker", "example.org", "--no-browser"], 1,
+     "a room on another machine's broker needs its secret"),
+    (SIM + ["link", "--port", "/dev/none", "--online", "r", "--listen", "7700"], 2,
+     "not allowed with argument"),
+    (SIM + ["watch"], 2, "required: ROOM"),
+    (SIM + ["watch", "x" * 40], 2, "room: 1 to 32 characters"),
     (PY + ["tools/deploy.py", "--port"], 2, "--port: expected one argument"),
     (PY + ["tools/deploy.py", "--port", ""], 2, "not a serial port name"),
     (PY + ["tools/deploy.py", "--port", "/dev/ttyÄCM0"], 2, "not a serial port name"),
@@ -147,9 +161,10 @@ def test_a_bad_argument_is_one_line_and_an_exit_code(argv, code, words):
 
 
 HELP = [SIM + [c] for c in ("legal", "perft", "apply", "game", "board", "link", "play",
-                             "write-tag")] + [SIM] + [
+                             "watch", "write-tag")] + [SIM] + [
     PY + ["tools/" + name] for name in ("deploy.py", "build_uf2.py", "gen_tables.py", "build_mpy.py",
-                                        "bench.py", "bench_ai.py", "bench_device.py", "match.py",
+                                        "bench.py", "bench_ai.py", "bench_device.py", "bench_online.py",
+                                        "match.py",
                                         "match_players.py", "pico", "hardware.py", "probe_rank.py")]
 
 
@@ -293,7 +308,7 @@ def test_make_play_needs_only_the_standard_library():
     # `make play` runs the system python3: no pyserial, Playwright or
     # matplotlib there. Each is blocked here as if not installed.
     block = ("import sys, runpy\n"
-             "for m in ('serial', 'playwright', 'matplotlib', 'tqdm', 'littlefs'):\n"
+             "for m in ('serial', 'playwright', 'matplotlib', 'tqdm', 'littlefs', 'paho', 'amqtt'):\n"
              "    sys.modules[m] = None\n"
              "sys.argv = ['host_sim'] + sys.argv[1:]\n"
              "runpy.run_module('host_sim', run_name='__main__')\n")

@@ -823,3 +823,69 @@ def test_the_page_plays_each_board_sound_once_with_the_firmware_s_tones(browser,
 def commands_request(server, text):
     from vortex.app import commands
     commands.request(server.game.rig.board, text)
+
+
+def test_online_the_page_shows_the_opponent_gone_and_back(browser, mosquitto):
+    """vortex play --online: the page's own server in a room on mosquitto
+    (the mosquitto fixture: tests/conftest.py), the opponent a Player in
+    this process. The page says who is here, shows the opponent's action
+    to carry out, and says when the opponent is gone and when back."""
+    from host_sim.web.game import Game
+    from host_sim.web.server import Server
+    from host_sim.online.client import Address
+    from host_sim.online.player import Player
+    from vortex.engine import LIGHT, DARK
+    from vortex.engine.notation import action_text
+    pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed")
+    address = Address.parse(mosquitto.address)
+
+    def opponent():
+        return Player(address, "page-room", "s", DARK, device="dddddddd", settle_s=0.3).start()
+
+    def wait(what, test, timeout=10.0):
+        """The opponent's client polled (it has no loop of its own) until test()."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            dark.poll(0.02)
+            if test():
+                return
+        raise AssertionError("waited for " + what)
+
+    def shown(opponent):
+        wait("the page to show the opponent " + opponent, lambda: pg.evaluate(
+            "document.querySelector('#online').dataset.opponent") == opponent)
+
+    game = Game(Settings(ai_side=NO_AI))
+    game.play_online(Player(address, "page-room", "s", LIGHT, device="llllllll", settle_s=0.3).start())
+    s = Server(game)
+    s.start()
+    dark = opponent()
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors = opened(pg, s.url)
+    try:
+        online = pg.locator("#online")
+        online.wait_for(state="visible")
+        shown("here")
+        assert "you play light; your opponent (dark) is here" in online.inner_text()
+        assert "ok" in online.get_attribute("class")
+        game.command("act", {"action": "W@d4"})  # the page's hands: light's action goes to the room
+        wait("light's action", lambda: dark.ready() and dark.room.actions == ["W@d4"])
+        dark.act("F@e5")
+        wait("the board to ask for F@e5", lambda: "F@e5" in pg.locator("#pending").inner_text())
+        shot(pg, "online-asks")
+        dark.conn.kill()  # gone without a word: the broker sends its will
+        shown("gone")
+        assert "your opponent (dark) is gone" in online.inner_text()
+        assert "down" in online.get_attribute("class")
+        shot(pg, "online-gone")
+        dark = opponent()
+        shown("here")
+        game.command("act", {})  # carry out the opponent's action the board asks for
+        wait("the room's game on both sides", lambda: game.online.player.room.actions
+             == ["W@d4", "F@e5"] == [action_text(a) for a in game.rig.board.pos.stack])
+        assert not errors, errors
+    finally:
+        pg.close()
+        s.stop()
+        game.online.player.close()
+        dark.close()

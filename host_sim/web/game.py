@@ -191,6 +191,7 @@ class Game:
         self._sounds_before = 0  # the sounds of the rigs before this one: ids go on from them
         self.supply = supply
         self.store = store  # where the Board saves the game after every action (None: nowhere)
+        self.online = None  # a room's Follow (host_sim/online) when the game is played online
         self.rig = None
         self._rig(settings or Settings(), position, store)
 
@@ -248,6 +249,9 @@ class Game:
             if passes:
                 self.ticks += passes
                 self.tick_s += time.perf_counter() - t0
+            if self.online is not None and self.online.step():  # the room's news
+                self._active = rig.now
+                self._bump()
             if rig.board.frame != self._shown or self._news():
                 self._bump()
             if not self._quiet():
@@ -266,6 +270,28 @@ class Game:
     def stop(self):
         self.running = False
         self._woken.set()
+
+    def play_online(self, player):
+        """Play in a room (host_sim/online): the room's game is this game;
+        its news go to the page's messages."""
+        from host_sim.online.follow import Follow
+
+        def lay_out(start, actions):
+            self._fresh(self.rig.board.settings, start, actions)
+            self._arrange()
+
+        def say(line):
+            self.log.append(line)
+            del self.log[:-40]
+
+        printed = player.log  # the room's reports (a refusal, the broker lost): the page's too
+
+        def log(line):
+            printed(line)
+            say("online: " + line)
+
+        player.log = log
+        self.online = Follow(player, lambda: self.rig.board, lay_out, say)
 
     def _game_seen(self):
         b = self.rig.board
@@ -505,6 +531,7 @@ class Game:
             "menu_item": b.menu.item if b.menu is not None else None,
             "settings": {n: commands.value(s, n) for n in commands.NAMES},
             "messages": self.log[-12:], "note": self.note,
+            "online": self.online.view() if self.online is not None else None,
             "sensors": {"raw": list(v.reeds.raw), "occupancy": list(v.occupancy), "readings": list(v.scanner.cells),
                         "ids": list(v.scanner.ids), "bounce_ms": v.bounce_ms, "misread": v.misread},
         }

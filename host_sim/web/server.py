@@ -235,6 +235,8 @@ def add_arguments(ap):
     ap.add_argument("--device", action="store_true",
                     help="the real firmware on the emulated Pico under the page (make "
                          "play-device; needs Node.js and make's set-up)")
+    from host_sim.online.options import add_arguments as online_arguments
+    online_arguments(ap)
 
 
 def device_game(settings, position, save):
@@ -259,22 +261,39 @@ def device_game(settings, position, save):
 def run(opts):
     """Serve until Ctrl-C; returns an exit code."""
     settings = Settings(clock_ms=opts.clock[0], increment_ms=opts.clock[1])
-    commands.change(settings, "ai", opts.ai)
+    from host_sim.online.options import room
+    online = room(opts)
+    # Online, the opponent is a person in the room: the board's AI plays no side.
+    commands.change(settings, "ai", "off" if online else opts.ai)
     position = opts.position.text() if opts.position else None
+    if online and getattr(opts, "device", False):
+        raise cli.Failure("--online plays the simulator's board, not the emulated Pico's")
     if getattr(opts, "device", False):
         game = device_game(settings, position, opts.save)
     else:
         game = Game(settings, position, store=opts.save, supply=opts.supply)
+    player = embedded = None
+    if online:
+        from host_sim.online.options import player as join
+        player, embedded = join(opts, online, position,
+                                log=lambda line: print("online: " + line, flush=True))
+        game.play_online(player)
     try:
         server = Server(game, opts.host, opts.port)
     except OSError as e:
         raise cli.Failure("cannot serve on %s:%d: %s" % (opts.host, opts.port, e.strerror or e))
     server.start()
     print("The Vortex simulator %s: %s  (Ctrl-C stops it)" % (server.version, server.url), flush=True)
+    if online:
+        print("Online in room %s on %s" % (online, player.address), flush=True)
     if not opts.no_browser:
         open_browser(server.url)
     try:
         threading.Event().wait()
     finally:
         server.stop()
+        if player is not None:
+            player.close()
+        if embedded is not None:
+            embedded.stop()
     return 0

@@ -180,6 +180,20 @@ function drawCell(c, terrain, piece, rgb) {
   x.el.title = `${cellName(c)}: ${what}\nLED R${r} G${g} B${b}`;
 }
 
+// Online (vortex play --online ROOM): the room, our seat, the opponent's
+// presence and the broker's connection, as the server's Follow says them.
+function drawOnline(o) {
+  const el = $("online");
+  el.hidden = !o;
+  if (!o) return;
+  el.textContent = o.line;
+  el.dataset.opponent = o.opponent || "";
+  el.dataset.connected = o.connected ? "yes" : "no";
+  el.classList.toggle("ok", o.connected && o.opponent === "here");
+  el.classList.toggle("down", !o.connected || o.opponent === "gone");
+  el.title = `room ${o.room} on ${o.broker}` + (o.refused ? `; ${o.refused} messages refused` : "");
+}
+
 function draw(s) {
   if (!state) vortex.firstFrameMs = performance.now(); // since navigation began
   state = s;
@@ -228,6 +242,7 @@ function draw(s) {
     msgs.scrollTop = msgs.scrollHeight;
   }
   drawHands(s);
+  drawOnline(s.online);
   if (!$("sensors").hidden) drawSensors(s);
 
   // The hand events this state answers: their time to the frame drawn.
