@@ -277,12 +277,12 @@ class Room:
         played, SAME when none is left. Those played stay (each legal, the
         state signed); an illegal one ends the replay, REFUSED, said."""
         r = self._replay
-        if r is None:
+        pos = self.pos
+        if r is None or pos is None:
             return SAME, ""
         actions, i, sender = r
         m = len(actions)
         end = i + self.replay_max if i + self.replay_max < m else m
-        pos = self.pos
         while i < end:
             text = actions[i]
             try:
