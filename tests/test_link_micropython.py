@@ -8,7 +8,7 @@ import pytest
 
 from mpy import check_compiled
 
-HEAPS = {"test_record": "320K", "test_link": "240K", "test_link_fuzz": "192K"}  # test_link: 228 K
+HEAPS = {"test_record": "320K", "test_link": "256K", "test_link_fuzz": "192K"}  # test_link: 248 K
 
 
 @pytest.mark.parametrize("module", sorted(HEAPS))
