@@ -139,6 +139,18 @@ def coupled_current_ratio(k, q, f_self, f=F_CARRIER, l1=1.0, l2=1.0):
     return w * k * math.sqrt(l1 * l2) / abs(z2)
 
 
+def coplanar_strips_inductance(w, s):
+    """Inductance per metre of two coplanar strips of width w, gap s (a feed
+    pair on one layer, no plane under it): L' = mu0 K(k) / K(k'),
+    k = s / (s + 2w), from the coplanar-strip impedance
+    Z0 = 120 pi / sqrt(eps_eff) K(k)/K(k') (B. C. Wadell, Transmission Line
+    Design Handbook, 1991, 3.4.1; K by the AGM, Abramowitz & Stegun 17.6)."""
+    k = s / (s + 2 * w)
+    kk, _e = _agm_ke(k)
+    kk1, _e1 = _agm_ke(math.sqrt(1 - k * k))
+    return MU0 * kk / kk1
+
+
 # -- loops, fields, mutual inductance -----------------------------------------
 
 def _agm_ke(k):
