@@ -463,7 +463,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (msg.nfcstats !== undefined && nfc) {
     const s = nfc.stats;
-    send({ ev: 'nfcstats', t: mcu.clock.nanos, since: s.since, wakes: s.wakes, gap: s.gap });
+    send({ ev: 'nfcstats', t: mcu.clock.nanos, since: s.since, wakes: s.wakes, gap: s.gap,
+           overcurrent: nfc.overcurrent });
     nfc.resetStats();
   }
   if (msg.buttons !== undefined) {
