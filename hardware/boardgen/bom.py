@@ -17,6 +17,7 @@ from vortex.engine import defs, Position, START  # noqa: E402
 
 FIELDS = ("item", "board", "per_board", "qty", "spares", "refs", "value", "manufacturer", "mpn", "description",
           "unit_usd", "line_usd", "price_source")
+RANK_BOARDS = 8      # schematic.RANK_BOARDS (not imported: no SKiDL needed here)
 TAG_SPARES = 4       # a tag can be written wrong or torn off: keep a few
 MAGNET_SPARES = 2
 # Board parts worth a spare: glass reeds crack when their leads are bent,
@@ -53,8 +54,13 @@ def _off_board(g):
          "optional: under each magnet, see figures.md", 0.05, "A4 sheet cut, estimate"),
         ("top panel", 1, 0, "300x300x2 mm", "-", "opal acrylic", "light-diffusing top", 12.0,
          "plastics shop, estimate"),
-        ("PCB", 1, 0, "310x310 mm 2-layer", "-", "fab order", "the board (coils in top copper)",
-         45.0, "JLCPCB-class quote for 5 boards / 5, estimate"),
+        ("PCB rank", RANK_BOARDS, 0, "280x35 mm 2-layer", "-", "fab order",
+         "a rank board (its coils in top copper); 8 of the same", 1.20,
+         "JLCPCB-class price for 10 boards of 280 x 35 mm, 1.6 mm, HASL, / 10, estimate (README)"),
+        ("PCB controller", 1, 0, "about 100x60 mm 2-layer", "-", "fab order",
+         "the controller board", 0.50, "JLCPCB-class price for 5 boards up to 100 x 100 mm / 5, estimate"),
+        ("ribbon", RANK_BOARDS, 0, "2x20 IDC, 1.27 mm, 100 mm", "3M", "3M 3365/40 cable, 2 x 3M 89140-0101 sockets",
+         "board to board: controller to rank 1, rank 1 to 2, ...", 1.50, "DigiKey cut cable and sockets, estimate"),
     ]
 
 

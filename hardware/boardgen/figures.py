@@ -303,13 +303,15 @@ SOURCES = (("USB default (USB 2.0)", 500), ("USB default (USB 3.x)", 900),
 
 def led_budgets(readers_on, tx_ma):
     """LED current (mA above the LEDs' own idle draw) each source leaves, with
-    `readers_on` fields on at tx_ma each, and 90 % of the source's rating
-    used (margin for the polyfuse and the cable)."""
+    `readers_on` fields on at tx_ma each: 90 % of the source's rating (margin
+    for the cable), and never more than the polyfuse holds in a warm room
+    (its hold current derated, dims.POLYFUSE_DERATE)."""
     rows = []
     fixed = (d.PICO_MA + d.LOGIC_MA + 64 * d.LED_MA_IDLE + 8 * d.READER_IDLE_MA
              + readers_on * tx_ma)
     for name, ma in SOURCES:
-        rows.append((name, ma, max(0, int(0.9 * ma - fixed))))
+        ceiling = min(0.9 * ma, d.POLYFUSE_HOLD_A * d.POLYFUSE_DERATE * 1000)
+        rows.append((name, ma, max(0, int(ceiling - fixed))))
     return rows, fixed
 
 

@@ -31,6 +31,14 @@ BIDIR = Pin.types.BIDIR
 TRISTATE = Pin.types.TRISTATE
 NOCONNECT = Pin.types.NOCONNECT
 
+# The project's own footprints (the `vortex` library, drawn by the layout
+# code) and the pads each has: the contract between this schematic and them.
+VORTEX_PADS = {
+    "vortex:Coil_Square_24mm_5T": ("1", "2"),
+    "vortex:Reed_Littelfuse_MDSR-7": ("1", "2"),
+    "vortex:RaspberryPi_Pico_SMD_TP": tuple(str(k) for k in range(1, 41)) + ("TP2", "TP3"),
+}
+
 # key: (reference prefix, pins [(number, name, type)], footprint, manufacturer,
 #       part number, description, unit price USD, price source)
 CATALOGUE = {}
