@@ -493,3 +493,18 @@ def test_the_firmwares_led_budgets_follow_power_py():
     low = power.LED_BUDGET_MA[power.SOURCE_USB] + 64 * leds.MA_IDLE
     assert caps == sorted(caps) and low < caps[0] and caps[-1] < top   # each cap lowers a 3 A source's
     assert any(low < c < power.LED_BUDGET_MA[power.SOURCE_1A5] for c in caps)
+
+
+def test_the_off_axis_fields_meet_the_on_axis_formulas():
+    a, i, z = 0.01, 0.3, 0.006
+    b_rho, b_z = ph.loop_field(a, i, 0.0, z)
+    assert b_z == pytest.approx(ph.MU0 * ph.loop_field_axis(1, i, a, z), rel=1e-9)
+    assert abs(b_rho) < 1e-6 * b_z
+    # Far away a loop is a dipole: B_z in its plane is -mu0 m / (4 pi r^3).
+    r = 1.0
+    assert ph.loop_field(a, i, r, 0.0)[1] == pytest.approx(-ph.MU0 * i * math.pi * a * a / (4 * math.pi * r ** 3), rel=1e-3)
+    br, rad, th = 1.18, 0.004, 0.002
+    assert ph.disc_magnet_field(br, rad, th, 0.0, 0.0112)[1] == pytest.approx(
+        ph.disc_magnet_axial(br, rad, th, 0.0112), rel=1e-4)
+    far = [math.hypot(*ph.disc_magnet_field(br, rad, th, x, 0.0112)) for x in (0.0, 0.002, 0.004)]
+    assert far == sorted(far, reverse=True)          # off the centre, less field at the reed

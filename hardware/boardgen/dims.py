@@ -22,8 +22,10 @@ TILE_WINDOW_MM = 8.0      # clear window over the LED (the tag is a ring inlay
 PIECE_FLOOR_MM = 1.0      # plastic (with 0.3 mm felt) under the magnet
 PIECE_BASE_MM = 24.0      # piece base diameter: leaves the tile's edges visible
 PIECE_HEIGHT_MM = 30.0
-REED_GLASS_DIA_MM = 2.0   # reed on the PCB's bottom side, lying flat
-REED_GLASS_LEN_MM = 7.0
+REED_GLASS_DIA_MM = 2.2   # reed on the PCB's bottom side, lying flat: the MDSR-7's
+REED_GLASS_LEN_MM = 12.7  # glass (Littelfuse MDSR-7 data sheet), leads bent down
+PIECE_OFFSETS_MM = (0.0, 2.0, 4.0)   # the piece's centre off the cell's: the reed's field
+                                     # is computed at each; the prototype measures them
 
 # -- the magnet (one per piece) -------------------------------------------------
 MAGNET_GRADE = "N35"
@@ -33,8 +35,9 @@ MAGNET_THICK_MM = 2.0
 
 # -- the reed switch ------------------------------------------------------------
 REED_AT_MAX = 15.0        # Littelfuse MDSR-7 10-15 AT: design for the least sensitive
-REED_TEST_COIL_MM = 10.0  # length of the sensitivity test coil (data sheet's test
-                          # method; 10 mm assumed for a 7 mm glass switch)
+REED_TEST_COIL_MM = 10.0  # length of the sensitivity test coil: an assumption (the
+                          # data sheet rates AT, not mT); the rule's result is
+                          # checked by measurement (prototype-plan.md, reeds)
 REED_ONE_POLE = 2.0       # Littelfuse: one magnet pole at one end needs about 2x
 REED_MARGIN = 2.0         # the rule above is good to a factor of 2: design for it
 

@@ -250,8 +250,16 @@ def magnet_and_reed():
     # The neighbour's reed: one pitch to the side, at the same depth.
     r = math.hypot(d.CELL_PITCH_MM * MM, dist)
     b_neigh = ph.dipole_field(br, rad, th, r, math.atan2(d.CELL_PITCH_MM * MM, dist))
+    # A piece stood off the cell's centre: the field at the reed's end under
+    # the centre, for each offset (the piece's base may sit up to the tile's
+    # play plus the player's aim away).
+    off = {}
+    for mm in d.PIECE_OFFSETS_MM:
+        b_rho, b_z = ph.disc_magnet_field(br, rad, th, mm * MM, dist)
+        off[mm] = math.hypot(b_rho, b_z)
     return {"distance": dist, "B_reed": b_at_reed, "B_need": b_need,
-            "closing": closing, "closing_margin": closing_margin, "B_neighbour": b_neigh}
+            "closing": closing, "closing_margin": closing_margin, "B_neighbour": b_neigh,
+            "B_offset": off}
 
 
 def magnet_read_cost(c):
@@ -280,6 +288,39 @@ def magnet_read_cost(c):
             "keep": kept, "H_tag": c["H"], "H_tag_magnet": c["H"] * kept,
             "range_free": reach(1.0), "range_magnet": reach(kept),
             "keep_far": kept_far, "range_far": reach(kept_far)}
+
+
+def soft_start():
+    """The 5 V soft start: the P-MOSFET's gate sits at its plateau while the
+    drain rises, so the Miller capacitor's current is what the gate's
+    Thevenin source gives at the plateau: dV/dt = I / C_GD, and the inrush
+    into all nine boards' bulk capacitance is C dV/dt. At the plug's step the
+    gate follows the source through C_GS: |Vgs| = 5 V C_GD / (C_GS + C_GD)."""
+    v = 5.0
+    r_th = d.SOFTSTART_R_TOP_OHM * d.SOFTSTART_R_BOT_OHM / (d.SOFTSTART_R_TOP_OHM + d.SOFTSTART_R_BOT_OHM)
+    v_th = v * d.SOFTSTART_R_BOT_OHM / (d.SOFTSTART_R_TOP_OHM + d.SOFTSTART_R_BOT_OHM)
+    i_gate = (v - d.SOFTSTART_VPLATEAU_V - v_th) / r_th
+    slew = i_gate / d.SOFTSTART_CGD_F
+    c_bulk = (d.CONTROLLER_BULK_UF + 8 * d.RANK_BULK_UF) * 1e-6
+    vgs_on = v * d.SOFTSTART_R_TOP_OHM / (d.SOFTSTART_R_TOP_OHM + d.SOFTSTART_R_BOT_OHM)
+    return {"slew_v_per_s": slew, "inrush_a": c_bulk * slew, "rise_ms": v / slew * 1000,
+            "bulk_uf": c_bulk * 1e6,
+            "vgs_step": v * d.SOFTSTART_CGD_F / (d.SOFTSTART_CGS_F + d.SOFTSTART_CGD_F),
+            "vgs_on": vgs_on, "attach_uf": 4.7 + 1e6 / (1 / d.SOFTSTART_CGS_F + 1 / d.SOFTSTART_CGD_F),
+            "p_fet_w": d.SOFTSTART_RDS_OHM * (d.POLYFUSE_HOLD_A * d.POLYFUSE_DERATE) ** 2}
+
+
+def node_sensitivity(c, dc=10e-12):
+    """The farthest coil's port impedance and field with the node capacitance
+    dc off (the switch's capacitance is not known to better: the prototype
+    measures the node and trims C_N)."""
+    pc = max(c["coils"], key=lambda p: p["feed_mm"])
+    out = []
+    for delta in (-dc, dc):
+        drv, h = _field(pc["L"], pc["R"], c["a"], d.SWITCH_RON_OHM, c["C_N"] + delta,
+                        sum(pc["C1_parts"]))
+        out.append((delta, drv["z_port"], h))
+    return out
 
 
 def cc_thresholds():
@@ -318,6 +359,7 @@ def led_budgets(readers_on, tx_ma):
 def figures():
     c = coil()
     return {"stack": stack(), "coil": c, "today": today(c), "unselected": unselected(c),
+            "soft_start": soft_start(), "node_sensitivity": node_sensitivity(c),
             "reed": magnet_and_reed(), "magnet": magnet_read_cost(c), "cc": cc_thresholds(),
             # the design's computed reader current, and the data sheet's typical
             "budget": led_budgets(8, c["supply_mA"]),
