@@ -146,26 +146,38 @@ class FrontEnd:
         self.image[_DIRTY] = 0
 
     def _switch(self):
-        """The staged switches onto the outputs, no field on across a change."""
+        """The staged switches onto the outputs, no field on across a change:
+        each changing rank's field off (its reader addressed over the old
+        switches), the new switches latched with the first reader to get
+        its field back already addressed, the fields on."""
         img = self.image
         new = self.staged
         new[_PEND] = 0
         fields = self.fields
-        changed = 0
+        back = 0                   # the readers whose field comes back on
+        first = -1
         for r in range(self.readers):
             i = _CTRL - 1 - r
-            if img[i] != new[i]:
-                changed |= 1 << r
-                if fields[r] and img[i] & _ENABLE:
+            if img[i] != new[i] and fields[r]:
+                if img[i] & _ENABLE:
                     self._tx_control(r, TX_OFF)
+                if new[i] & _ENABLE:
+                    back |= 1 << r
+                    if first < 0:
+                        first = r
         for r in range(self.readers):
             i = _CTRL - 1 - r
             img[i] = new[i]
+        if first >= 0:
+            img[_CTRL] = img[_CTRL] & ~_ADDR | first
         img[_DIRTY] = 1
         self._load()
-        for r in range(self.readers):
-            if changed >> r & 1 and fields[r] and img[_CTRL - 1 - r] & _ENABLE:
+        r = 0
+        while back:
+            if back & 1:
                 self._tx_control(r, TX_ON)
+            back >>= 1
+            r += 1
 
     def _tx_control(self, reader, value):
         b = self._txc
