@@ -508,3 +508,29 @@ def test_the_off_axis_fields_meet_the_on_axis_formulas():
         ph.disc_magnet_axial(br, rad, th, 0.0112), rel=1e-4)
     far = [math.hypot(*ph.disc_magnet_field(br, rad, th, x, 0.0112)) for x in (0.0, 0.002, 0.004)]
     assert far == sorted(far, reverse=True)          # off the centre, less field at the reed
+
+
+def test_measured_feeds_change_values_not_the_boards_connectivity(tmp_path, monkeypatch):
+    # The layout writes generated/feeds.csv from the routed board: the C1
+    # values follow, the netlist's parts and nets must not (the layout built
+    # from them stays valid).
+    pytest.importorskip("skidl")
+    from boardgen import figures, schematic
+    path = tmp_path / "feeds.csv"
+    rows = ["board,coil,feed_length_mm,feed_inductance_nH"]
+    rows += ["rank,%d,%d,%d" % (f, 200 - 20 * f, 160 - 18 * f) for f in range(8)]
+    path.write_text("\n".join(rows) + "\n")
+    monkeypatch.setattr(figures, "FEEDS_CSV", str(path))
+    schematic.build("rank")
+    text = schematic.netlist()
+    with open(os.path.join(HW, "generated", "rank.net")) as f:
+        committed = f.read()
+
+    def shape(t):
+        return sorted(re.findall(r'\(node\s+\(ref "([^"]+)"\)\s+\(pin "([^"]+)"\)', t)), \
+            sorted(re.findall(r'\(net\s+\(code "\d+"\)\s+\(name "([^"]+)"\)', t)), \
+            sorted(re.findall(r'\(ref "([^"]+)"\)', t))
+
+    assert shape(text) == shape(committed)
+    values = re.findall(r'\(value "([^"]+)"\)', text)
+    assert values != re.findall(r'\(value "([^"]+)"\)', committed)   # but the C1s moved

@@ -129,7 +129,8 @@ def rows(boards):
     for board, count, parts in boards:
         groups = {}
         for cat, value, ref in parts:
-            groups.setdefault((cat, value), []).append(ref)
+            if value != "DNP":           # a position not fitted (schematic.DNP)
+                groups.setdefault((cat, value), []).append(ref)
         for (cat, value), refs in sorted(groups.items()):
             _p, _pins, _fp, mfr, mpn, desc, price, source = CATALOGUE[cat]
             refs.sort(key=_ref_key)

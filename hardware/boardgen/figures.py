@@ -127,7 +127,7 @@ def feed_estimate(f):
     return length, per_m * length * MM
 
 
-def read_feeds(path=FEEDS_CSV):
+def read_feeds(path):
     """The feeds measured on the routed rank board (written by the layout
     code): {coil: (length mm, inductance H)}, or None when there is no file.
     A malformed file raises ValueError with a one-line reason."""
@@ -154,10 +154,10 @@ def read_feeds(path=FEEDS_CSV):
     return out
 
 
-def feeds(path=FEEDS_CSV):
+def feeds(path=None):
     """Each coil's feed (length mm, inductance H, where from): measured when
-    generated/feeds.csv exists, else estimated from the placement."""
-    measured = read_feeds(path)
+    generated/feeds.csv (or path) exists, else estimated from the placement."""
+    measured = read_feeds(path or FEEDS_CSV)
     if measured is not None:
         return [measured[f] + ("layout",) for f in range(8)]
     return [feed_estimate(f) + ("estimate",) for f in range(8)]
@@ -170,7 +170,7 @@ def _loop(l, r, feed):
     return l + l_feed, r + r_feed
 
 
-def coil(path=FEEDS_CSV):
+def coil(path=None):
     """The reader coil and its network: the node capacitor C_N (per side, per
     rank: C0 of the EMC filter plus the matching's share, the switch's own
     capacitance subtracted), and per coil its own C1 (per side): each coil's

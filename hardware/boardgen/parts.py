@@ -14,6 +14,12 @@ library; their pad names are this contract:
                                       the Pico's bottom test points, soldered flat
                                       (KiCad 6 has no Pico footprint at all)
 
+A part whose value is "DNP" is a position left empty (a trim capacitor's
+second place): its footprint is on the board, the part is not fitted (not in
+the BOM; leave it out of the placement file). The netlists' connectivity
+does not depend on the computed values: every coil has two C1 positions a
+side, every node two capacitor positions, whether a value needs them or not.
+
 Prices are catalogue estimates in USD at the quantity a one-board build
 orders (the BOM's quantity, or the distributor's smallest reel-cut above
 it), noted 2026-05: they were NOT re-quoted from a live distributor page by

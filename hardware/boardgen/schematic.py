@@ -38,6 +38,7 @@ sys.path.insert(0, os.path.dirname(HERE))      # hardware/: pins.py
 import pins  # noqa: E402
 
 FILES = "abcdefgh"
+DNP = "DNP"          # a position left empty (its value may need it after a measurement)
 BOARDS = ("controller", "rank")
 RANK_BOARDS = 8                                # how many rank boards one game takes
 
@@ -470,9 +471,8 @@ def rank_reader(fig):
         l0 = make("L0603_560N", "560nH")
         txn += l0[1]
         node += l0[2]
-        for val in (c_a, c_b):
-            if val:
-                _cap("C0603_C0G", fmt_f(val) + " C0G", node, gnd)
+        for val in (c_a, c_b):       # two positions, whatever the values: the layout's
+            _cap("C0603_C0G", fmt_f(val) + " C0G" if val else DNP, node, gnd)   # connectivity stays
         sw = make("ADG1608", "ADG1608")
         node += sw["D"]
         v5 += sw["VDD"]
@@ -486,8 +486,10 @@ def rank_reader(fig):
             s_net = _net("S%s_%s" % (side, FILES[f]))
             s_net += sw["S%d" % (f + 1)]
             end = _net("COIL_%s_%s" % (FILES[f], side))
-            for val in c1_parts(c["coils"][f]["C1"]):
-                _cap("C0603_C0G", fmt_f(val) + " C0G", s_net, end)
+            fitted = c1_parts(c["coils"][f]["C1"])
+            for k in range(2):           # two positions: a pair when E24 needs one
+                val = fitted[k] if k < len(fitted) else 0
+                _cap("C0603_C0G", fmt_f(val) + " C0G" if val else DNP, s_net, end)
         if side == "A":
             # RX from the EMC filter's output, before the switch: one receive
             # path per reader whichever coil is selected (ST's advice).
