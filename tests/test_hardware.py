@@ -536,3 +536,39 @@ def test_measured_feeds_change_values_not_the_boards_connectivity(tmp_path, monk
     assert len(shape(text)[1]) > 100 and shape(text) == shape(committed)
     values = re.findall(r'\(value "([^"]+)"\)', text)
     assert values != re.findall(r'\(value "([^"]+)"\)', committed)   # but the C1s moved
+
+
+def test_the_firmwares_front_end_writes_the_chain_pins_py_describes():
+    # The netlists are held to pins.py above; here the firmware's driver is:
+    # the bytes it shifts put reader r's address and NRSTPD in image[NFC_CTRL]
+    # and rank r's coil and enable in image[NFC_CTRL - 1 - r].
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from vortex.hal import frontend
+
+    class Pin:
+        def __init__(self):
+            self.v = 0
+
+        def value(self, v):
+            self.v = v
+
+    class Spi:
+        def __init__(self):
+            self.chains = []
+
+        def write(self, b):
+            if len(b) == pins.NFC_CHAIN_BYTES:
+                self.chains.append(bytes(b))
+
+    spi = Spi()
+    front = frontend.FrontEnd(spi, Pin(), Pin(), pins.NFC_READERS)
+    assert frontend.CHAIN_BYTES == pins.NFC_CHAIN_BYTES
+    for r in range(pins.NFC_READERS):
+        front.coil(r, 7 - r)
+        front.select(r)
+        image = spi.chains[-1]
+        assert image[pins.NFC_CTRL] & 0x07 == r and image[pins.NFC_CTRL] & 0x08   # address, NRSTPD
+        assert image[pins.NFC_CTRL - 1 - r] == 0x08 | (7 - r)                      # enable, coil
+    front.coil(3, frontend.OFF)
+    front.flush()
+    assert spi.chains[-1][pins.NFC_CTRL - 1 - 3] == 0
