@@ -104,7 +104,7 @@ def part_number(cat, value, series):
         c0g = "C0G" in value
         size = "CL05" if cat == "C0402" else "CL21"
         diel = "C" if c0g else ("B" if pf <= 1e6 else "A")
-        volts = "B" if pf <= 1e5 else ("O" if pf <= 1e6 else "Q")
+        volts = "B" if pf <= 1e5 else ("O" if pf <= 1e6 else "P")   # 50, 16, 10 V
         tail = "5NNNC" if cat == "C0402" else "QNNNE"
         return "%s%s%s%s%s%s" % (size, diel, _code(pf, 2), "J" if c0g else "K", volts, tail)
     return series
@@ -161,5 +161,5 @@ def csv_text(rs):
     for r in rs:
         w.writerow(r)
     w.writerow({"item": "TOTAL", "line_usd": total(rs),
-                "description": "USD, one board, estimates (see price_source)"})
+                "description": "USD, one game: the controller and 8 rank boards, estimates (see price_source)"})
     return buf.getvalue()

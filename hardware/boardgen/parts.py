@@ -149,7 +149,7 @@ _define("USB_C", "J", [
 _define("AP2112K33", "U", [(1, "VIN", PWRIN), (2, "GND", PWRIN), (3, "EN", INPUT), (4, "NC", NOCONNECT),
                            (5, "VOUT", PWROUT)],
         "Package_TO_SOT_SMD:SOT-23-5", "Diodes Inc.", "AP2112K-3.3TRG1",
-        "LDO 3.3 V 600 mA, the readers' supply", 0.12, LCSC + ", qty 5")
+        "LDO 3.3 V 600 mA: a rank's reader and logic, the controller's logic", 0.12, LCSC + ", qty 5")
 _define("TPS60403", "U", [(1, "OUT", PWROUT), (2, "IN", PWRIN), (3, "CFLYN", PASSIVE), (4, "GND", PWRIN),
                           (5, "CFLYP", PASSIVE)],
         "Package_TO_SOT_SMD:SOT-23-5", "Texas Instruments", "TPS60403DBVR",
