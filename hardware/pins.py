@@ -10,16 +10,17 @@ and on a Pico W its radio's (WL_ON, WL_D, WL_CS, WL_CLK): none is used
 here, so the same map serves a Pico and a Pico W (tests/test_pico_w.py).
 """
 
-# Reed switch matrix: rows are ranks (REED_ROWS[0] = rank 1), columns are
-# files (REED_COLS[0] = file a). Rows drive, columns read with pull-downs;
-# a diode per switch, anode on the row. Consecutive column GPIOs leave the
+# Reed switch matrix: rows are ranks (REED_ROWS[0] = rank 1: the ribbon's
+# row line 1, which the rank board at position 0 takes), columns are files
+# (REED_COLS[0] = file a, shared by every board). Rows drive, columns read
+# with pull-downs; a diode per switch, anode on the row. Consecutive column GPIOs leave the
 # door open to reading a row in one register read later.
 REED_ROWS = (0, 1, 2, 3, 4, 5, 6, 7)
 REED_COLS = (8, 9, 10, 11, 12, 13, 14, 15)
 DEBOUNCE_MS = 5
 
-# NFC: one MFRC522 per rank on SPI0 (mode 0), shared with a chain of five
-# 74HC595; 4 MHz leaves margin on long board traces. vortex.hal.frontend
+# NFC: one MFRC522 per rank on SPI0 (mode 0), shared with a chain of nine
+# 74HC595; 4 MHz leaves margin on the ribbon through eight boards. vortex.hal.frontend
 # drives the chain and the decoder, vortex.hal.mfrc522 the readers.
 NFC_SPI = 0
 NFC_SCK = 18
@@ -29,18 +30,22 @@ NFC_BAUD = 4000000
 NFC_READERS = 8     # reader r serves rank r; coil f = file f
 NFC_STROBE = 17     # 74HC138 /E (G2A): low selects the reader addressed
 NFC_LATCH = 21      # RCLK of the 74HC595 chain
-NFC_CHAIN_BYTES = 5  # spi.write(image): image[0] ends in the 595 farthest
-                     # from the MCU, image[4] in the one whose SER is on MOSI
-NFC_CTRL = 0        # image[0]: bits 0-2 the decoder address (reader), bit 3
+NFC_CHAIN_BYTES = 9  # spi.write(image): one 74HC595 on the controller, one on each
+                     # rank board; image[0] ends in the farthest (the rank board
+                     # at ribbon position 7), image[8] in the controller's
+NFC_CTRL = 8        # image[8]: bits 0-2 the decoder address (reader), bit 3
                     # the readers' NRSTPD (1 = running), bits 4-7 unused (0)
-# image[1 + (r >> 1)], nibble at bit 4 * (r & 1): rank r's switch: bits 0-2
-# coil (file), bit 3 the switch enable (1 = the selected coil connected)
+# image[NFC_CTRL - 1 - r]: rank r's board (ribbon position r): bits 0-2 the
+# coil (file), bit 3 the switch enable (1 = the selected coil connected),
+# bits 4-7 unused. Reader r's select is the decoder's Yr, which reaches the
+# board at position r through the ribbon's rotating select lines.
 
-# NeoPixels: the chain starts at a1, runs a1..h1, then h2..a2 (serpentine),
-# a3..h3, and so on; vortex.hal.pixels.led_map(LED_SERPENTINE).
+# NeoPixels: the chain starts at a1 and runs a1..h1 on rank 1's board, then
+# on to the next board: a2..h2, and so on (the rank boards are identical, so
+# every rank runs a to h); vortex.hal.pixels.led_map(LED_SERPENTINE).
 LED_PIN = 22
 LED_COUNT = 64
-LED_SERPENTINE = True
+LED_SERPENTINE = False
 
 # Buttons to ground (internal pull-ups), a piezo buzzer on a PWM pin.
 BUTTON_A = 26

@@ -1,5 +1,5 @@
 """A fake SPI bus with the NFC front end behind it (hardware/pins.py's
-wiring contract): a chain of five 74HC595 that every byte shifts through,
+wiring contract): a chain of nine 74HC595 that every byte shifts through,
 latched on the latch pin's rising edge; a 74HC138 whose /E is the strobe pin
 and whose address comes from the chain, selecting chips[r] (a FakeRC522, or
 None: no chip, MISO stays low); the readers' NRSTPD and each rank's coil
@@ -10,7 +10,8 @@ from vortex import tag
 from vortex.hal.frontend import FrontEnd
 from vortex.hal.mfrc522 import MFRC522
 
-CHAIN = 5
+CHAIN = 9
+CTRL = 8        # the controller's byte; rank r's is latched[CTRL - 1 - r]
 
 
 class FakeBus:
@@ -45,21 +46,24 @@ class FakeBus:
 
     def _apply(self):
         out = self.latched
-        run = out[0] & 0x08
+        run = out[CTRL] & 0x08
         for r, chip in enumerate(self.chips):
             if chip is None:
                 continue
             chip.power(bool(run))
-            nib = out[1 + (r >> 1)] >> (4 * (r & 1)) & 0x0F
-            chip.set_coil(nib & 7 if nib & 8 else -1)
+            chip.set_coil(self.coil(r))
 
     def address(self):
-        return self.latched[0] & 0x07
+        return self.latched[CTRL] & 0x07
 
     def coil(self, r):
         """Rank r's connected coil, or -1."""
-        nib = self.latched[1 + (r >> 1)] >> (4 * (r & 1)) & 0x0F
-        return nib & 7 if nib & 8 else -1
+        v = self.latched[CTRL - 1 - r] & 0x0F
+        return v & 7 if v & 8 else -1
+
+    def overcurrents(self):
+        """How often a reader's field was on into its rank's open switch."""
+        return sum(c.overcurrent for c in self.chips if c is not None)
 
     # machine.SPI
     def write(self, buf):

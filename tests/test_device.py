@@ -64,6 +64,8 @@ def test_the_uf2_boots_plays_and_resumes_its_game_after_a_reset(uf2_file, tmp_pa
         # The first sweep read, the board agreeing: no frame for half a second.
         assert dev.wait(lambda: dev.now - dev.frames[-1][0] > 500_000_000, 120), dev.output[-500:]
         assert "NFC reader" not in dev.output          # all eight answer
+        # Boot and sweeps: no reader's field ever on into an open switch (nfc.mjs).
+        assert dev.reader_stats()["overcurrent"] == [0] * 8
         shown = len(dev.frames)
         dev.set_reeds([c for c in occupied if c != e2])
         assert dev.wait(lambda: len(dev.frames) > shown, 60), dev.output[-500:]

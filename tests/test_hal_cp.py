@@ -332,8 +332,8 @@ def test_the_nfc_front_end_and_its_driver_run_unchanged_on_the_adapter(digitalio
     assert (strobe.direction, strobe.value) == ("out", True)  # no reader between transactions
     assert (latch.direction, latch.value) == ("out", False)
     assert not rdr.present and rdr.read_tile(bytearray(16)) == NOREADER
-    chains = [c[1] for c in bus.calls if c[0] == "write" and len(c[1]) == 5]
-    assert chains and chains[-1][0] & 7 == 3               # the decoder addresses reader 3
+    chains = [c[1] for c in bus.calls if c[0] == "write" and len(c[1]) == 9]
+    assert chains and chains[-1][8] & 7 == 3               # the decoder addresses reader 3
     assert any(c[0] == "write_readinto" for c in bus.calls)
 
 

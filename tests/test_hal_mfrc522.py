@@ -259,6 +259,9 @@ def test_no_tag_path_allocates_nothing():
         def run(self, n, script):
             pass
 
+        def field(self, n, on):
+            self.regs[0x14] = 0x83 if on else 0x80
+
         def xfer(self, n, out, into=None):
             if into is None:
                 if out[0] >> 1 == 0x14:
@@ -289,6 +292,9 @@ def test_read_tile_with_a_tag_allocates_nothing():
         def run(self, n, script):
             front.run(n, script)
 
+        def field(self, n, on):
+            front.field(n, on)
+
         def xfer(self, n, o, i=None):
             front.xfer(n, o, i)
             if i is not None:
@@ -305,6 +311,9 @@ def test_read_tile_with_a_tag_allocates_nothing():
             self.pos = 0
 
         def run(self, n, script):
+            pass
+
+        def field(self, n, on):
             pass
 
         def xfer(self, n, o, i=None):

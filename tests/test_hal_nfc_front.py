@@ -11,14 +11,15 @@ from hal_fake_front import FakeBus, tile, make
 def test_the_chain_holds_address_reset_and_each_ranks_coil():
     bus = FakeBus([None] * 8)
     front = FrontEnd(bus, bus.strobe, bus.latch)
-    assert bus.latched == bytearray(b"\x08\x00\x00\x00\x00")   # running, no coil
+    assert bus.latched == bytearray(8) + b"\x08"             # running, no coil
     assert bus.strobe.v == 1 and bus.latch.v == 0
     front.coil(0, 5)
     front.coil(3, 2)
-    assert bus.latched[1] == 0 and bus.latches == 1           # staged only
+    assert bus.latched[7] == 0 and bus.latches == 1           # staged only
     front.select(6)
-    # image[0]: running, address 6; rank 0's nibble low in image[1]; rank 3 high in image[2].
-    assert bytes(bus.latched) == bytes((0x08 | 6, 0x08 | 5, (0x08 | 2) << 4, 0, 0))
+    # image[8] (the controller's 595): running, address 6; rank r's byte is
+    # image[7 - r] (the rank board at ribbon position r).
+    assert bytes(bus.latched) == bytes((0, 0, 0, 0, 0x08 | 2, 0, 0, 0x08 | 5, 0x08 | 6))
     assert (bus.coil(0), bus.coil(3), bus.address(), front.addressed) == (5, 2, 6, 6)
     n = bus.latches
     front.select(6)
@@ -27,8 +28,48 @@ def test_the_chain_holds_address_reset_and_each_ranks_coil():
     front.coil(3, OFF)
     front.flush()
     assert bus.coil(3) == -1 and bus.coil(0) == 5 and front.coils[3] == 255
+    n = bus.latches
     front.reset(0, 0)
-    assert bus.latched[0] & 0x08 and bus.latches == n + 3     # low, then high again
+    assert bus.latched[8] & 0x08 and bus.latches == n + 2     # low, then high again
+
+
+def test_no_field_is_ever_on_into_an_open_switch():
+    # Boot: the drivers set up their chips with no coil connected, so no
+    # field; the field comes on with the coil, goes off across every switch
+    # change (break-before-make: the switch is open for a moment), and off
+    # with the rank's coils all disconnected. FakeRC522 counts every moment
+    # its field was on with its switch open.
+    chips = [FakeRC522() for _ in range(8)]
+    chips[1].tags[3] = tile(tag.WATER, 4)
+    bus = FakeBus(chips)
+    front = FrontEnd(bus, bus.strobe, bus.latch)
+    readers = [MFRC522(front, r, clock=None) for r in range(8)]
+    assert all(c.regs[0x14] == 0x80 for c in chips) and front.fields == bytearray(b"\x01" * 8)
+    for f in (3, 4, 3):
+        for r in range(8):
+            front.coil(r, f)
+        front.flush()
+        assert all(c.regs[0x14] == 0x83 for c in chips)
+        buf = bytearray(16)
+        assert readers[1].read_tile(buf, slot=f) == (OK if f == 3 else NOTAG)
+    front.coil(1, OFF)
+    front.flush()
+    assert chips[1].regs[0x14] == 0x80 and chips[2].regs[0x14] == 0x83
+    readers[2].antenna_off()
+    front.coil(2, 5)
+    front.flush()
+    assert chips[2].regs[0x14] == 0x80                        # its driver wants it off
+    readers[1].init()                                         # a driver's re-init: still no coil
+    assert chips[1].regs[0x14] == 0x80
+    assert bus.overcurrents() == 0
+
+
+def test_the_fault_model_sees_a_field_into_an_open_switch():
+    chips = [FakeRC522() for _ in range(8)]
+    bus = FakeBus(chips)
+    front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.xfer(4, b"\x28\x83")                                # TxControlReg: both drivers on
+    assert bus.overcurrents() == 1 and chips[4].overcurrent == 1
 
 
 def test_a_coil_switched_away_and_back_needs_no_halt():

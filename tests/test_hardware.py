@@ -35,18 +35,23 @@ def test_every_generated_file_is_fresh_and_the_erc_is_clean(generated):
             assert f.read() == text, "hardware/%s is stale: run `make hardware`" % rel
 
 
-# -- the committed netlist, read on its own ------------------------------------
+# -- the committed netlists, read on their own ---------------------------------
 
-def _netlist():
-    """Parts (ref -> catalogue entry) and nets (name -> {(ref, pin)}) of the
-    committed KiCad netlist, read with regular expressions, not with SKiDL."""
-    with open(os.path.join(HW, "generated", "vortex.net")) as f:
-        text = f.read()
+def _netlist(board):
+    """Parts (ref -> (catalogue entry, footprint)) and nets (name -> {(ref,
+    pin)}) of a committed KiCad netlist, read with regular expressions, not
+    with SKiDL."""
+    with open(os.path.join(HW, "generated", "%s.net" % board)) as f:
+        return _parse(f.read())
+
+
+def _parse(text):
     comps, nets_text = text.split("(nets", 1)
     parts = {}
     for block in re.split(r"\(comp\s", comps)[1:]:
         ref = re.search(r'\(ref "([^"]+)"\)', block).group(1)
-        parts[ref] = re.search(r'\(name "Catalogue"\) "([^"]+)"', block).group(1)
+        parts[ref] = (re.search(r'\(name "Catalogue"\) "([^"]+)"', block).group(1),
+                      re.search(r'\(footprint "([^"]+)"\)', block).group(1))
     nets = {}
     for block in re.split(r"\(net\s", nets_text)[1:]:
         name = re.search(r'\(name "([^"]+)"\)', block).group(1)
@@ -58,94 +63,231 @@ def _pin(part_key, name):
     return str(next(n for n, nm, _t in CATALOGUE[part_key][1] if nm == name))
 
 
+class Board:
+    """One committed netlist: its parts by kind, and where each pin goes."""
+
+    def __init__(self, name):
+        self.parts, self.nets = _netlist(name)
+        self.kinds = {}
+        for ref, (kind, _fp) in sorted(self.parts.items()):
+            self.kinds.setdefault(kind, []).append(ref)
+        self.where = {node: net for net, nodes in self.nets.items() for node in nodes}
+
+    def net(self, ref, kind, name):
+        """The net of part ref's pin called name (None: unconnected)."""
+        return self.where.get((ref, _pin(kind, name)))
+
+    def on(self, net, kind, name):
+        """The parts of kind whose pin name is on net."""
+        return sorted(ref for ref, pin in self.nets.get(net, ()) if self.parts[ref][0] == kind
+                      and pin == _pin(kind, name))
+
+
 @pytest.fixture(scope="module")
-def board():
-    parts, nets = _netlist()
-    by_kind = {}
-    for ref, kind in parts.items():
-        by_kind.setdefault(kind, []).append(ref)
-    return parts, nets, by_kind
+def boards():
+    return Board("controller"), Board("rank")
 
 
-def _net_of(nets, ref, pin):
-    found = [n for n, nodes in nets.items() if (ref, pin) in nodes]
-    assert len(found) == 1, (ref, pin, found)
-    return found[0]
-
-
-def test_every_gpio_in_pins_py_is_wired_as_the_schematic_says(board):
+def test_every_gpio_in_pins_py_is_wired_as_the_schematic_says(boards):
     from boardgen.schematic import ROLE_NETS
-    _parts, nets, kinds = board
-    pico, = kinds["PICO"]
+    ctrl, _rank = boards
+    pico, = ctrl.kinds["PICO"]
     for const, names in ROLE_NETS.items():
         gpios = getattr(pins, const)
         pairs = zip(gpios, names) if isinstance(names, tuple) else [(gpios, names)]
         for g, name in pairs:
-            assert _net_of(nets, pico, _pin("PICO", "GP%d" % g)) == name, const
+            assert ctrl.net(pico, "PICO", "GP%d" % g) == name, const
 
 
-def test_the_nfc_wiring_is_the_contract_of_pins_py(board):
-    _parts, nets, kinds = board
-    assert len(kinds["MFRC522"]) == pins.NFC_READERS
-    assert len(kinds["HC595"]) == pins.NFC_CHAIN_BYTES
-    dec, = kinds["HC138"]
-    assert (dec, _pin("HC138", "G2A")) in nets["NFC_STROBE"]
-    for u in kinds["HC595"]:
-        assert (u, _pin("HC595", "RCLK")) in nets["NFC_LATCH"]
-        assert (u, _pin("HC595", "SRCLK")) in nets["SPI_SCK"]
-    # Walk the chain from MOSI: the first chip holds image[last], the last image[0].
-    order = []
-    net = "SPI_MOSI"
-    while True:
-        nxt = [u for u in kinds["HC595"] if (u, _pin("HC595", "SER")) in nets[net]]
-        if not nxt:
-            break
-        order.append(nxt[0])
-        out = [n for n, nodes in nets.items() if (nxt[0], _pin("HC595", "QHS")) in nodes]
-        if not out:                          # the last chip's serial out is unused
-            break
-        net = out[0]
-    assert len(order) == pins.NFC_CHAIN_BYTES
-    image = list(reversed(order))           # image[i] -> chip
+class System:
+    """The controller and eight rank boards joined by their ribbons (pin n
+    to pin n): each board's nets merged where a ribbon joins them. A rank
+    board's input connector is the one whose chain pin reaches its 595's SER
+    (found from the netlist, not from the schematic's code)."""
 
-    def q(i, bit):
-        return (image[i], _pin("HC595", "Q" + "ABCDEFGH"[bit]))
+    def __init__(self, ctrl, rank, n=8):
+        self.parent = {}
+        j_ctrl, = ctrl.kinds["IDC40"]
+        u595, = rank.kinds["HC595"]
+        ser = rank.net(u595, "HC595", "SER")
+        j_in, = [j for j in rank.kinds["IDC40"] if rank.where.get((j, "20")) == ser]
+        j_out, = [j for j in rank.kinds["IDC40"] if j != j_in]
+        prev = ("ctrl", ctrl, j_ctrl)
+        for p in range(n):
+            for k in range(1, 41):
+                a = prev[1].where.get((prev[2], str(k)))
+                b = rank.where.get((j_in, str(k)))
+                if a and b:
+                    self._join((prev[0], a), (p, b))
+            prev = (p, rank, j_out)
+
+    def find(self, x):
+        while self.parent.get(x, x) != x:
+            x = self.parent[x]
+        return x
+
+    def _join(self, a, b):
+        self.parent[self.find(a)] = self.find(b)
+
+    def same(self, a, b):
+        return self.find(a) == self.find(b)
+
+
+def test_the_ribbon_takes_each_rank_its_select_row_and_chain_byte(boards):
+    # pins.py's contract end to end, through the controller and the eight
+    # identical rank boards: the chain's order from MOSI, each board's byte
+    # in the image, reader r's select and rank r's reed row at the board at
+    # ribbon position r, the shared lines on every board.
+    ctrl, rank = boards
+    system = System(ctrl, rank)
+    pico, = ctrl.kinds["PICO"]
+    dec, = ctrl.kinds["HC138"]
+    c595, = ctrl.kinds["HC595"]
+    r595, = rank.kinds["HC595"]
+    reader, = rank.kinds["MFRC522"]
+    buf, = rank.kinds["LVC1G125"]
+    # The Pico's SPI and latch reach the chain through the Ioff buffer.
+    lvc, = ctrl.kinds["LVC541"]
+    for gpio, kind, pin in ((pins.NFC_MOSI, "HC595", "SER"), (pins.NFC_SCK, "HC595", "SRCLK"),
+                            (pins.NFC_LATCH, "HC595", "RCLK"), (pins.NFC_STROBE, "HC138", "G2A")):
+        a = [k for k in range(1, 9) if ctrl.net(lvc, "LVC541", "A%d" % k) == ctrl.net(pico, "PICO", "GP%d" % gpio)]
+        assert len(a) == 1, gpio
+        ref = c595 if kind == "HC595" else dec
+        assert ctrl.net(lvc, "LVC541", "Y%d" % a[0]) == ctrl.net(ref, kind, pin), gpio
+    # The chain: the controller's 595 first from MOSI, then position 0, 1, ...
+    order = [("ctrl", ctrl.net(c595, "HC595", "QHS"))]
+    for p in range(8):
+        assert system.same(order[-1], (p, rank.net(r595, "HC595", "SER"))), p
+        order.append((p, rank.net(r595, "HC595", "QHS")))
+    # image[i] ends in the chip NFC_CHAIN_BYTES - 1 - i from MOSI.
+    assert pins.NFC_CHAIN_BYTES == 9 and pins.NFC_CTRL == pins.NFC_CHAIN_BYTES - 1
     for bit, name in enumerate("ABC"):
-        assert q(pins.NFC_CTRL, bit) in nets["NFC_ADDR_" + name]
-        assert (dec, _pin("HC138", name)) in nets["NFC_ADDR_" + name]
-    assert q(pins.NFC_CTRL, 3) in nets["NFC_NRSTPD"]
-    readers = {}
-    for u in kinds["MFRC522"]:
-        assert (u, _pin("MFRC522", "NRSTPD")) in nets["NFC_NRSTPD"]
-        nss = _net_of(nets, u, _pin("MFRC522", "NSS"))
-        y = [int(p) for ref, p in nets[nss] if ref == dec]
-        r = {_pin("HC138", "Y%d" % k): k for k in range(8)}[str(y[0])]
-        readers[r] = u
-    assert sorted(readers) == list(range(pins.NFC_READERS))
-    for r, u in readers.items():
-        # Its two switches take rank r's nibble, and its coils are rank r's cells.
-        node = _net_of(nets, u, _pin("MFRC522", "TX1"))
-        for k, name in enumerate(("A0", "A1", "A2", "EN")):
-            net = nets["RANK%d_%s" % (r + 1, name)]
-            assert q(1 + (r >> 1), 4 * (r & 1) + k) in net
-            switches = [ref for ref, _p in net if ref in kinds["ADG1608"]]
-            assert len(switches) == 2
-        assert node == "R%d_TXA" % r
-        for f in range(8):
-            assert "COIL_%s%d_A" % ("abcdefgh"[f], r + 1) in nets
+        assert ctrl.net(c595, "HC595", "Q" + "ABCDEFGH"[bit]) == ctrl.net(dec, "HC138", name)
+    nrst = ctrl.net(c595, "HC595", "QD")                   # NFC_CTRL bit 3
+    for p in range(8):
+        assert system.same(("ctrl", nrst), (p, rank.net(reader, "MFRC522", "NRSTPD")))
+        assert system.same(("ctrl", ctrl.net(c595, "HC595", "SRCLK")), (p, rank.net(r595, "HC595", "SRCLK")))
+        assert system.same(("ctrl", ctrl.net(c595, "HC595", "RCLK")), (p, rank.net(r595, "HC595", "RCLK")))
+        # Reader p (image byte NFC_CTRL - 1 - p) is selected by the decoder's Yp.
+        for y in range(8):
+            assert system.same(("ctrl", ctrl.net(dec, "HC138", "Y%d" % y)),
+                               (p, rank.net(reader, "MFRC522", "NSS"))) == (y == p), (p, y)
+        # Its rank's reed row is pins.REED_ROWS[p]; every board shares the columns.
+        row = ctrl.net(pico, "PICO", "GP%d" % pins.REED_ROWS[p])
+        for f, col in enumerate(pins.REED_COLS):
+            for sw in rank.kinds["REED"]:
+                d = [x for x in rank.kinds["D_SIGNAL"]
+                     if rank.net(x, "D_SIGNAL", "K") == rank.where.get((sw, "1"))]
+                if rank.where.get((sw, "2")) == "BUS_COL_%s" % "abcdefgh"[f]:
+                    assert system.same(("ctrl", ctrl.net(pico, "PICO", "GP%d" % col)), (p, rank.where[(sw, "2")]))
+                    assert system.same(("ctrl", row), (p, rank.net(d[0], "D_SIGNAL", "A")))
+        # MISO: the reader's own pin only through its buffer, enabled by its select.
+        assert rank.net(reader, "MFRC522", "MISO") == rank.net(buf, "LVC1G125", "A")
+        assert rank.net(buf, "LVC1G125", "OE") == rank.net(reader, "MFRC522", "NSS")
+        assert system.same(("ctrl", ctrl.net(pico, "PICO", "GP%d" % pins.NFC_MISO)),
+                           (p, rank.net(buf, "LVC1G125", "Y")))
+        assert not system.same(("ctrl", ctrl.net(pico, "PICO", "GP%d" % pins.NFC_MISO)),
+                               (p, rank.net(reader, "MFRC522", "MISO")))
+    # The rank's byte: coil bits 0-2 and the enable (bit 3) to both switches.
+    for k, name in enumerate(("A0", "A1", "A2", "EN")):
+        net = rank.net(r595, "HC595", "Q" + "ABCD"[k])
+        assert rank.on(net, "ADG1608", name) == rank.kinds["ADG1608"], name
 
 
-def test_reeds_leds_and_power_are_there_once_per_cell(board):
-    _parts, nets, kinds = board
+def test_the_led_data_runs_a_to_h_on_each_board_in_rank_order(boards):
+    from vortex.hal.pixels import led_map
+    ctrl, rank = boards
+    system = System(ctrl, rank)
+    leds = rank.kinds["WS2812B"]
+    # Within a board: a chain from the input's LED to the output.
+    first = [x for x in leds if not any(rank.net(x, "WS2812B", "DIN") == rank.net(y, "WS2812B", "DOUT")
+                                        for y in leds)]
+    assert len(first) == 1
+    chain = first
+    while len(chain) < 8:
+        nxt = [y for y in leds if rank.net(y, "WS2812B", "DIN") == rank.net(chain[-1], "WS2812B", "DOUT")]
+        chain += nxt
+    buf, = ctrl.kinds["AHCT125"]
+    start = ("ctrl", ctrl.net(buf, "AHCT125", "1Y"))
+    r330 = [x for x in rank.kinds["R0603"] if rank.where.get((x, "2")) == rank.net(first[0], "WS2812B", "DIN")]
+    assert system.same(start, (0, rank.where[(r330[0], "1")]))
+    for p in range(7):
+        assert system.same((p, rank.net(chain[-1], "WS2812B", "DOUT")), (p + 1, rank.where[(r330[0], "1")]))
+    assert led_map(pins.LED_SERPENTINE) == bytes(range(64))   # cell = LED index: a1..h1, a2..h2, ...
+
+
+def test_each_rank_board_has_its_cells(boards):
+    _ctrl, rank = boards
     for kind in ("REED", "D_SIGNAL", "WS2812B", "COIL"):
-        assert len(kinds[kind]) == 64, kind
-    for r in range(8):
-        for f in "abcdefgh":
-            assert len(nets["REED_%s%d" % (f, r + 1)]) == 2
-    j, = kinds["USB_C"]
+        assert len(rank.kinds[kind]) == 8, kind
+    assert len(rank.kinds["MFRC522"]) == 1 and len(rank.kinds["ADG1608"]) == 2
+    for f in "abcdefgh":
+        assert len(rank.nets["REED_%s" % f]) == 2
+    reader, = rank.kinds["MFRC522"]
+    assert rank.net(reader, "MFRC522", "EP") == "GND"           # the exposed pad
+
+
+def test_the_controller_power_path(boards):
+    ctrl, _rank = boards
+    j, = ctrl.kinds["USB_C"]
     for cc in ("CC1", "CC2"):
-        assert (j, _pin("USB_C", cc)) in nets[cc]
-        assert len(nets[cc]) == 3        # the receptacle, its Rd, its summing resistor
+        assert ctrl.net(j, "USB_C", cc) == cc
+        assert len(ctrl.nets[cc]) == 3        # the receptacle, its Rd, its summing resistor
+    for pin in ("VBUS_A4", "VBUS_A9", "VBUS_B4", "VBUS_B9"):
+        assert ctrl.net(j, "USB_C", pin) == "VBUS_IN"
+    for pin in ("GND_A1", "GND_A12", "GND_B1", "GND_B12"):
+        assert ctrl.net(j, "USB_C", pin) == "GND"
+    pico, = ctrl.kinds["PICO"]
+    esd, = ctrl.kinds["USBLC6"]
+    for a, b in (("DP1", "USB_DP"), ("DN1", "USB_DM")):
+        assert ctrl.net(j, "USB_C", a) == ctrl.net(pico, "PICO", b)
+        assert ctrl.net(j, "USB_C", a) in (ctrl.net(esd, "USBLC6", "IO1"), ctrl.net(esd, "USBLC6", "IO2"))
+    # The source sees at most USB 2.0's 10 uF at attach: the bulk is behind the soft start.
+    q, = ctrl.kinds["PMOS"]
+    assert ctrl.net(q, "PMOS", "D") == "+5V" and ctrl.net(q, "PMOS", "S") == "VBUS_FUSED"
+    seen = 0.0
+    from boardgen.bom import _value
+    for net in ("VBUS_IN", "VBUS_FUSED"):
+        for ref, pin in ctrl.nets[net]:
+            kind = ctrl.parts[ref][0]
+            if CATALOGUE[kind][0] == "C":                 # a capacitor, whatever its kind
+                other = ctrl.where[(ref, "2" if pin == "1" else "1")]
+                if other == "GND":
+                    seen += _value(_values("controller")[ref], "F")
+    assert 0 < seen <= 10e-6
+
+
+def _values(board):
+    """ref -> value of a committed netlist."""
+    with open(os.path.join(HW, "generated", "%s.net" % board)) as f:
+        text = f.read()
+    return dict(re.findall(r'\(ref "([^"]+)"\)\s+\(value "([^"]+)"\)', text))
+
+
+KICAD_FOOTPRINTS = "/usr/share/kicad/footprints"
+
+
+def _pads(footprint):
+    """The pad names of a KiCad library footprint, from its .kicad_mod."""
+    lib, name = footprint.split(":")
+    with open(os.path.join(KICAD_FOOTPRINTS, lib + ".pretty", name + ".kicad_mod")) as f:
+        return set(re.findall(r'\(pad "([^"]*)"', f.read())) - {""}
+
+
+@pytest.mark.skipif(not os.path.isdir(KICAD_FOOTPRINTS),
+                    reason="KiCad's footprint library is not installed (apt-get install kicad-footprints)")
+def test_every_pin_of_both_netlists_is_a_pad_of_its_footprint(boards):
+    from boardgen.parts import VORTEX_PADS
+    for board in boards:
+        used = {}
+        for net, nodes in board.nets.items():
+            for ref, pin in nodes:
+                used.setdefault(ref, set()).add(pin)
+        for ref, (kind, fp) in board.parts.items():
+            pads = set(VORTEX_PADS[fp]) if fp.startswith("vortex:") else _pads(fp)
+            assert used.get(ref, set()) <= pads, (ref, fp, sorted(used.get(ref, set()) - pads))
+            # and the catalogue's pins are pads too (an unconnected one included)
+            assert {str(n) for n, _nm, _t in CATALOGUE[kind][1]} <= pads, (kind, fp)
 
 
 # -- the parts list follows the game -------------------------------------------
@@ -170,10 +312,29 @@ def test_bom_quantities_follow_the_engine(generated):
     assert int(rows["tag"]["spares"]) > 0 and int(rows["magnet"]["spares"]) > 0
     for item in ("REED", "D_SIGNAL", "WS2812B", "COIL"):
         assert int(rows[item]["qty"]) == 64, item
-    assert int(rows["MFRC522"]["qty"]) == pins.NFC_READERS
+        assert rows[item]["board"] == "rank x8" and int(rows[item]["per_board"]) == 8, item
+    assert int(rows["MFRC522"]["qty"]) == int(rows["LVC1G125"]["qty"]) == pins.NFC_READERS
+    assert int(rows["HC595"]["qty"]) == pins.NFC_CHAIN_BYTES
+    assert int(rows["PCB rank"]["qty"]) == 8 and int(rows["ribbon"]["qty"]) == 8
+    # Each coil's own C1 (its feed taken back), listed with its value: the
+    # rank board's 16 C1 positions and more when a value is a pair.
+    from boardgen.figures import figures
+    coils = figures()["coil"]["coils"]
+    c1 = [r for r in listed if r["item"] == "C0603_C0G" and r["board"] == "rank x8"]
+    fitted = sum(2 * len(c["C1_parts"]) for c in coils)
+    assert sum(int(r["per_board"]) for r in c1) == fitted + 2 * sum(
+        1 for v in e24_pair_node() if v)
+    for r in listed:
+        if r["item"] in ("R0603", "C0402", "C0805", "C0603_C0G"):
+            assert "series" not in r["mpn"] and " " not in r["mpn"], r   # a real ordering code
     total = sum(float(r["line_usd"]) for r in listed if r["item"] != "TOTAL")
     assert abs(float(rows["TOTAL"]["line_usd"]) - total) < 0.01
     assert all(r["price_source"] for r in listed if r["item"] != "TOTAL")
+
+
+def e24_pair_node():
+    from boardgen.figures import e24_pair, figures
+    return e24_pair(figures()["coil"]["C_node"])
 
 
 # -- physics on cases with known answers ----------------------------------------
@@ -233,3 +394,180 @@ def test_cc_thresholds_sort_the_sources():
                                                        power.SOURCE_1A5, power.SOURCE_3A0]
     assert power.LED_BUDGET_MA == tuple(sorted(power.LED_BUDGET_MA))
     assert 5100 * 0.9 < ph.rd_seen(5100, 100e3) < 5100  # inside the spec's +-10 %
+
+
+def test_match_series_takes_the_textbook_l_match_root():
+    # A hand-computed L-network (shunt C at the load, series L to the port):
+    # R = 100 Ohm, X(L0) = 40 Ohm. Im(Z) = 0 gives 40 b^2 - b + 0.004 = 0,
+    # b = 0.005 S or 0.02 S: R_in = R / (1 + Q^2) with Q = b R = 0.5 or 2,
+    # 80 or 20 Ohm a side, and X(L0) = Q R_in = 40 Ohm both ways. The design
+    # wants the high-impedance one (the drivers' current): 2 x 80 Ohm.
+    w = ph.omega()
+    c_n, _c1, z = ph.match_series(1e-6, 100.0, 0.0, 40.0 / w)
+    assert z == pytest.approx(160.0, rel=1e-9)
+    assert c_n * w == pytest.approx(0.005, rel=1e-9)
+    q = c_n * w * 100.0
+    assert 100.0 / (1 + q * q) == pytest.approx(z / 2) and q * z / 2 == pytest.approx(40.0)
+    with pytest.raises(ValueError):
+        ph.match_series(1e-6, 1.0, 0.0, 40.0 / w)      # 4 (w L0)^2 g^2 > 1: no real root
+
+
+def test_coplanar_strips_meet_their_symmetric_case():
+    # k = s / (s + 2w) = 1/sqrt(2) makes k = k': K(k) = K(k'), L' = mu0 exactly.
+    w = 0.3e-3
+    s = w * 2 / (math.sqrt(2) - 1)
+    assert ph.coplanar_strips_inductance(w, s) == pytest.approx(ph.MU0, rel=1e-9)
+    # Closer strips, less inductance; the feed pair of the board: 0.8 nH/mm.
+    assert ph.coplanar_strips_inductance(w, w / 2) < ph.coplanar_strips_inductance(w, w)
+    assert 0.6e-6 < ph.coplanar_strips_inductance(0.3e-3, 0.3e-3) < 1.0e-6
+
+
+def _check_coils(c):
+    """The figures against their own limits: every coil's field at the tag
+    within +-15 % of the target and inside ISO/IEC 14443-2's 1.5-7.5 A/m (at
+    the switch's typical and maximum Ron), its port impedance within +-15 %
+    of the network's and nearly real, the drivers' current under the
+    MFRC522's maximum."""
+    from boardgen import dims as d
+    z0 = c["Z_port"]
+    for pc in c["coils"]:
+        f = "abcdefgh"[pc["file"]]
+        assert abs(pc["H"] / d.H_TARGET_A_PER_M - 1) <= 0.15, (f, pc["H"])
+        for h in (pc["H"], pc["H_ron_max"]):
+            assert d.H_MIN_A_PER_M <= h <= 7.5, (f, h)
+        assert abs(pc["Z_port"].real / z0 - 1) <= 0.15, (f, pc["Z_port"], z0)
+        assert abs(pc["Z_port"].imag) <= 0.15 * z0, (f, pc["Z_port"])
+        assert pc["supply_max_mA"] <= d.MFRC522_TX_MAX_A * 1000, (f, pc["supply_max_mA"])
+        assert sum(pc["C1_parts"]) == pytest.approx(pc["C1"], rel=d.C1_TOLERANCE + 0.01)
+
+
+def test_every_coil_meets_the_limits_with_its_estimated_feed():
+    from boardgen.figures import coil
+    c = coil(path=os.path.join(HW, "no-such-feeds.csv"))
+    assert {pc["feed_source"] for pc in c["coils"]} == {"estimate"}
+    lengths = [pc["feed_mm"] for pc in c["coils"]]
+    assert max(lengths) > 2 * min(lengths)        # the farthest coil's feed is long
+    _check_coils(c)
+
+
+def test_measured_feeds_replace_the_estimate(tmp_path):
+    from boardgen.figures import coil, read_feeds
+    path = tmp_path / "feeds.csv"
+    rows = ["board,coil,feed_length_mm,feed_inductance_nH"]
+    rows += ["rank,%d,%.1f,%.1f" % (f, 20 + 30 * f, 15 + 25 * f) for f in range(8)]
+    path.write_text("\n".join(rows) + "\n")
+    c = coil(path=str(path))
+    assert [pc["feed_source"] for pc in c["coils"]] == ["layout"] * 8
+    assert [round(pc["feed_nH"]) for pc in c["coils"]] == [15 + 25 * f for f in range(8)]
+    c1 = [pc["C1"] for pc in c["coils"]]
+    assert c1 == sorted(c1, reverse=True)           # more feed, less C1 (more taken back)
+    _check_coils(c)
+    for bad in ("board,coil\nrank,0\n", "board,coil,feed_length_mm,feed_inductance_nH\nrank,x,1,1\n",
+                "board,coil,feed_length_mm,feed_inductance_nH\nrank,0,10,5\n"):
+        path.write_text(bad)
+        with pytest.raises(ValueError) as e:
+            read_feeds(str(path))
+        assert "\n" not in str(e.value) and "feeds.csv" in str(e.value)
+
+
+def test_the_led_budgets_fit_the_source_and_the_fuse():
+    # What the firmware lets the LEDs draw (power.LED_BUDGET_MA, per source)
+    # plus the fixed loads stays inside 90 % of the source's rating and
+    # under the polyfuse's hold current derated for a warm room.
+    from boardgen import dims as d
+    from boardgen.figures import figures
+    _rows, fixed = figures()["budget"]
+    ratings = {power.SOURCE_NONE: 500, power.SOURCE_USB: 500, power.SOURCE_1A5: 1500,
+               power.SOURCE_3A0: 3000}
+    for source, rating in ratings.items():
+        total = fixed + power.LED_BUDGET_MA[source]
+        assert total <= 0.9 * rating, source
+        assert total <= d.POLYFUSE_HOLD_A * d.POLYFUSE_DERATE * 1000, source
+    assert power.LED_BUDGET_MA[power.SOURCE_3A0] > power.LED_BUDGET_MA[power.SOURCE_1A5] > 0
+
+
+def test_the_firmwares_led_budgets_follow_power_py():
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from vortex.app import commands, leds
+    assert leds.DEFAULT_BUDGET_MA == power.LED_BUDGET_MA[power.SOURCE_NONE] + 64 * leds.MA_IDLE
+    caps = [int(v) for v in commands.BUDGET_VALUES[1:]]
+    top = power.LED_BUDGET_MA[power.SOURCE_3A0] + 64 * leds.MA_IDLE
+    low = power.LED_BUDGET_MA[power.SOURCE_USB] + 64 * leds.MA_IDLE
+    assert caps == sorted(caps) and low < caps[0] and caps[-1] < top   # each cap lowers a 3 A source's
+    assert any(low < c < power.LED_BUDGET_MA[power.SOURCE_1A5] for c in caps)
+
+
+def test_the_off_axis_fields_meet_the_on_axis_formulas():
+    a, i, z = 0.01, 0.3, 0.006
+    b_rho, b_z = ph.loop_field(a, i, 0.0, z)
+    assert b_z == pytest.approx(ph.MU0 * ph.loop_field_axis(1, i, a, z), rel=1e-9)
+    assert abs(b_rho) < 1e-6 * b_z
+    # Far away a loop is a dipole: B_z in its plane is -mu0 m / (4 pi r^3).
+    r = 1.0
+    assert ph.loop_field(a, i, r, 0.0)[1] == pytest.approx(-ph.MU0 * i * math.pi * a * a / (4 * math.pi * r ** 3), rel=1e-3)
+    br, rad, th = 1.18, 0.004, 0.002
+    assert ph.disc_magnet_field(br, rad, th, 0.0, 0.0112)[1] == pytest.approx(
+        ph.disc_magnet_axial(br, rad, th, 0.0112), rel=1e-4)
+    far = [math.hypot(*ph.disc_magnet_field(br, rad, th, x, 0.0112)) for x in (0.0, 0.002, 0.004)]
+    assert far == sorted(far, reverse=True)          # off the centre, less field at the reed
+
+
+def test_measured_feeds_change_values_not_the_boards_connectivity(tmp_path, monkeypatch):
+    # The layout writes generated/feeds.csv from the routed board: the C1
+    # values follow, the netlist's parts and nets must not (the layout built
+    # from them stays valid).
+    pytest.importorskip("skidl")
+    from boardgen import figures, schematic
+    path = tmp_path / "feeds.csv"
+    rows = ["board,coil,feed_length_mm,feed_inductance_nH"]
+    rows += ["rank,%d,%d,%d" % (f, 200 - 20 * f, 160 - 18 * f) for f in range(8)]
+    path.write_text("\n".join(rows) + "\n")
+    monkeypatch.setattr(figures, "FEEDS_CSV", str(path))
+    schematic.build("rank")
+    text = schematic.netlist()
+    with open(os.path.join(HW, "generated", "rank.net")) as f:
+        committed = f.read()
+
+    def shape(t):
+        parts, nets = _parse(t)
+        return sorted(parts.items()), sorted((name, sorted(nodes)) for name, nodes in nets.items())
+
+    assert len(shape(text)[1]) > 100 and shape(text) == shape(committed)
+    values = re.findall(r'\(value "([^"]+)"\)', text)
+    assert values != re.findall(r'\(value "([^"]+)"\)', committed)   # but the C1s moved
+
+
+def test_the_firmwares_front_end_writes_the_chain_pins_py_describes():
+    # The netlists are held to pins.py above; here the firmware's driver is:
+    # the bytes it shifts put reader r's address and NRSTPD in image[NFC_CTRL]
+    # and rank r's coil and enable in image[NFC_CTRL - 1 - r].
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from vortex.hal import frontend
+
+    class Pin:
+        def __init__(self):
+            self.v = 0
+
+        def value(self, v):
+            self.v = v
+
+    class Spi:
+        def __init__(self):
+            self.chains = []
+
+        def write(self, b):
+            if len(b) == pins.NFC_CHAIN_BYTES:
+                self.chains.append(bytes(b))
+
+    spi = Spi()
+    front = frontend.FrontEnd(spi, Pin(), Pin(), pins.NFC_READERS)
+    assert frontend.CHAIN_BYTES == pins.NFC_CHAIN_BYTES
+    for r in range(pins.NFC_READERS):
+        front.coil(r, 7 - r)
+        front.select(r)
+        image = spi.chains[-1]
+        assert image[pins.NFC_CTRL] & 0x07 == r and image[pins.NFC_CTRL] & 0x08   # address, NRSTPD
+        assert image[pins.NFC_CTRL - 1 - r] == 0x08 | (7 - r)                      # enable, coil
+    front.coil(3, frontend.OFF)
+    front.flush()
+    assert spi.chains[-1][pins.NFC_CTRL - 1 - 3] == 0

@@ -29,6 +29,8 @@ def _generate():
             files, (errors, _warnings) = generate()
     except ImportError as e:
         raise cli.Failure("%s: run `make hardware` (it sets up .venv with SKiDL)" % e)
+    except ValueError as e:                   # a malformed generated/feeds.csv
+        raise cli.Failure(str(e))
     if errors:
         raise cli.Failure("the schematic's ERC found %d error(s)" % errors)
     return files

@@ -4,23 +4,30 @@ from . import bom, drawings, report, schematic
 from .figures import figures
 
 # generated file (relative to hardware/) -> its text
-OUTPUTS = ("generated/vortex.net", "generated/bom.csv", "generated/figures.md",
-           "generated/stackup.svg", "generated/blocks.svg", "power.py")
+OUTPUTS = ("generated/controller.net", "generated/rank.net", "generated/bom.csv",
+           "generated/figures.md", "generated/stackup.svg", "generated/blocks.svg", "power.py")
+# How many of each board one game takes.
+BOARD_COUNT = {"controller": 1, "rank": schematic.RANK_BOARDS}
 
 
 def generate():
-    """{path relative to hardware/: text}, and the ERC's (errors, warnings)."""
+    """{path relative to hardware/: text}, and the ERC's (errors, warnings)
+    summed over the boards."""
     fig = figures()
-    circuit = schematic.build()
-    erc = schematic.run_erc()
-    rows = bom.rows(circuit)
-    files = {
-        "generated/vortex.net": schematic.netlist(),
+    files, errors, warnings, boards = {}, 0, 0, []
+    for board in schematic.BOARDS:
+        circuit = schematic.build(board)
+        e, w = schematic.run_erc()
+        errors, warnings = errors + e, warnings + w
+        files["generated/%s.net" % board] = schematic.netlist()
+        boards.append((board, BOARD_COUNT[board], bom.board_parts(circuit)))
+    rows = bom.rows(boards)
+    files.update({
         "generated/bom.csv": bom.csv_text(rows),
         "generated/figures.md": report.figures_md(fig, bom.total(rows)),
         "generated/stackup.svg": drawings.stackup(fig),
         "generated/blocks.svg": drawings.blocks(),
         "power.py": report.power_py(fig),
-    }
-    assert tuple(files) == OUTPUTS
-    return files, erc
+    })
+    assert tuple(sorted(files)) == tuple(sorted(OUTPUTS))
+    return {k: files[k] for k in OUTPUTS}, (errors, warnings)

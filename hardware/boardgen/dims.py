@@ -22,8 +22,10 @@ TILE_WINDOW_MM = 8.0      # clear window over the LED (the tag is a ring inlay
 PIECE_FLOOR_MM = 1.0      # plastic (with 0.3 mm felt) under the magnet
 PIECE_BASE_MM = 24.0      # piece base diameter: leaves the tile's edges visible
 PIECE_HEIGHT_MM = 30.0
-REED_GLASS_DIA_MM = 2.0   # reed on the PCB's bottom side, lying flat
-REED_GLASS_LEN_MM = 7.0
+REED_GLASS_DIA_MM = 2.2   # reed on the PCB's bottom side, lying flat: the MDSR-7's
+REED_GLASS_LEN_MM = 12.7  # glass (Littelfuse MDSR-7 data sheet), leads bent down
+PIECE_OFFSETS_MM = (0.0, 2.0, 4.0)   # the piece's centre off the cell's: the reed's field
+                                     # is computed at each; the prototype measures them
 
 # -- the magnet (one per piece) -------------------------------------------------
 MAGNET_GRADE = "N35"
@@ -33,8 +35,9 @@ MAGNET_THICK_MM = 2.0
 
 # -- the reed switch ------------------------------------------------------------
 REED_AT_MAX = 15.0        # Littelfuse MDSR-7 10-15 AT: design for the least sensitive
-REED_TEST_COIL_MM = 10.0  # length of the sensitivity test coil (data sheet's test
-                          # method; 10 mm assumed for a 7 mm glass switch)
+REED_TEST_COIL_MM = 10.0  # length of the sensitivity test coil: an assumption (the
+                          # data sheet rates AT, not mT); the rule's result is
+                          # checked by measurement (prototype-plan.md, reeds)
 REED_ONE_POLE = 2.0       # Littelfuse: one magnet pole at one end needs about 2x
 REED_MARGIN = 2.0         # the rule above is good to a factor of 2: design for it
 
@@ -63,6 +66,13 @@ EMC_F_CUT_HZ = 14.3e6     # AN1445: cut-off between 13.56 MHz and the upper side
 SWITCH = "ADG1608"
 SWITCH_RON_OHM = 4.5      # ADG1608 data sheet, typical
 SWITCH_RON_MAX_OHM = 8.0  # design margin over temperature and supply
+C1_TOLERANCE = 0.02      # a single E24 C0G part for C1 when within 2 % (else a pair)
+# -- each coil's feed (the pair from the reader's switches to the coil) -------------
+READER_X_MM = 140.0       # the reader block's position along the rank board (its
+                          # centre: between files d and e), the estimate's origin
+FEED_EXTRA_MM = 12.0      # from the switch to the pair's run, and into the coil
+FEED_TRACE_MM = 0.3       # the pair's traces and gap, on one layer, no plane under
+FEED_GAP_MM = 0.3
 SWITCH_C_ON_F = 40e-12    # what the on switch adds to ground at the node (order
                           # of an 8:1 mux's on-capacitance; the prototype measures it)
 SWITCH_C_OFF_F = 15e-12   # an off channel's source capacitance (same caveat)
@@ -75,9 +85,22 @@ CD4067_I_MAX_A = 0.025    # 74HC4067 data sheets: +-25 mA switch current
 # -- power --------------------------------------------------------------------------------
 CC_RD_OHM = 5100.0        # USB Type-C spec: sink pull-down Rd = 5.1 k
 CC_SUM_OHM = 100000.0     # the two summing resistors, equal
-BULK_UF = 1000.0          # across the LED supply at its input (Adafruit NeoPixel guide)
-POLYFUSE_HOLD_A = 2.5     # hold current: above the LED budget of a 3 A source's
-                          # 90 %, trips (at about twice) on a short
+CONTROLLER_BULK_UF = 220.0  # on the controller's 5 V, behind the soft start
+RANK_BULK_UF = 100.0      # on each rank board where 5 V enters its LEDs (Adafruit's
+                          # NeoPixel guide asks for about 1000 uF: 220 + 8 x 100)
+USB_ATTACH_UF_MAX = 10.0  # USB 2.0 7.2.4.1: the most a device may show at attach
+# The soft start (P-MOSFET AO3401A, a Miller capacitor from drain to gate): the
+# gate sits at its plateau while the drain rises, so dV/dt = I_gate / C_GD.
+SOFTSTART_R_TOP_OHM = 200e3   # source to gate
+SOFTSTART_R_BOT_OHM = 47e3    # gate to ground: on, Vgs = -5 V x 200/247 = -4.0 V
+SOFTSTART_CGS_F = 10e-6       # gate to source: at the plug's step Vgs = -5 V x CGD/(CGS+CGD)
+SOFTSTART_CGD_F = 680e-9
+SOFTSTART_VPLATEAU_V = 1.5    # AO3401A: |Vgs| at a few hundred mA (its transfer curve)
+SOFTSTART_VTH_MIN_V = 0.5     # AO3401A: |Vgs(th)| 0.5-1.3 V
+SOFTSTART_RDS_OHM = 0.060     # AO3401A: Rds(on) max at Vgs = -4.5 V is 50 mOhm; -4 V: margin
+POLYFUSE_HOLD_A = 2.5     # Bourns MF-MSMF250: hold 2.5 A at 23 C, trips (at 5 A) on a short
+POLYFUSE_DERATE = 0.85    # hold at 40 C ambient over hold at 23 C (Bourns MF-MSMF
+                          # thermal derating table); the budget stays under it
 LED_MA_FULL = 60.0        # WS2812B, all three channels full
 LED_MA_IDLE = 1.0         # WS2812B quiescent, per LED
 PICO_MA = 50.0            # RP2040 busy at 125 MHz plus the Pico's regulator

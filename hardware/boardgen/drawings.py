@@ -98,42 +98,48 @@ def stackup(fig):
 
 
 BLOCKS = [
-    # (x, y, w, h, title, lines)
-    (20, 60, 200, 90, "USB-C (J1)", ["5.1k Rd on CC1, CC2", "D+/D- to the Pico's TP3/TP2"]),
-    (20, 190, 200, 110, "Power", ["polyfuse 2.5 A, 1000 uF", "+5V -> Schottky -> VSYS",
-                                  "AP2112K: +3V3_RF (readers)", "TPS60403: -5V (switches)"]),
+    # (x, y, w, h, title, lines): the controller board on the left, one of
+    # the eight identical rank boards on the right, the ribbon between.
+    (20, 60, 200, 90, "USB-C (controller)", ["5.1k Rd on CC1, CC2, USBLC6 ESD",
+                                             "D+/D- to the Pico's TP3/TP2"]),
+    (20, 190, 200, 110, "Power (controller)", ["polyfuse 2.5 A, soft start (P-FET)",
+                                               "+5V -> Schottky -> VSYS", "AP2112K: +3V3_BUS",
+                                               "220 uF + 100 uF a rank"]),
     (20, 340, 200, 70, "CC sense", ["(CC1+CC2)/2 via 2x100k", "-> GP27 (ADC1)"]),
     (300, 60, 220, 350, "Raspberry Pi Pico", ["GP0-7 reed rows", "GP8-15 reed columns",
                                               "GP16/18/19 SPI0 MISO/SCK/MOSI", "GP17 NFC strobe",
                                               "GP21 chain latch", "GP22 LED data", "GP26, GP20 buttons",
-                                              "GP27 CC sense (ADC)", "GP28 buzzer (PWM)"]),
-    (600, 40, 300, 100, "Reed matrix", ["8 x 8 reeds, a 1N4148W each", "anode on the row, 10k column pull-downs"]),
-    (600, 170, 300, 110, "74HC595 chain x5 + 74HC138", ["image[4] on MOSI ... image[0] = control",
-                                                       "per rank: coil A0-A2 + switch EN",
-                                                       "control: reader address, NRSTPD",
-                                                       "138 /G2A = strobe -> NSS of reader r"]),
-    (600, 310, 300, 130, "8 readers (one per rank)", ["MFRC522 + 27.12 MHz crystal",
-                                                      "TX1/TX2 -> L0 560 nH -> node C",
-                                                      "2 x ADG1608 after the EMC filter",
-                                                      "per coil: series C to the coil",
-                                                      "RX from the node, before the switch"]),
-    (960, 310, 170, 130, "64 coils", ["printed, 5 turns, 24 mm", "unselected: open loop"]),
-    (600, 470, 300, 90, "64 WS2812B", ["74AHCT125 3.3 -> 5 V, 330 Ohm", "serpentine a1..h1, h2..a2 ..."]),
+                                              "GP27 CC sense (ADC)", "GP28 buzzer (PWM)",
+                                              "outputs via 74LVC541 (Ioff)"]),
+    (600, 40, 300, 110, "595 (image[8]) + 74HC138", ["reader address, NRSTPD",
+                                                     "Y0-Y7: rotating select lines",
+                                                     "138 /G2A = strobe"]),
+    (600, 180, 300, 60, "40-way ribbon, board to board", ["rotating: selects, rows; shared: the rest"]),
+    (600, 270, 300, 170, "Rank board (x8, identical)", ["its 595 (image[7 - position]): coil, EN",
+                                                        "MFRC522 + crystal, L0, C_N, RX",
+                                                        "2 x ADG1608, -5 V charge pump",
+                                                        "74LVC1G125: MISO only when selected",
+                                                        "AP2112K: +3V3_RF", "8 reeds + diodes (its row)",
+                                                        "8 WS2812B a..h, data on to the next"]),
+    (960, 270, 170, 130, "8 coils a rank", ["printed, 5 turns, 24 mm", "C1 per coil (its feed)",
+                                            "unselected: open loop"]),
     (300, 470, 220, 90, "Buttons, buzzer", ["A: GP26, B: GP20 (to GND)", "piezo via MMBT3904 from +5V"]),
+    (20, 470, 200, 90, "LED data (controller)", ["74AHCT125 3.3 -> 5 V", "to rank 1's a1, on a..h"]),
 ]
 
 ARROWS = [
     ((220, 105), (300, 105), "USB data"), ((120, 150), (120, 190), "VBUS"),
     ((220, 245), (300, 245), "VSYS"), ((220, 375), (300, 375), "CC_SENSE"),
-    ((520, 90), (600, 90), "rows / columns"), ((520, 215), (600, 215), "SCK MOSI latch strobe"),
-    ((520, 360), (600, 360), "SPI0 (shared)"), ((750, 280), (750, 310), "NSS, coil select"),
-    ((900, 375), (960, 375), "coil"), ((520, 515), (600, 515), "LED data"),
+    ((520, 90), (600, 90), "SCK MOSI latch strobe"), ((750, 150), (750, 180), "selects, chain"),
+    ((750, 240), (750, 270), "ribbon"), ((520, 300), (600, 300), "rows, columns, MISO"),
+    ((900, 335), (960, 335), "coil"), ((300, 515), (220, 515), "LED data"),
     ((410, 410), (410, 470), "GPIO"),
 ]
 
 
 def blocks():
-    body = _text(20, 24, "Vortex board: blocks and signals (the netlist has every connection)", 14,
+    body = _text(20, 24, "Vortex: the controller and a rank board, blocks and signals (the netlists have "
+                 "every connection)", 14,
                  weight="bold")
     body += ('<defs><marker id="a" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto">'
              '<path d="M0,0 L8,4 L0,8 z" fill="#333"/></marker></defs>\n')

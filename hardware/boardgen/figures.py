@@ -4,7 +4,9 @@ figures() returns one dict; the drawings, the schematic's part values, the
 parts list, hardware/power.py and generated/figures.md all read it, so a
 changed dimension changes them all together.
 """
+import csv
 import math
+import os
 
 from . import dims as d
 from . import physics as ph
@@ -66,22 +68,146 @@ def _x_for_field(l, r, a, r_on, h):
     return best[0]
 
 
-def coil():
+E24 = (1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3,
+       4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2, 9.1)
+
+
+def e24_values(lo, hi):
+    out = []
+    decade = lo
+    while decade <= hi * 10:
+        out.extend(round(v * decade, 15) for v in E24)
+        decade *= 10
+    return [v for v in out if lo <= v <= hi]
+
+
+_E24_CAPS = e24_values(1e-12, 1e-6)
+
+
+def e24_nearest(c):
+    return min(_E24_CAPS, key=lambda v: abs(v - c))
+
+
+def e24_pair(c):
+    """Two E24 capacitors in parallel closest to c (the second may be 0):
+    C0G parts come in E24 steps, the network wants the computed value."""
+    best = (abs(c), 0.0, 0.0)
+    for a in _E24_CAPS:
+        if a > c * 1.001:
+            break
+        rest = c - a
+        b = min(_E24_CAPS + [0.0], key=lambda v: abs(v - rest))
+        best = min(best, (abs(a + b - c), a, b))
+    return best[1], best[2]
+
+
+def c1_parts(c):
+    """How a coil's C1 is fitted: the nearest E24 value when it is within
+    C1_TOLERANCE of the computed one, else the closest E24 pair."""
+    one = e24_nearest(c)
+    if abs(one - c) <= d.C1_TOLERANCE * c:
+        return (one,)
+    a, b = e24_pair(c)
+    return (a, b) if b else (a,)
+
+
+FEEDS_CSV = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                         "generated", "feeds.csv")
+FEED_COLUMNS = ("board", "coil", "feed_length_mm", "feed_inductance_nH")
+
+
+def feed_estimate(f):
+    """Coil f's feed before the layout exists: the pair runs along the rank
+    board from the reader's switches (at READER_X_MM) to the coil's centre
+    line, plus FEED_EXTRA_MM into the coil. (length mm, inductance H) of the
+    pair as a coplanar strip line (physics.coplanar_strips_inductance)."""
+    x = (f + 0.5) * d.CELL_PITCH_MM
+    length = abs(x - d.READER_X_MM) + d.FEED_EXTRA_MM
+    per_m = ph.coplanar_strips_inductance(d.FEED_TRACE_MM * MM, d.FEED_GAP_MM * MM)
+    return length, per_m * length * MM
+
+
+def read_feeds(path):
+    """The feeds measured on the routed rank board (written by the layout
+    code): {coil: (length mm, inductance H)}, or None when there is no file.
+    A malformed file raises ValueError with a one-line reason."""
+    if not os.path.exists(path):
+        return None
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows or tuple(rows[0].keys())[:4] != FEED_COLUMNS:
+        raise ValueError("%s: expected the columns %s" % (path, ", ".join(FEED_COLUMNS)))
+    out = {}
+    for n, row in enumerate(rows, 2):
+        try:
+            board, coil_f = row["board"], int(row["coil"])
+            length, nh = float(row["feed_length_mm"]), float(row["feed_inductance_nH"])
+        except (TypeError, ValueError):
+            raise ValueError("%s line %d: coil must be an integer, the feed numbers numbers" % (path, n))
+        if board != "rank":
+            continue
+        if not 0 <= coil_f < 8 or length <= 0 or nh < 0:
+            raise ValueError("%s line %d: coil 0-7, a positive length, an inductance >= 0" % (path, n))
+        out[coil_f] = (length, nh * 1e-9)
+    if sorted(out) != list(range(8)):
+        raise ValueError("%s: the rank board needs one row per coil 0-7" % path)
+    return out
+
+
+def feeds(path=None):
+    """Each coil's feed (length mm, inductance H, where from): measured when
+    generated/feeds.csv (or path) exists, else estimated from the placement."""
+    measured = read_feeds(path or FEEDS_CSV)
+    if measured is not None:
+        return [measured[f] + ("layout",) for f in range(8)]
+    return [feed_estimate(f) + ("estimate",) for f in range(8)]
+
+
+def _loop(l, r, feed):
+    """The coil and its feed pair as one loop: inductance, resistance."""
+    length, l_feed, _src = feed
+    r_feed = 2 * ph.trace_resistance_ac(length * MM, d.FEED_TRACE_MM * MM, d.COPPER_UM * 1e-6)
+    return l + l_feed, r + r_feed
+
+
+def coil(path=None):
     """The reader coil and its network: the node capacitor C_N (per side, per
     rank: C0 of the EMC filter plus the matching's share, the switch's own
-    capacitance subtracted), C1 per coil and side, and what they give."""
+    capacitance subtracted), and per coil its own C1 (per side): each coil's
+    feed adds its inductance to the loop, and C1 takes it back so every coil
+    shows the branch the network was solved for. The network is solved on
+    the coil with the shortest feed (its C1 the largest: a DC block when the
+    match wants the whole coil's reactance)."""
     l, r, length, d_in, a = _coil_geometry()
-    x = _x_for_field(l, r, a, d.SWITCH_RON_OHM, d.H_TARGET_A_PER_M)
-    c_n, c1, z = _network(l, r, d.SWITCH_RON_OHM, x)
-    drv, h = _field(l, r, a, d.SWITCH_RON_OHM, c_n, c1)
-    drv_max, h_max_ron = _field(l, r, a, d.SWITCH_RON_MAX_OHM, c_n, c1)
+    fd = feeds(path)
+    loops = [_loop(l, r, f) for f in fd]
+    l_ref, r_ref = min(loops)
+    x = _x_for_field(l_ref, r_ref, a, d.SWITCH_RON_OHM, d.H_TARGET_A_PER_M)
+    c_n, _c1, z = _network(l_ref, r_ref, d.SWITCH_RON_OHM, x)
+    w = ph.omega()
+    x_branch = x * w * l_ref / 2
+    per_coil = []
+    for f, ((l_f, r_f), feed) in enumerate(zip(loops, fd)):
+        c1 = 1 / (w * (w * l_f / 2 - x_branch))
+        fitted = c1_parts(c1)
+        drv, h = _field(l_f, r_f, a, d.SWITCH_RON_OHM, c_n, sum(fitted))
+        drv_max, h_max = _field(l_f, r_f, a, d.SWITCH_RON_MAX_OHM, c_n, sum(fitted))
+        per_coil.append({"file": f, "feed_mm": feed[0], "feed_nH": feed[1] * 1e9, "feed_source": feed[2],
+                         "L": l_f, "R": r_f, "C1": c1, "C1_parts": fitted, "drive": drv, "H": h,
+                         "H_ron_max": h_max, "Z_port": drv["z_port"],
+                         "supply_mA": 2 / math.pi * drv["i_port"] * 1000,
+                         "supply_max_mA": 2 / math.pi * drv_max["i_port"] * 1000})
+    ref = min(per_coil, key=lambda pc: pc["L"])
+    drv, h = ref["drive"], ref["H"]
+    drv_max, h_max_ron = _field(ref["L"], ref["R"], a, d.SWITCH_RON_MAX_OHM, c_n, sum(ref["C1_parts"]))
     return {"L": l, "R": r, "length": length, "d_in": d_in, "a": a, "x": x,
-            "C_N": c_n, "C_node": c_n - d.SWITCH_C_ON_F, "C1": c1, "Z_port": z,
+            "C_N": c_n, "C_node": c_n - d.SWITCH_C_ON_F, "C1": ref["C1"], "Z_port": z,
             "C0_emc": ph.emc_c0(d.EMC_L0_H, d.EMC_F_CUT_HZ),
             "f_node": ph.tank_frequency(d.EMC_L0_H, c_n),
             "drive": drv, "H": h, "H_ron_max": h_max_ron, "drive_ron_max": drv_max,
             "Q_loaded": ph.omega() * l / (r + 2 * d.SWITCH_RON_OHM),
-            "supply_mA": 2 / math.pi * drv["i_port"] * 1000}
+            "supply_mA": max(pc["supply_mA"] for pc in per_coil),
+            "coils": per_coil, "feeds_from": fd[0][2]}
 
 
 def today(c):
@@ -124,8 +250,16 @@ def magnet_and_reed():
     # The neighbour's reed: one pitch to the side, at the same depth.
     r = math.hypot(d.CELL_PITCH_MM * MM, dist)
     b_neigh = ph.dipole_field(br, rad, th, r, math.atan2(d.CELL_PITCH_MM * MM, dist))
+    # A piece stood off the cell's centre: the field at the reed's end under
+    # the centre, for each offset (the piece's base may sit up to the tile's
+    # play plus the player's aim away).
+    off = {}
+    for mm in d.PIECE_OFFSETS_MM:
+        b_rho, b_z = ph.disc_magnet_field(br, rad, th, mm * MM, dist)
+        off[mm] = math.hypot(b_rho, b_z)
     return {"distance": dist, "B_reed": b_at_reed, "B_need": b_need,
-            "closing": closing, "closing_margin": closing_margin, "B_neighbour": b_neigh}
+            "closing": closing, "closing_margin": closing_margin, "B_neighbour": b_neigh,
+            "B_offset": off}
 
 
 def magnet_read_cost(c):
@@ -156,6 +290,39 @@ def magnet_read_cost(c):
             "keep_far": kept_far, "range_far": reach(kept_far)}
 
 
+def soft_start():
+    """The 5 V soft start: the P-MOSFET's gate sits at its plateau while the
+    drain rises, so the Miller capacitor's current is what the gate's
+    Thevenin source gives at the plateau: dV/dt = I / C_GD, and the inrush
+    into all nine boards' bulk capacitance is C dV/dt. At the plug's step the
+    gate follows the source through C_GS: |Vgs| = 5 V C_GD / (C_GS + C_GD)."""
+    v = 5.0
+    r_th = d.SOFTSTART_R_TOP_OHM * d.SOFTSTART_R_BOT_OHM / (d.SOFTSTART_R_TOP_OHM + d.SOFTSTART_R_BOT_OHM)
+    v_th = v * d.SOFTSTART_R_BOT_OHM / (d.SOFTSTART_R_TOP_OHM + d.SOFTSTART_R_BOT_OHM)
+    i_gate = (v - d.SOFTSTART_VPLATEAU_V - v_th) / r_th
+    slew = i_gate / d.SOFTSTART_CGD_F
+    c_bulk = (d.CONTROLLER_BULK_UF + 8 * d.RANK_BULK_UF) * 1e-6
+    vgs_on = v * d.SOFTSTART_R_TOP_OHM / (d.SOFTSTART_R_TOP_OHM + d.SOFTSTART_R_BOT_OHM)
+    return {"slew_v_per_s": slew, "inrush_a": c_bulk * slew, "rise_ms": v / slew * 1000,
+            "bulk_uf": c_bulk * 1e6,
+            "vgs_step": v * d.SOFTSTART_CGD_F / (d.SOFTSTART_CGS_F + d.SOFTSTART_CGD_F),
+            "vgs_on": vgs_on, "attach_uf": 4.7 + 1e6 / (1 / d.SOFTSTART_CGS_F + 1 / d.SOFTSTART_CGD_F),
+            "p_fet_w": d.SOFTSTART_RDS_OHM * (d.POLYFUSE_HOLD_A * d.POLYFUSE_DERATE) ** 2}
+
+
+def node_sensitivity(c, dc=10e-12):
+    """The farthest coil's port impedance and field with the node capacitance
+    dc off (the switch's capacitance is not known to better: the prototype
+    measures the node and trims C_N)."""
+    pc = max(c["coils"], key=lambda p: p["feed_mm"])
+    out = []
+    for delta in (-dc, dc):
+        drv, h = _field(pc["L"], pc["R"], c["a"], d.SWITCH_RON_OHM, c["C_N"] + delta,
+                        sum(pc["C1_parts"]))
+        out.append((delta, drv["z_port"], h))
+    return out
+
+
 def cc_thresholds():
     """USB Type-C sink detection thresholds (Type-C spec, table 4-36: vRd-Connect
     0.2 V, USB/1.5 A boundary 0.66 V, 1.5 A/3.0 A boundary 1.23 V) as seen at
@@ -177,19 +344,22 @@ SOURCES = (("USB default (USB 2.0)", 500), ("USB default (USB 3.x)", 900),
 
 def led_budgets(readers_on, tx_ma):
     """LED current (mA above the LEDs' own idle draw) each source leaves, with
-    `readers_on` fields on at tx_ma each, and 90 % of the source's rating
-    used (margin for the polyfuse and the cable)."""
+    `readers_on` fields on at tx_ma each: 90 % of the source's rating (margin
+    for the cable), and never more than the polyfuse holds in a warm room
+    (its hold current derated, dims.POLYFUSE_DERATE)."""
     rows = []
     fixed = (d.PICO_MA + d.LOGIC_MA + 64 * d.LED_MA_IDLE + 8 * d.READER_IDLE_MA
              + readers_on * tx_ma)
     for name, ma in SOURCES:
-        rows.append((name, ma, max(0, int(0.9 * ma - fixed))))
+        ceiling = min(0.9 * ma, d.POLYFUSE_HOLD_A * d.POLYFUSE_DERATE * 1000)
+        rows.append((name, ma, max(0, int(ceiling - fixed))))
     return rows, fixed
 
 
 def figures():
     c = coil()
     return {"stack": stack(), "coil": c, "today": today(c), "unselected": unselected(c),
+            "soft_start": soft_start(), "node_sensitivity": node_sensitivity(c),
             "reed": magnet_and_reed(), "magnet": magnet_read_cost(c), "cc": cc_thresholds(),
             # the design's computed reader current, and the data sheet's typical
             "budget": led_budgets(8, c["supply_mA"]),

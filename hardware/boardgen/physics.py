@@ -139,6 +139,18 @@ def coupled_current_ratio(k, q, f_self, f=F_CARRIER, l1=1.0, l2=1.0):
     return w * k * math.sqrt(l1 * l2) / abs(z2)
 
 
+def coplanar_strips_inductance(w, s):
+    """Inductance per metre of two coplanar strips of width w, gap s (a feed
+    pair on one layer, no plane under it): L' = mu0 K(k) / K(k'),
+    k = s / (s + 2w), from the coplanar-strip impedance
+    Z0 = 120 pi / sqrt(eps_eff) K(k)/K(k') (B. C. Wadell, Transmission Line
+    Design Handbook, 1991, 3.4.1; K by the AGM, Abramowitz & Stegun 17.6)."""
+    k = s / (s + 2 * w)
+    kk, _e = _agm_ke(k)
+    kk1, _e1 = _agm_ke(math.sqrt(1 - k * k))
+    return MU0 * kk / kk1
+
+
 # -- loops, fields, mutual inductance -----------------------------------------
 
 def _agm_ke(k):
@@ -201,6 +213,40 @@ def disc_magnet_axial(br, radius, thickness, z):
     2013, eq. 24). Tesla."""
     lz = thickness + z
     return br / 2 * (lz / math.hypot(radius, lz) - z / math.hypot(radius, z))
+
+
+def loop_field(a, i, rho, z):
+    """(B_rho, B_z) of a circular current loop of radius a, current i, at
+    radius rho and height z from its centre: the elliptic-integral form
+    (J. C. Simpson et al., "Simple analytic expressions for the magnetic
+    field of a circular current loop", NASA/TM-2013-217919, eqs. 11-12;
+    K, E by the AGM). Tesla."""
+    rho = max(rho, 1e-12)                    # on the axis B_rho vanishes; keep the formula finite
+    alpha2 = a * a + rho * rho + z * z - 2 * a * rho
+    beta2 = a * a + rho * rho + z * z + 2 * a * rho
+    k = math.sqrt(1 - alpha2 / beta2)
+    kk, ee = _agm_ke(k)
+    c = MU0 * i / math.pi
+    beta = math.sqrt(beta2)
+    b_rho = c * z / (2 * alpha2 * beta * rho) * ((a * a + rho * rho + z * z) * ee - alpha2 * kk)
+    b_z = c / (2 * alpha2 * beta) * ((a * a - rho * rho - z * z) * ee + alpha2 * kk)
+    return b_rho, b_z
+
+
+def disc_magnet_field(br, radius, thickness, rho, z, slices=64):
+    """(B_rho, B_z) of an axially magnetised disc anywhere outside it: its
+    magnetisation is a surface current Br/mu0 per metre of its side, so the
+    field is that of `slices` loops stacked through its thickness (midpoint
+    rule; z from the face nearest the point). On the axis it meets
+    disc_magnet_axial. Tesla."""
+    b_rho = b_z = 0.0
+    dz = thickness / slices
+    for n in range(slices):
+        h = z + (n + 0.5) * dz
+        r_, z_ = loop_field(radius, br / MU0 * dz, rho, h)
+        b_rho += r_
+        b_z += z_
+    return b_rho, b_z
 
 
 def dipole_field(br, radius, thickness, r, theta):

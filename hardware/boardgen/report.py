@@ -26,7 +26,7 @@ def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10)):
            "| node capacitor C_N per side (total, switch's %.0f pF included) | %.0f pF | L-network solved exactly (physics.match_series) |"
            % (d.SWITCH_C_ON_F * 1e12, c["C_N"] * 1e12),
            "| node capacitor to fit (C_N less the switch) | %.0f pF | as built: E24 pair in the netlist |" % (c["C_node"] * 1e12),
-           "| series C1 per coil and side | %.1f nF (a DC block: the match sits at its edge) | same |" % (c["C1"] * 1e9),
+           "| series C1 of the coil with the shortest feed, per side | %.1f nF (a DC block: the match sits at its edge; the others below) | same |" % (c["C1"] * 1e9),
            "| L0 with C_N resonate at | %.2f MHz | f = 1/(2 pi sqrt(LC)) |" % (c["f_node"] / 1e6),
            "| port impedance TX1-TX2 | %.0f Ohm | same |" % c["Z_port"],
            "| loaded Q of the coil with both switches | %.1f | omega L / R |" % c["Q_loaded"],
@@ -42,6 +42,28 @@ def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10)):
            % (u["f_self"] / 1e6, d.SWITCH_C_OFF_F * 1e12),
            "| current induced in an unselected neighbour / if it were tuned | %.2g / %.2g of the selected coil's | coupled resonators, Finkenzeller 4.1.10 |"
            % (u["ratio"], u["ratio_if_tuned"]),
+           "", "### Each coil's feed and its own C1", "",
+           "The feed pair from the reader's switches to each coil adds its inductance to the loop; each "
+           "coil's C1 takes it back, so every coil shows the branch the network was solved for. Feeds: "
+           "**%s** (%s)." % (c["feeds_from"], "generated/feeds.csv, measured on the routed rank board"
+                             if c["feeds_from"] == "layout" else
+                             "from the placement: the reader block at %.0f mm along the rank board, "
+                             "%.1f mm traces %.1f mm apart; generated/feeds.csv replaces it"
+                             % (d.READER_X_MM, d.FEED_TRACE_MM, d.FEED_GAP_MM)), "",
+           "| coil | feed mm | feed nH | C1 computed | C1 fitted (per side) | port impedance (Ohm) | "
+           "field at the tag, Ron typ / max (A/m) | reader supply, Ron max (mA) |",
+           "|---|---:|---:|---:|---|---:|---:|---:|"] + [
+           "| %s | %.0f | %.0f | %s | %s | %.0f %+.0fj | %.2f / %.2f | %.1f |"
+           % ("abcdefgh"[pc["file"]], pc["feed_mm"], pc["feed_nH"], _pf(pc["C1"]),
+              " + ".join(_pf(v) for v in pc["C1_parts"]), pc["Z_port"].real, pc["Z_port"].imag,
+              pc["H"], pc["H_ron_max"], pc["supply_max_mA"]) for pc in c["coils"]] + [
+           "", "Spread over the coils: port impedance %+.1f / %+.1f %%, field %+.1f / %+.1f %% of the "
+           "target (the plan's limit: +-15 %%)." % _spread(c, d.H_TARGET_A_PER_M),
+           "The switch's capacitance is an assumption (%.0f pF on, %.0f pF off): %s. The prototype "
+           "measures the node and trims C_N on its second capacitor's pads (prototype-plan.md)."
+           % (d.SWITCH_C_ON_F * 1e12, d.SWITCH_C_OFF_F * 1e12, "; ".join(
+               "%+.0f pF at the node gives %.0f %+.0fj Ohm and %.2f A/m on the farthest coil"
+               % (dc * 1e12, z.real, z.imag, h) for dc, z, h in fig["node_sensitivity"])),
            "", "## Today's design for comparison (CD74HC4067 in series with the coil)", "",
            "| figure | value | limit |", "|---|---:|---|",
            "| coil current needed for %.1f A/m at the tag (peak) | %.1f mA | 74HC4067: +-25 mA |"
@@ -59,6 +81,9 @@ def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10)):
            "| closing distance / with a x%.0f margin | %s / %s | bisection on the axial field |"
            % (d.REED_MARGIN, _mm(r["closing"]), _mm(r["closing_margin"])),
            "| field at the neighbour's reed (one pitch away) | %.2f mT | dipole, Jackson 5.56 |" % (r["B_neighbour"] * 1000),
+           "| field at the reed with the piece %s mm off the cell's centre | %s mT | stacked loops, Simpson et al. 2013 |"
+           % (" / ".join("%g" % mm for mm in d.PIECE_OFFSETS_MM),
+              " / ".join("%.1f" % (r["B_offset"][mm] * 1000) for mm in d.PIECE_OFFSETS_MM)),
            "", "## The magnet above the tag", "",
            "| figure | value |", "|---|---:|",
            "| tag to magnet | %s |" % _mm(m["d_tag_magnet"]),
@@ -78,7 +103,14 @@ def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10)):
            "| front end | mcu_ms | 64 tiles (ms) | empty board (ms) |", "|---|---:|---:|---:|"]
     for name, mcu, full, empty in sweep.table(mcu_values):
         out.append("| %s | %g | %.0f | %.0f |" % (name, mcu, full, empty))
+    ss = fig["soft_start"]
     out += ["", "## Power", "",
+            "Soft start (AO3401A, Miller capacitor): 5 V rises at %.0f V/s in %.0f ms, the %.0f uF of bulk "
+            "capacitance on the nine boards drawing %.0f mA meanwhile; at the plug's step |Vgs| = %.2f V (below "
+            "the FET's %.1f V threshold), on at %.1f V; the source sees %.1f uF at attach (USB 2.0 7.2.4.1: "
+            "10 uF). The FET dissipates %.0f mW at the derated fuse's current."
+            % (ss["slew_v_per_s"], ss["rise_ms"], ss["bulk_uf"], ss["inrush_a"] * 1000, ss["vgs_step"],
+               d.SOFTSTART_VTH_MIN_V, ss["vgs_on"], ss["attach_uf"], ss["p_fet_w"] * 1000), "",
             "CC_SENSE = (CC1 + CC2)/2 through 2 x %.0f k; the source sees Rd = %.0f Ohm (Type-C: 5.1 k +-10 %%)."
             % (d.CC_SUM_OHM / 1000, cc["rd_seen"]), "",
             "| Type-C threshold on CC | at CC_SENSE | ADC read_u16 |", "|---|---:|---:|"]
@@ -97,6 +129,17 @@ def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10)):
     out += ["", "## Parts", "", "Total of generated/bom.csv: **%.2f USD** (estimates; see its price_source column)."
             % bom_total, ""]
     return "\n".join(out)
+
+
+def _pf(c):
+    return "%.3g nF" % (c * 1e9) if c >= 1e-9 else "%.3g pF" % (c * 1e12)
+
+
+def _spread(c, h_target):
+    z0 = c["Z_port"]
+    zs = [pc["Z_port"].real / z0 - 1 for pc in c["coils"]]
+    hs = [pc["H"] / h_target - 1 for pc in c["coils"]]
+    return 100 * min(zs), 100 * max(zs), 100 * min(hs), 100 * max(hs)
 
 
 def power_py(fig):

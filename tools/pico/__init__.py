@@ -433,7 +433,10 @@ class Pico:
     def reader_stats(self, timeout=60):
         """What the NFC readers did since the last call (or power-on): {"since":
         ns, "t": ns, "wakes": [REQA/WUPA per cell], "gap": [the longest time
-        between two, ns, per cell]}, or None if the emulator did not say."""
+        between two, ns, per cell], "overcurrent": [per reader, since
+        power-on: how often its field came on, or stayed on, with its rank's
+        switch open (nfc.mjs: the fault hardware/README.md describes)]}, or
+        None if the emulator did not say."""
         self.nfc_stats = None
         self._send(nfcstats=True)
         self.wait(lambda: self.nfc_stats is not None, timeout)

@@ -523,16 +523,26 @@ export class Mfrc522 {
 
 // --- the front end: the 595 chain, the 74HC138, eight readers, the tags --------------
 export class FrontEnd {
-  // opts: {readers: 8, chainBytes: 5, now() -> ns}
-  constructor({ readers = 8, chainBytes = 5, now }) {
+  // opts: {readers: 8, chainBytes: 9, now() -> ns}. The chain (hardware/pins.py):
+  // latched[chainBytes - 1] is the controller's 595 (the decoder's address in
+  // bits 0-2, NRSTPD in bit 3); latched[ctrl - 1 - r] rank r's board (coil in
+  // bits 0-2, the switch enable in bit 3).
+  constructor({ readers = 8, chainBytes = 9, now }) {
     this.now = now;
     this.chainBytes = chainBytes;
+    this.ctrl = chainBytes - 1;
     this.shift = new Array(chainBytes).fill(0);   // the chain's shift registers
     this.latched = new Array(chainBytes).fill(0); // its outputs; NRSTPD low at power-on
     this.strobe = true;                           // high: no reader selected
     this.selected = -1;
     this.cells = new Map();                       // cell -> [Ntag213]
     this.crosstalk = new Map();                   // cell -> [other cells whose coil also reaches it]
+    // Over-current: a reader whose drivers are on (TxControlReg Tx1RFEn or
+    // Tx2RFEn) while its rank's switch is open drives L0 into the node
+    // capacitors near series resonance, several times the MFRC522's 100 mA
+    // (hardware/README.md). Counted per reader at each moment it starts.
+    this.overcurrent = new Array(readers).fill(0);
+    this.shorted = new Array(readers).fill(false);
     const env = { now, tags: (rd) => this.tagsOf(rd), fieldChanged: () => this.updatePower(),
                   woke: (rd, t) => this.woke(rd, t) };
     this.resetStats();
@@ -540,8 +550,8 @@ export class FrontEnd {
   }
 
   coilOf(rank) {
-    const nib = (this.latched[1 + (rank >> 1)] >> (4 * (rank & 1))) & 0x0f;
-    return nib & 0x08 ? nib & 0x07 : -1;
+    const v = this.latched[this.ctrl - 1 - rank] & 0x0f;
+    return v & 0x08 ? v & 0x07 : -1;
   }
 
   // The tags reader rd's field reaches: those on its coil's cell, and those
@@ -562,9 +572,11 @@ export class FrontEnd {
     const reached = new Set();
     for (const rd of this.readers) {
       rd.sync(t);
-      if (!rd.fieldOn) continue;
       const f = this.coilOf(rd.index);
-      if (f < 0) continue;
+      const shorted = rd.fieldOn && f < 0;
+      if (shorted && !this.shorted[rd.index]) this.overcurrent[rd.index]++;
+      this.shorted[rd.index] = shorted;
+      if (!rd.fieldOn || f < 0) continue;
       const cell = rd.index * 8 + f;
       for (const tag of this.cells.get(cell) ?? []) reached.add(tag);
       for (const [other, coils] of this.crosstalk) {
@@ -592,16 +604,16 @@ export class FrontEnd {
   latch() {
     const t = this.now();
     for (const rd of this.readers) rd.sync(t);
-    const was = this.latched[0] & 0x08;
+    const was = this.latched[this.ctrl] & 0x08;
     this.latched = [...this.shift];
-    const run = this.latched[0] & 0x08;           // NRSTPD of every reader
+    const run = this.latched[this.ctrl] & 0x08;   // NRSTPD of every reader
     if (run !== was) for (const rd of this.readers) rd.setPower(!!run, t);
     this.updatePower();
     this.updateSelect();
   }
 
   updateSelect() {
-    const sel = this.strobe ? -1 : this.latched[0] & 0x07;   // 74HC138: /E low selects Y[A..C]
+    const sel = this.strobe ? -1 : this.latched[this.ctrl] & 0x07;   // 74HC138: /E low selects Y[A..C]
     const want = sel < this.readers.length ? sel : -1;
     if (want === this.selected) return;
     if (this.selected >= 0) this.readers[this.selected].deselect();

@@ -24,7 +24,7 @@ class Bench {
   constructor() {
     this.t = 0;
     this.fe = new FrontEnd({ now: () => this.t });
-    this.image = [0x08, 0, 0, 0, 0];      // NRSTPD high
+    this.image = [0, 0, 0, 0, 0, 0, 0, 0, 0x08];   // NRSTPD high (image[8]: the controller's)
     this.latch();
     this.wait(CRYSTAL_NS + OSC_NS);
   }
@@ -35,15 +35,13 @@ class Bench {
     this.fe.latch();
   }
   coil(r, f) {
-    const i = 1 + (r >> 1);
-    const sh = 4 * (r & 1);
-    this.image[i] = (this.image[i] & ~(0x0f << sh)) | (f < 0 ? 0 : (0x08 | f) << sh);
+    this.image[7 - r] = f < 0 ? 0 : 0x08 | f;      // rank r's board at ribbon position r
     this.latch();
   }
   // One transaction with reader r: the bytes out, the bytes back.
   xfer(r, bytes) {
-    if ((this.image[0] & 7) !== r) {
-      this.image[0] = (this.image[0] & 0xf8) | r;
+    if ((this.image[8] & 7) !== r) {
+      this.image[8] = (this.image[8] & 0xf8) | r;
       this.latch();
     }
     this.fe.setStrobe(false);
@@ -125,10 +123,10 @@ test('the decoder: a reader answers only with the strobe low and its address lat
 test('NRSTPD low: no reader answers; high: reset values after the oscillator starts (8.8.2)', () => {
   const b = new Bench();
   b.w(2, R.TxControl, 0x83);
-  b.image[0] &= ~0x08;
+  b.image[8] &= ~0x08;
   b.latch();
   assert.deepEqual(b.r(2, R.Version), [0]);
-  b.image[0] |= 0x08;
+  b.image[8] |= 0x08;
   b.latch();
   assert.deepEqual(b.r(2, R.Version), [0]);      // still starting
   b.wait(CRYSTAL_NS + OSC_NS);
@@ -354,4 +352,20 @@ test('WRITE: the ACK after the EEPROM write; CalcCRC into CRCResultReg', () => {
   assert.equal(b.r(0, R.DivIrq)[0] & 0x04, 0x04);
   const [h, l] = b.r(0, 0x21, 0x22);
   assert.equal(h << 8 | l, 0x1ea0);
+});
+
+test('over-current: a field on while the rank\'s switch is open is counted, once per moment', () => {
+  const b = new Bench();
+  b.w(3, R.TxControl, 0x83);                     // no coil connected: the fault
+  assert.deepEqual(b.fe.overcurrent, [0, 0, 0, 1, 0, 0, 0, 0]);
+  b.coil(3, 2);                                  // the coil in: the drivers see their load
+  b.coil(3, -1);                                 // the switch opened under the field: again
+  assert.equal(b.fe.overcurrent[3], 2);
+  b.w(3, R.TxControl, 0x80);
+  b.coil(3, 4);
+  b.w(3, R.TxControl, 0x83);                     // the right order: coil, then field
+  b.w(3, R.TxControl, 0x80);
+  b.coil(3, -1);                                 // field off, then the switch
+  b.w(5, R.TxControl, 0x82);                     // one driver alone is a fault too
+  assert.deepEqual(b.fe.overcurrent, [0, 0, 0, 2, 0, 1, 0, 0]);
 });

@@ -30,7 +30,8 @@
 //                                   {"ev": "fault", "t": ns}    the fault above took effect
 //                                   {"ev": "buttons", "t": ns}  the buttons above took effect
 //                                   {"ev": "nfcstats", "t": ns, "since": ns, "wakes": [64],
-//                                    "gap": [64 ns]}  REQA/WUPA per cell, longest time between two
+//                                    "gap": [64 ns], "overcurrent": [8]}  REQA/WUPA per cell, longest
+//                                    time between two; per reader, its field on into an open switch
 //                                   {"ev": "dumped", "t": ns}   the flash is in the file
 //                                   {"ev": "tone", "t": ns, "hz": f, "duty": d}  the buzzer pin's
 //                                                                 square wave changed (hz 0: still)
@@ -463,7 +464,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (msg.nfcstats !== undefined && nfc) {
     const s = nfc.stats;
-    send({ ev: 'nfcstats', t: mcu.clock.nanos, since: s.since, wakes: s.wakes, gap: s.gap });
+    send({ ev: 'nfcstats', t: mcu.clock.nanos, since: s.since, wakes: s.wakes, gap: s.gap,
+           overcurrent: nfc.overcurrent });
     nfc.resetStats();
   }
   if (msg.buttons !== undefined) {

@@ -1,11 +1,13 @@
 """The NFC front end's shared wiring: one SPI bus, a chain of 74HC595 shift
 registers and a 74HC138 decoder between the RP2040 and eight MFRC522
-readers, one per rank, each switching its rank's eight coils.
+readers, one per rank (each on its own rank board), each switching its
+rank's eight coils.
 
     front = FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT))
     front.reset()                 # every reader through its NRSTPD (hard reset)
     front.coil(3, 5)              # rank 3's switch to coil 5 (file f), staged...
     front.flush()                 # ...and latched: the coils switch now
+    front.field(3, True)          # reader 3's field: on while its coil is connected
     front.xfer(3, out, into)      # one register transaction with reader 3:
                                   # addressed (the chain rewritten if need be),
                                   # strobe low, the SPI transfer, strobe high
@@ -16,11 +18,21 @@ readers, one per rank, each switching its rank's eight coils.
 The wiring contract (hardware/pins.py): the 595s see every byte on the bus
 but change their outputs only on a latch (RCLK), so the chain is rewritten
 whole (NFC_CHAIN_BYTES) while the strobe is high and no reader listens.
-image[0] (the 595 farthest from the MCU, shifted first) holds the decoder's
-address and the readers' shared NRSTPD; image[1 + (r >> 1)] holds rank r's
-switch in its nibble at bit 4 * (r & 1): the coil (file) and an enable bit.
-The decoder's /E is the strobe, so reader r's NSS is low only while the
-strobe is low and the chain's address is r.
+image[_CTRL] (the controller's 595, nearest the MCU, shifted last) holds the
+decoder's address and the readers' shared NRSTPD; image[_CTRL - 1 - r]
+holds rank r's switch (the 595 on the rank board at ribbon position r): the
+coil (file) in bits 0-2 and the enable in bit 3. The decoder's /E is the
+strobe, so reader r's NSS is low only while the strobe is low and the
+chain's address is r; its MISO buffer drives the bus only then.
+
+A reader's field is never on while its rank's switch is open or changing
+(hardware/README.md: the drivers would see L0 and the node capacitors near
+series resonance, several times the MFRC522's 100 mA): field() records the
+field a reader's driver wants, and it is on only while the rank's coil is
+connected; flush() turns the field of every rank whose switch changes off
+(TxControlReg), latches the new switches, and turns the fields back on
+where a coil is now connected. Staged switches live apart from the image
+the bus latches (.staged), so no transaction latches them but flush().
 
 FrontEnd uses the bus through spi.write and spi.write_readinto and the pins
 through value(): thin enough for CircuitPython (vortex.hal.cp.bus wraps
@@ -39,13 +51,22 @@ import time
 
 from ..native import micropython, ptr8
 
-CHAIN_BYTES = const(5)
-_DIRTY = const(5)       # image[5]: 1 while the image differs from the latched outputs
-_RUN = const(0x08)      # image[0] bit 3: NRSTPD high, the readers run
-_ADDR = const(0x07)     # image[0] bits 0-2: the decoder's address
-_ENABLE = const(0x08)   # a rank's nibble, bit 3: its selected coil connected
+_BYTES = const(9)       # the chain's 595s (pins.NFC_CHAIN_BYTES)
+CHAIN_BYTES = _BYTES
+_CTRL = const(8)        # image[8]: the controller's 595 (pins.NFC_CTRL)
+_DIRTY = const(9)       # image[9]: 1 while the image differs from the latched outputs
+_PEND = const(9)        # staged[9]: 1 while a staged switch waits for flush()
+_RUN = const(0x08)      # image[_CTRL] bit 3: NRSTPD high, the readers run
+_ADDR = const(0x07)     # image[_CTRL] bits 0-2: the decoder's address
+_ENABLE = const(0x08)   # a rank's byte, bit 3: its selected coil connected
 OFF = const(-1)         # coil(rank, OFF): every coil of the rank disconnected
 _MAX_SEG = const(24)    # the longest transaction in a script
+# TxControlReg (MFRC522 data sheet 9.3.2.5), written as a register write:
+# the address byte (0x14 << 1) and the value. 0x80 is its reset value, both
+# drivers off; Tx1RFEn | Tx2RFEn (bits 0, 1) put the 13.56 MHz on TX1, TX2.
+_TXC_W = const(0x28)
+TX_OFF = const(0x80)
+TX_ON = const(0x83)
 
 
 def _sleep_ms(ms):
@@ -56,22 +77,20 @@ sleep_ms = getattr(time, "sleep_ms", _sleep_ms)  # CPython has no sleep_ms
 
 
 @micropython.viper
-def _coil(chain, coils, rank: int, f: int):
-    """FrontEnd.coil: rank's nibble in the image (the coil and its enable),
-    marked to latch if it changed."""
-    img = ptr8(chain)
+def _coil(staged, coils, rank: int, f: int):
+    """FrontEnd.coil: rank's byte in the staged image (the coil and its
+    enable), marked for flush() if it changed."""
+    img = ptr8(staged)
     cs = ptr8(coils)
-    nib = 0
+    v = 0
     cs[rank] = 255
     if f >= 0:
-        nib = _ENABLE | f
+        v = _ENABLE | f
         cs[rank] = f
-    i = 1 + (rank >> 1)
-    sh = 4 * (rank & 1)
-    v = (int(img[i]) & (0xFF ^ (0x0F << sh))) | (nib << sh)
+    i = _CTRL - 1 - rank
     if v != int(img[i]):
         img[i] = v
-        img[_DIRTY] = 1
+        img[_PEND] = 1
 
 
 class FrontEnd:
@@ -81,8 +100,12 @@ class FrontEnd:
 
     .readers      how many readers (ranks) the board has
     .addressed    the reader the decoder's address names
-    .coils        bytearray: each rank's connected coil, or 255 (none)
-    .image        the chain's bytes, and at [5] whether they wait for a latch
+    .coils        bytearray: each rank's connected coil (staged), or 255 (none)
+    .fields       bytearray: 1 where a reader's driver wants its field on
+    .image        the chain's bytes as latched (and the address), and at
+                  [9] whether they wait for a latch
+    .staged       the switches as coil() left them, and at [9] whether
+                  they wait for flush()
     """
 
     def __init__(self, spi, strobe, latch, readers=8):
@@ -92,22 +115,27 @@ class FrontEnd:
         self.readers = readers
         strobe.value(1)       # no reader selected while the chain is written
         latch.value(0)
-        self.image = bytearray(CHAIN_BYTES + 1)
-        self.image[0] = _RUN
+        self.image = bytearray(_BYTES + 1)
+        self.image[_CTRL] = _RUN
         self.image[_DIRTY] = 1
-        self._chain = memoryview(self.image)[:CHAIN_BYTES]
+        self.staged = bytearray(_BYTES + 1)
+        self._chain = memoryview(self.image)[:_BYTES]
         self.coils = bytearray(b"\xff" * readers)
+        self.fields = bytearray(readers)
+        self._txc = bytearray(2)
         self._seg = tuple(bytearray(k) for k in range(_MAX_SEG + 1))
         self.flush()
 
     @property
     def addressed(self):
-        return self.image[0] & _ADDR
+        return self.image[_CTRL] & _ADDR
 
     # -- the chain ---------------------------------------------------------
     def flush(self):
-        """Latch the staged image if it changed: coils switch, the address
-        and NRSTPD take effect now."""
+        """Latch what is staged: coils switch (their readers' fields off
+        across the change), the address and NRSTPD take effect now."""
+        if self.staged[_PEND]:
+            self._switch()
         if self.image[_DIRTY]:
             self._load()
 
@@ -117,28 +145,81 @@ class FrontEnd:
         self.latch.value(0)
         self.image[_DIRTY] = 0
 
+    def _switch(self):
+        """The staged switches onto the outputs, no field on across a change:
+        each changing rank's field off (its reader addressed over the old
+        switches), the new switches latched with the first reader to get
+        its field back already addressed, the fields on."""
+        img = self.image
+        new = self.staged
+        new[_PEND] = 0
+        fields = self.fields
+        back = 0                   # the readers whose field comes back on
+        first = -1
+        for r in range(self.readers):
+            i = _CTRL - 1 - r
+            if img[i] != new[i] and fields[r]:
+                if img[i] & _ENABLE:
+                    self._tx_control(r, TX_OFF)
+                if new[i] & _ENABLE:
+                    back |= 1 << r
+                    if first < 0:
+                        first = r
+        for r in range(self.readers):
+            i = _CTRL - 1 - r
+            img[i] = new[i]
+        if first >= 0:
+            img[_CTRL] = img[_CTRL] & ~_ADDR | first
+        img[_DIRTY] = 1
+        self._load()
+        r = 0
+        while back:
+            if back & 1:
+                self._tx_control(r, TX_ON)
+            back >>= 1
+            r += 1
+
+    def _tx_control(self, reader, value):
+        b = self._txc
+        b[0] = _TXC_W
+        b[1] = value
+        self.xfer(reader, b)
+
     def coil(self, rank, f):
         """Stage rank's switch: coil f (0-7) connected, or OFF. Takes effect
-        at the next flush(), or the next transaction that rewrites the chain."""
-        _coil(self.image, self.coils, rank, f)
+        at the next flush()."""
+        _coil(self.staged, self.coils, rank, f)
+
+    def field(self, reader, on):
+        """The field reader's driver wants: off at once; on at once if its
+        rank's coil is connected, else as soon as flush() connects one."""
+        self.fields[reader] = 1 if on else 0
+        if not on or self.image[_CTRL - 1 - reader] & _ENABLE:
+            self._tx_control(reader, TX_ON if on else TX_OFF)
 
     def select(self, reader):
         """Address `reader` on the decoder (and latch whatever was staged)."""
+        if self.staged[_PEND]:
+            self._switch()
         img = self.image
-        v = img[0] & ~_ADDR | reader
-        if v != img[0]:
-            img[0] = v
+        v = img[_CTRL] & ~_ADDR | reader
+        if v != img[_CTRL]:
+            img[_CTRL] = v
             img[_DIRTY] = 1
-        self.flush()
+        if img[_DIRTY]:
+            self._load()
 
     def reset(self, hold_ms=1, start_ms=2):
         """Hard reset of every reader: NRSTPD low for hold_ms (MFRC522
         datasheet 8.8.1: over 100 ns), then high, then start_ms for the
-        oscillators to start (8.8.2)."""
-        self.image[0] &= ~_RUN
+        oscillators to start (8.8.2). Their registers are at reset values
+        then: every field off until a driver asks again."""
+        for r in range(self.readers):
+            self.fields[r] = 0
+        self.image[_CTRL] &= ~_RUN
         self._load()
         sleep_ms(hold_ms)
-        self.image[0] |= _RUN
+        self.image[_CTRL] |= _RUN
         self._load()
         sleep_ms(start_ms)
 
@@ -146,7 +227,7 @@ class FrontEnd:
     def xfer(self, reader, out, into=None):
         """One transaction with `reader`: out on MOSI, MISO into `into`
         (None: dropped)."""
-        if self.image[0] & _ADDR != reader or self.image[_DIRTY]:
+        if self.image[_CTRL] & _ADDR != reader or self.image[_DIRTY] or self.staged[_PEND]:
             self.select(reader)
         self.strobe.value(0)
         if into is None:

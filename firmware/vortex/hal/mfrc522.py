@@ -71,6 +71,8 @@ _TX_MODE = const(0x12)
 _RX_MODE = const(0x13)
 _TX_CONTROL = const(0x14)
 _TX_ASK = const(0x15)
+_CW_GSP_REG = const(0x28)
+_MOD_GSP_REG = const(0x29)
 _T_MODE = const(0x2A)
 _T_PRESCALER = const(0x2B)
 _T_RELOAD_H = const(0x2C)
@@ -95,6 +97,15 @@ _HLTA = const(0x50)
 _TXCRC = const(1)        # CRC enables: TxModeReg / RxModeReg TxCRCEn / RxCRCEn
 _RXCRC = const(2)
 _ANTENNA = const(0x83)   # TxControlReg with both drivers on (reset value 0x80)
+# The drivers' strength (data sheet 9.3.3.6, 9.3.3.7): CWGsPReg bits 0-5 the
+# conductance of the TX p-drivers while the carrier is unmodulated (0-63,
+# reset 0x20), ModGsPReg the same during modulation (reset 0x20; with
+# TxASKReg's Force100ASK the drivers are off in a pause, so it matters only
+# below 100 % ASK). hardware/generated/figures.md computes the field for the
+# drivers at full strength: CW_GSP is their maximum; the prototype plan
+# lowers it if a coil's field at the tag exceeds ISO/IEC 14443-2's 7.5 A/m.
+CW_GSP = const(0x3F)
+MOD_GSP = const(0x20)
 _MAXF = const(19)        # longest FIFO transfer: 18 (a READ reply and CRC) + 1
 _TICK_US = const(25)     # timer tick with prescaler 0xA9: 13.56 MHz / 339
 CACHE_HITS = const(15)   # reads from the cache between two full reads of a slot (at least 14)
@@ -479,8 +490,10 @@ class MFRC522:
 
     # -- chip set-up -------------------------------------------------------
     def init(self):
-        """Soft reset, the timer, 100 % ASK, CRC preset, field on. True (and
-        .present) if the chip answers."""
+        """Soft reset, the timer, 100 % ASK, the drivers' strength, CRC
+        preset, and the field asked for (on once the rank's coil is
+        connected: never into an open switch). True (and .present) if the
+        chip answers."""
         self._w(_COMMAND, _SOFT_RESET)
         polls = self.max_polls
         while self._r(_COMMAND) & 0x10 and polls:  # PowerDown until it is up
@@ -498,6 +511,8 @@ class MFRC522:
         self._w(_T_PRESCALER, 0xA9)   # 25 us ticks
         self.set_timeout(self.timeout_us)
         self._w(_TX_ASK, 0x40)        # force 100 % ASK (ISO 14443-A)
+        self._w(_CW_GSP_REG, CW_GSP)
+        self._w(_MOD_GSP_REG, MOD_GSP)
         self._w(_MODE, 0x3D)          # CRC preset 0x6363, as CRC_A wants
         self._w(_TX_MODE, 0x00)       # 106 kBd, no CRC yet (reset values, said)
         self._w(_RX_MODE, 0x00)
@@ -521,12 +536,12 @@ class MFRC522:
         return self._r(_VERSION)
 
     def antenna_on(self):
-        v = self._r(_TX_CONTROL)
-        if v & 0x03 != 0x03:
-            self._w(_TX_CONTROL, v | 0x03)
+        """The field on, through the front end: only while the rank's coil
+        is connected (FrontEnd.field), or as soon as one is."""
+        self.front.field(self.n, True)
 
     def antenna_off(self):
-        self._w(_TX_CONTROL, self._r(_TX_CONTROL) & 0xFC)
+        self.front.field(self.n, False)
         self.state[_LIVE] = 0         # no field: every tag is reset
 
     def forget(self):

@@ -26,8 +26,10 @@ from ..native import micropython, ptr8, ptr32
 
 # frontend's chain image and mfrc522's state and I/O buffers, as the viper
 # code below reads them (tests/test_hal_nfc_front.py checks they agree).
-_F_ADDR = const(0x07)    # frontend._ADDR: image[0]'s decoder address bits
-_F_DIRTY = const(5)      # frontend._DIRTY: image[5], the image waits for a latch
+_F_ADDR = const(0x07)    # frontend._ADDR: image[_F_CTRL]'s decoder address bits
+_F_CTRL = const(8)       # frontend._CTRL: the controller's byte, the last shifted
+_F_BYTES = const(9)      # frontend.CHAIN_BYTES
+_F_DIRTY = const(9)      # frontend._DIRTY: image[9], the image waits for a latch
 _MAX_SEG = const(24)     # frontend._MAX_SEG: the longest transaction in a script
 # mfrc522's (its names): the poll's answer, the I/O buffer, the state buffer.
 _ANTENNA = const(0x83)
@@ -53,13 +55,18 @@ _WAIT = const(0xFD)
 _GONE = const(0xFE)
 _CONT = const(0xFF)
 
+# The latch pulse: RCLK held high for this many reads of the PL022's status
+# register (an APB read, several 125 MHz cycles each): about 100 ns, where
+# the 74HC595 asks 20-25 ns at 3.3 V (TI SCLS041, tw) and the pulse crosses
+# a buffer and a ribbon. Two SIO writes in a row would make it 16 ns.
+_LATCH_READS = const(4)
 _SIO = const(0xD0000000)   # RP2040 SIO: GPIO_OUT_SET at +0x14, GPIO_OUT_CLR at +0x18
 _SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C); SPI1 +0x4000
 
 
 # The viper functions below each begin by addressing the reader: the chain
 # rewritten and latched if the decoder's address is another or something is
-# staged (image[5]). Then their transactions: strobe low (GPIO_OUT_CLR),
+# waiting (image[9]). Then their transactions: strobe low (GPIO_OUT_CLR),
 # bytes through the PL022's FIFOs (SSPSR.TNF: room to send; RNE: a byte
 # in; never more than 8 ahead, so the RX FIFO never overfills), strobe high
 # (GPIO_OUT_SET) once the last byte is in. cfg: the SPI's base address, the
@@ -73,20 +80,24 @@ def _xfer(config, chain, reader: int, out, into, n: int):
     image = ptr8(chain)
     spi = ptr32(cfg[0])
     sio = ptr32(_SIO)
-    if (image[0] & 7) != reader or image[5]:
-        image[0] = (image[0] & 0xF8) | reader
+    if (image[_F_CTRL] & 7) != reader or image[_F_DIRTY]:
+        image[_F_CTRL] = (image[_F_CTRL] & 0xF8) | reader
         i = 0
         j = 0
-        while j < 5:
-            if i < 5 and spi[3] & 2:
+        while j < _F_BYTES:
+            if i < _F_BYTES and spi[3] & 2:
                 spi[2] = image[i]
                 i += 1
             if spi[3] & 4:
                 x = spi[2]  # noqa: F841
                 j += 1
         sio[5] = cfg[2]                       # RCLK up: the outputs change
+        k = 0
+        while k < _LATCH_READS:           # RCLK held high (see _LATCH_READS)
+            x = spi[3]  # noqa: F841
+            k += 1
         sio[6] = cfg[2]
-        image[5] = 0
+        image[_F_DIRTY] = 0
     o = ptr8(out)
     d = ptr8(into)
     strobe = cfg[1]
@@ -111,20 +122,24 @@ def _run(config, chain, reader: int, script):
     image = ptr8(chain)
     spi = ptr32(cfg[0])
     sio = ptr32(_SIO)
-    if (image[0] & 7) != reader or image[5]:
-        image[0] = (image[0] & 0xF8) | reader
+    if (image[_F_CTRL] & 7) != reader or image[_F_DIRTY]:
+        image[_F_CTRL] = (image[_F_CTRL] & 0xF8) | reader
         i = 0
         j = 0
-        while j < 5:
-            if i < 5 and spi[3] & 2:
+        while j < _F_BYTES:
+            if i < _F_BYTES and spi[3] & 2:
                 spi[2] = image[i]
                 i += 1
             if spi[3] & 4:
                 x = spi[2]  # noqa: F841
                 j += 1
         sio[5] = cfg[2]
+        k = 0
+        while k < _LATCH_READS:           # RCLK held high (see _LATCH_READS)
+            x = spi[3]  # noqa: F841
+            k += 1
         sio[6] = cfg[2]
-        image[5] = 0
+        image[_F_DIRTY] = 0
     strobe = cfg[1]
     p = ptr8(script)
     i = 0
@@ -162,7 +177,7 @@ class Rp2FrontEnd(FrontEnd):
 
     def _load(self):
         self.image[_F_DIRTY] = 1
-        _xfer(self.cfg, self.image, self.image[0] & _F_ADDR, self._sink, self._sink, 0)
+        _xfer(self.cfg, self.image, self.image[_F_CTRL] & _F_ADDR, self._sink, self._sink, 0)
 
     def xfer(self, reader, out, into=None):
         _xfer(self.cfg, self.image, reader, out, self._sink if into is None else into, len(out))
@@ -213,20 +228,24 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
             r += 1
             continue
         a = st[_ADDR]
-        if (img[0] & 7) != a or img[5]:
-            img[0] = (img[0] & 0xF8) | a
+        if (img[_F_CTRL] & 7) != a or img[_F_DIRTY]:
+            img[_F_CTRL] = (img[_F_CTRL] & 0xF8) | a
             i = 0
             j = 0
-            while j < 5:
-                if i < 5 and spi[3] & 2:     # SSPSR.TNF: room to send
+            while j < _F_BYTES:
+                if i < _F_BYTES and spi[3] & 2:     # SSPSR.TNF: room to send
                     spi[2] = img[i]          # SSPDR
                     i += 1
                 if spi[3] & 4:               # SSPSR.RNE: a byte in
                     x = spi[2]  # noqa: F841
                     j += 1
             sio[5] = c[2]                    # the latch: the chain's outputs change
+            k = 0
+            while k < _LATCH_READS:           # RCLK held high (see _LATCH_READS)
+                x = spi[3]  # noqa: F841
+                k += 1
             sio[6] = c[2]
-            img[5] = 0
+            img[_F_DIRTY] = 0
         if st[_PH] != _P_START:
             sio[6] = strobe
             i = 0
