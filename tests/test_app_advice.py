@@ -55,3 +55,26 @@ def test_many_cells_are_counted_not_named():
     rig = Rig(BATTLE)
     rig.run("lift a2, lift b2, lift c2, lift d2, lift e2, drop, drop, drop, drop, drop, settle")
     assert todo(rig.board) == "put Light Travellers on 5 cells (lit)"
+
+
+def test_each_step_for_one_cell_a_few_and_many():
+    # differences() itself, on a built board with two Light Awakened (a2, b2).
+    from vortex.engine import Position, parse_cell
+    from vortex.app.advice import differences, MAX_CELLS
+    from vortex.app.recognise import REPLACE, TILE_NEW
+    pos = Position("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
+                   "4h3/tttttttt/8/8/8/8/SSTTTTTT/4H3 l 3,4 - 0 64")
+
+    def said(flag, cells):
+        diff = bytearray(64)
+        for c in cells:
+            diff[parse_cell(c)] |= flag
+        return differences(pos, diff)
+
+    assert said(TILE_NEW, ["f1"]) == "take the tile off f1"
+    files = "abcdefgh"
+    assert MAX_CELLS == 4
+    assert said(TILE_NEW, [f + "1" for f in files[:4]]) == "take the tiles off a1, b1, c1, d1"
+    assert said(TILE_NEW, [f + "1" for f in files[:5]]) == "take the tiles off 5 cells (lit)"
+    assert said(REPLACE, ["a2", "b2"]) == "swap the pieces on a2, b2 for Light Awakened"
+    assert said(REPLACE, ["c2", "d2"]) == "swap the pieces on c2, d2 for Light Travellers"

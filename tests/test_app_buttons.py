@@ -83,3 +83,20 @@ def test_clock_stops_while_the_menu_is_open():
     assert rig.board.clock.left[0] >= left - 1100  # only the hold itself, before the menu opened
     rig.run("hold b, wait 1000")
     assert rig.board.clock.left[0] < left - 1100  # running again
+
+
+def test_the_menu_lights_each_row_s_chosen_value_and_the_row_being_set():
+    from vortex.app.leds import MENU_ITEMS, MENU_DIM, MENU_CURSOR
+    s = Settings(ai_side=DARK, brightness=1)
+    m = Menu(s)
+    m.next_item()  # the clock's row is being set
+    lit = {}
+    m.draw(lambda c, colour: lit.__setitem__(c, colour))
+    for item, name in enumerate(commands.NAMES):
+        row = (7 - item) * 8
+        values = commands.MENU_VALUES[item]
+        chosen = values.index(commands.value(s, name)) if name != "clock" else 0
+        for i in range(len(values)):
+            assert lit[row + i] == (MENU_ITEMS[item] if i == chosen else MENU_DIM), (name, i)
+        assert (lit.get(row + 7) == MENU_CURSOR) == (item == 1), name
+    assert not [c for c in lit if c < 8]  # rank 1: nothing

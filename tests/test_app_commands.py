@@ -90,3 +90,34 @@ def test_an_unknown_setting_names_the_settings():
         with pytest.raises(CommandError) as e:
             f()
         assert "colour" in str(e.value) and all(n in str(e.value) for n in commands.NAMES)
+
+
+def test_the_reasons_name_the_values():
+    assert refused("brightness", "4") == "brightness is 0, 1, 2 or 3"
+    assert refused("ai", "both") == "ai is off, light or dark"
+    assert refused("clock", "181+0") == "clock is MINUTES+SECONDS, as 10+5 (0+0: none; from the next game)"
+    long_name = "x" * 30
+    with pytest.raises(CommandError) as e:
+        change(Settings(), long_name, "1")
+    assert str(e.value) == "no setting %s: %s" % ("x" * 20, ", ".join(commands.NAMES))
+
+
+def test_a_hint_is_refused_while_the_board_waits_for_its_own_action():
+    from host_sim.scenario import Rig
+    from vortex.engine.defs import LIGHT
+    rig = Rig(settings=Settings(ai_side=LIGHT))  # the AI's action to carry out
+    with pytest.raises(CommandError) as e:
+        commands.hint(rig.board)
+    assert str(e.value) == "no hint now: the board waits for an action of its own"
+
+
+def test_the_record_tags_say_who_played_with_what_settings():
+    from host_sim.scenario import Rig
+    from vortex.engine.defs import DARK
+    rig = Rig(settings=Settings(ai_side=DARK, clock_ms=600000, increment_ms=5000))
+    tags = commands.record_tags(rig.board, "2026.12.02")
+    assert tags == {"Site": "Vortex board", "Light": "player", "Dark": "board AI",
+                    "Settings": commands.settings_text(rig.board.settings), "Result": "*",
+                    "Date": "2026.12.02"}
+    assert "Date" not in commands.record_tags(rig.board)
+    assert "clock=10+5" in tags["Settings"] and "ai=dark" in tags["Settings"]

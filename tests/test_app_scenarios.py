@@ -73,6 +73,11 @@ def test_heart_taken_ends_the_game_with_the_winner_lit():
     result = rig.board.result()
     assert result is not None and result.winner == LIGHT
     assert rig.shows("a1", leds.SIDE[LIGHT]) and rig.shows("d4", leds.OFF)
+    # The winner's colour all round the edge (h6h8 is on it), nothing inside.
+    for f in "abcdefgh":
+        for r in "12345678":
+            edge = f in "ah" or r in "18"
+            assert rig.shows(f + r, leds.SIDE[LIGHT] if edge else leds.OFF), f + r
 
 
 def test_piece_lifted_and_put_back_is_no_action():

@@ -52,7 +52,8 @@ def test_encode_rejects_bad_input():
     for bad in (0, 5, -1, 255):
         try:
             encode(bad)
-        except ValueError:
+        except ValueError as e:
+            assert str(e) == "terrain must be 1-4", str(e)
             continue
         raise AssertionError("encoded terrain %d" % bad)
     for s in (-1, 65536):

@@ -41,3 +41,17 @@ def test_a_bug_in_a_command_is_an_internal_error_and_the_board_goes_on():
     # Cut to what a message holds with its number and kind: 220 characters.
     assert len(reason) == MESSAGE_MAX - 20
     assert h.ask("ping") == [("ok", "ping")]
+
+
+def test_subscribing_to_the_clock_sends_it_at_once_whatever_is_left():
+    # 1.5 s left: the second shown is 1, which no earlier clock event sent.
+    from vortex.app.session import Settings
+    from test_link import BATTLE
+    h = Host(BATTLE, settings=Settings(clock_ms=60000))
+    h.board.new_game(BATTLE)
+    h.rig.settle()
+    clock = h.board.clock
+    side = h.board.pos.side
+    clock.left[side] = 1500
+    got = [r.split() for k, r in h.ask("subscribe clock") if k == "clock"]
+    assert got and int(got[0][side]) <= 1500, got
