@@ -8,7 +8,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal test browser bench bench-device tables hardware uf2 flash clean
+.PHONY: help play play-device play-terminal test browser kicad bench bench-device tables hardware pcb fab uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,7 +24,7 @@ play-terminal:  ## the same simulator in a terminal
 
 # A worker a core, up to 4 (pytest-xdist), a test file each at a time: the
 # emulated Pico's long games run beside the short files (tests/conftest.py).
-test: $(STAMP) browser  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium
+test: $(STAMP) browser kicad  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium
 	$(VPY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 # Playwright cannot download its own browser here: the tests drive Debian's.
@@ -33,6 +33,20 @@ browser:  ## chromium for the browser tests (apt-get when root; else they skip, 
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 	       && (apt-get update -q && apt-get install -y -q chromium) ; } \
 	  || echo "note: no chromium; the browser tests will be skipped"
+
+# KiCad 6's pcbnew is a module of Debian's python3 only (not of .venv's).
+SYSPY := /usr/bin/python3
+kicad:  ## KiCad and its footprints for the PCB tests (apt-get when root; else they skip, saying why)
+	@$(SYSPY) -c "import pcbnew" 2>/dev/null && [ -d /usr/share/kicad/footprints ] \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	       && (apt-get update -q && apt-get install -y -q --no-install-recommends kicad kicad-footprints) ; } \
+	  || echo "note: no KiCad; the PCB tests will be skipped"
+
+pcb: kicad  ## lay out and route both boards: hardware/generated/*.kicad_pcb, vortex.pretty, feeds.csv
+	$(SYSPY) tools/pcb.py build
+
+fab: kicad  ## build/fab/<board>.zip (Gerbers, drill, BOM, CPL) and the boards' pictures
+	$(SYSPY) tools/pcb.py fab
 
 bench: $(STAMP)  ## figures and ratios; never a pass/fail
 	$(VPY) tools/bench.py

@@ -8,12 +8,18 @@ library is a deterministic function of dims.py:
   a plated hole and runs out under the turns on the bottom copper to pad 2,
   beside pad 1. The coil joins its two nets, so the footprint is a KiCad 6
   "net tie" (tag), which lets DRC accept copper shared by pads 1 and 2.
-* Reed_MDSR7_Axial_P27.94mm: Littelfuse MDSR-7, glass 12.70 mm max x 1.80 mm
+* Reed_Littelfuse_MDSR-7: Littelfuse MDSR-7, glass 12.70 mm max x 1.80 mm
   max, leads 0.47 mm, 40.38 mm nominal overall (Littelfuse data sheet,
   "MDSR-7 12.7mm Sub-miniature Reed Switch"). Lies flat on the bottom under
   the cell; the leads are bent into holes 1.1 in (27.94 mm) apart, outside the
   24 mm coil, so no hole pierces the turns.
-* Buzzer_CUI_CPT-9019S-SMT: 9.0 x 9.0 mm SMD piezo, two pads on its edge.
+* RaspberryPi_Pico_SMD_TP: the Pico (21 x 51 mm) soldered flat by its
+  castellations (pads 1-40, 2.54 mm pitch, rows 17.78 mm apart, Raspberry Pi
+  Pico data sheet, mechanical drawing) plus two pads under it for its bottom
+  test points TP2 (USB D-) and TP3 (USB D+), which the module's micro-USB
+  leaves as the only way to its USB lines. KiCad 6 ships no Pico footprint.
+  The TP pads' positions are read off the data sheet's drawing (to about
+  0.2 mm): check them against a Pico before ordering (hardware/layout.md).
 """
 import os
 
@@ -21,8 +27,8 @@ import dims
 
 LIB = "vortex"
 COIL = "Coil_Square_24mm_5T"
-REED = "Reed_MDSR7_Axial_P27.94mm"
-BUZZER = "Buzzer_CUI_CPT-9019S-SMT"
+REED = "Reed_Littelfuse_MDSR-7"
+PICO = "RaspberryPi_Pico_SMD_TP"
 
 # The coil's feed pads sit this far outside its outer edge (mm).
 COIL_FEED_GAP_MM = 1.0
@@ -99,7 +105,7 @@ def coil():
     out = _head(COIL, "reader coil: %d turns, %s mm square, %s mm trace, %s mm space (dims.py)"
                 % (dims.COIL_TURNS, _n(dims.COIL_OUTER_MM), _n(w), _n(dims.COIL_SPACE_MM)),
                 "net tie coil antenna NFC", "smd", -half - 1.5, half + 3.5)
-    out += _rect(-half - 0.5, -half - 0.5, half + 0.5, p1y + 1.0, "F.CrtYd", 0.05)
+    out += _rect(-half, -half, half, half, "F.CrtYd", 0.05)     # flat copper: its own outline
     out += _rect(-half, -half, half, half, "F.Fab", 0.1)
     # pad 1: the spiral itself, a custom pad anchored at its outer feed
     chain = [(p1x, p1y)] + pts
@@ -137,22 +143,33 @@ def reed():
     return out + ")\n"
 
 
-def buzzer():
-    out = _head(BUZZER, "CUI Devices CPT-9019S-SMT piezo transducer, 9.0 x 9.0 mm body, "
-                "two terminals on one edge (check the land pattern against CUI's drawing)",
-                "buzzer piezo", "smd", -5.8, 5.8)
-    out += _rect(-4.5, -4.5, 4.5, 4.5, "F.Fab", 0.1)
-    out += _rect(-4.6, -4.6, 4.6, 4.6, "F.SilkS", 0.12)
-    out += _rect(-4.9, -4.9, 4.9, 4.9, "F.CrtYd", 0.05)
-    for num, x in (("1", -2.5), ("2", 2.5)):
-        out += ('  (pad "%s" smd rect (at %s 3.5) (size 2.0 1.6) '
-                '(layers "F.Cu" "F.Paste" "F.Mask"))\n' % (num, _n(x)))
+# Pico test points under the module, from its USB end (mm from the module's
+# centre, y towards the USB connector negative): data sheet drawing, read to 0.2 mm
+PICO_TP = {"TP2": (-1.27, -20.9), "TP3": (1.27, -20.9)}
+
+
+def pico():
+    out = _head(PICO, "Raspberry Pi Pico soldered flat by its castellations, with pads for its "
+                "bottom test points TP2 (USB D-) and TP3 (USB D+)", "Raspberry Pi Pico RP2040 module",
+                "smd", -27.0, 27.0)
+    out += _rect(-10.5, -25.5, 10.5, 25.5, "F.Fab", 0.1)
+    out += _rect(-10.6, -25.6, 10.6, 25.6, "F.SilkS", 0.12)
+    out += _rect(-11.2, -26.0, 11.2, 26.0, "F.CrtYd", 0.05)
+    out += _rect(-4.0, -26.8, 4.0, -23.0, "F.Fab", 0.1)       # the micro-USB receptacle
+    for k in range(20):
+        y = -24.13 + 2.54 * k
+        for num, x in ((k + 1, -8.89), (40 - k, 8.89)):
+            out += ('  (pad "%d" smd rect (at %s %s) (size 3.2 1.6) '
+                    '(layers "F.Cu" "F.Paste" "F.Mask"))\n' % (num, _n(x), _n(y)))
+    for num, (x, y) in sorted(PICO_TP.items()):
+        out += ('  (pad "%s" smd circle (at %s %s) (size 1.5 1.5) '
+                '(layers "F.Cu" "F.Paste" "F.Mask"))\n' % (num, _n(x), _n(y)))
     return out + ")\n"
 
 
 def library():
     """{file name: text} of vortex.pretty."""
-    return {name + ".kicad_mod": fn() for name, fn in ((COIL, coil), (REED, reed), (BUZZER, buzzer))}
+    return {name + ".kicad_mod": fn() for name, fn in ((COIL, coil), (REED, reed), (PICO, pico))}
 
 
 def write(folder):

@@ -25,6 +25,7 @@ from footprints import coil_keepout
 POWER = re.compile(r"^(GND|AGND|PGND|[+-]\d+V\d*.*|VBUS.*|VSYS|VCC|VDD.*)$")
 PART_GAP_MM = 0.8         # between courtyards of packed parts
 ROUTE_ROOM_MM = 1.6       # and room around each for its pins' escapes
+SIDE_COLUMN_MM = 24.0     # the rank board's electronics end, beside its connectors
 EDGE_MM = 0.6             # courtyard to board edge
 
 
@@ -111,7 +112,8 @@ def _centre_place(box, cx, cy, rot, side="F"):
 
 
 def _satellites(netlist, owners):
-    """{ref: owner ref} for parts whose signal nets touch exactly one owner."""
+    """{ref: owner ref} for two-net parts whose signal nets touch exactly one
+    owner (a coil's series capacitors, the reed's diode)."""
     result = {}
     part_nets = {}
     for net, nodes in netlist.nets.items():
@@ -126,7 +128,7 @@ def _satellites(netlist, owners):
         for net in part_nets[ref]:
             touched |= {r for r, _p in netlist.nets[net] if r != ref}
         hits = touched & set(owners)
-        if len(hits) == 1 and not (touched - set(owners)):
+        if len(hits) == 1 and len(part_nets[ref]) <= 2:
             result[ref] = hits.pop()
     return result
 
@@ -146,13 +148,17 @@ def rank_layout(netlist, boxes):
     pitch = dims.CELL_PITCH_MM
     height = pitch - 0.2                      # boards side by side at the cell pitch
     connectors = [r for r in by_role.get("other", []) if r.startswith("J")]
-    tab = max([8.0] + [min(_rotated(_size(boxes[r]), 0)) + 2 * EDGE_MM + 2 for r in connectors])
-    width = 2 * tab + n * pitch
+    # the electronics end: the ribbon connectors along its top and bottom edges
+    # (a 2 x 20 header is longer than the board is high), the reader between
+    conn_len = max([0.0] + [max(_size(boxes[r])) for r in connectors])
+    zone = conn_len + 2 * EDGE_MM + SIDE_COLUMN_MM
+    cells_w = n * pitch
+    width = cells_w + zone
     cy = height / 2
     half = coil_keepout()
     places, keepouts, cells = {}, [], []
     for i, ref in enumerate(coils):
-        cx = tab + pitch / 2 + i * pitch
+        cx = pitch / 2 + i * pitch
         places[ref] = Place(cx, cy)
         keepouts.append((cx - half, cy - half, cx + half, cy + half))
         cells.append((ref, cx, cy))
@@ -180,25 +186,36 @@ def rank_layout(netlist, boxes):
         elif role == "reed":     # bottom side, in the channel beside the reed's pad 2
             places[ref] = _centre_place(boxes[ref], cx + 17.5, cy + 5.0 + k * 2.5, 0, "B")
         else:                    # the LED's: right of it
-            places[ref] = _centre_place(boxes[ref], cx + 12.0 + k * 1.5, strip, 90)
+            places[ref] = _centre_place(boxes[ref], cx + 13.75 + k * 1.75, strip, 90)
     # the LEDs' decoupling capacitors: the n-th capacitor wired only to power
     led_supply = {net for net, nodes in netlist.nets.items()
                   if is_power(net, nodes) and any(r in leds for r, _p in nodes)}
     power_caps = [r for r in by_role.get("other", []) if r.startswith("C") and r not in sats
+                  and _area(boxes[r]) < 6.0
                   and {net for net, nodes in netlist.nets.items()
                        if any(x == r for x, _p in nodes)} <= led_supply]
     for i, ref in enumerate(power_caps[:len(leds)]):
         places[ref] = _centre_place(boxes[ref], cells[i][1] + 12.0, strip, 90)
-    # connectors at the two ends, the rest packed into the channels
+    band = [EDGE_MM, height - EDGE_MM]
     for k, ref in enumerate(connectors[:2]):
-        x = tab / 2 if k == 0 else width - tab / 2
-        places[ref] = _centre_place(boxes[ref], x, cy, 90 if _size(boxes[ref])[0] > tab else 0)
-    slots = []
-    for i in range(n - 1):
+        w, h = _size(boxes[ref])
+        rot = 90 if h > w else 0
+        w, h = _rotated((w, h), rot)
+        y = EDGE_MM + h / 2 if k == 0 else height - EDGE_MM - h / 2
+        places[ref] = _centre_place(boxes[ref], width - EDGE_MM - conn_len / 2, y, rot)
+        if k == 0:
+            band[0] = EDGE_MM + h + PART_GAP_MM
+        else:
+            band[1] = height - EDGE_MM - h - PART_GAP_MM
+    holes = [(3.0, 3.0), (3.0, height - 3.0), (width - 3.0, cy - 3.5), (width - 3.0, cy + 3.5)]
+    column = (cells_w + 2.5, EDGE_MM, width - conn_len - 2 * EDGE_MM, height - EDGE_MM)
+    slots = [column, (column[2] + PART_GAP_MM, band[0], width - 6.5, band[1])]
+    for i in range(n - 1):      # small parts may also go between the coils
         x0 = cells[i][1] + half + 0.6
         x1 = cells[i + 1][1] - half - 0.6
         slots.append((x0, cy - half + 0.4, x1, cy - 1.8))
         slots.append((x0, cy + 1.8, x1, cy + half - 0.4))
+    packer = _Packer(slots, (cells_w, cy))
     packer = _Packer(slots, (width / 2, cy))
     rest = [r for r in by_role.get("other", []) if r not in places and r not in connectors]
     for ref in _clustered(netlist, rest, boxes):
@@ -207,32 +224,39 @@ def rank_layout(netlist, boxes):
         if spot is None:
             raise ValueError("no room on the rank board for %s (%.1f x %.1f mm)" % (ref, w, h))
         places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
-    holes = [(tab / 2, 3.0), (tab / 2, height - 3.0), (width - tab / 2, 3.0),
-             (width - tab / 2, height - 3.0)]
     return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells)
 
 
-def controller_layout(netlist, boxes, width=90.0, height=60.0):
-    """The controller: connectors on the edges, the rest in rows."""
+def controller_layout(netlist, boxes, width=130.0, height=90.0):
+    """The controller: USB-C on the left edge, the ribbon header along the
+    bottom edge, the rest in rows with room to route between them."""
     parts = netlist.parts
     refs = sorted(parts, key=natural)
     places = {}
     usb = [r for r in refs if "USB" in parts[r].footprint]
     ribbon = [r for r in refs if r.startswith("J") and r not in usb]
-    for ref in usb[:1]:
+    for ref in usb[:1]:      # its mouth (the footprint's +y) towards the left edge
         w, h = _size(boxes[ref])
         places[ref] = _centre_place(boxes[ref], EDGE_MM + h / 2, height / 2, 270)
+    bottom = height
     for ref in ribbon[:1]:
         w, h = _size(boxes[ref])
-        places[ref] = _centre_place(boxes[ref], width - EDGE_MM - 2.0 - w / 2, height / 2, 0)
-    margin = 3.0
-    slots = [(margin + 12.0, margin, width - margin - 14.0, height - margin)]
-    packer = _Packer(slots, (0, 0))
+        rot = 90 if h > w else 0
+        w, h = _rotated((w, h), rot)
+        places[ref] = _centre_place(boxes[ref], width / 2, height - EDGE_MM - h / 2, rot)
+        bottom = height - EDGE_MM - h - 1.0
+    left = 16.0
+    slots = [(left, 6.0, width - 6.0, bottom)]
+    for ref in [r for r in refs if "Pico" in parts[r].footprint][:1]:   # top right, lying
+        w, h = _rotated(_size(boxes[ref]), 90)
+        places[ref] = _centre_place(boxes[ref], width - 6.0 - w / 2, 6.0 + h / 2, 90)
+        slots = [(left, 6.0, width - 6.0 - w - 2.0, bottom),
+                 (width - 6.0 - w, 6.0 + h + 2.0, width - 6.0, bottom)]
+    packer = _Packer(slots, (left, 0))
     rest = [r for r in refs if r not in places]
-    rest.sort(key=lambda r: (-_area(boxes[r]), natural(r)))
-    for ref in rest:
+    for ref in _clustered(netlist, rest, boxes):
         w, h = _size(boxes[ref])
-        spot = packer.put(w + 2.2, h + 2.2)      # room to route between parts
+        spot = packer.put(w + 2 * ROUTE_ROOM_MM, h + 2 * ROUTE_ROOM_MM)
         if spot is None:
             raise ValueError("no room on the controller board for %s" % ref)
         places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])

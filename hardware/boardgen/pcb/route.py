@@ -38,10 +38,14 @@ class Route:
         self.segments, self.vias, self.failed = [], [], []
 
 
+MAX_EXPANSIONS = 60000
+
+
 def _search(grid, net, cls, sources, targets, window):
-    """Cheapest path of cells from any source to any target, or None."""
+    """Cheapest path of cells from any source to any target, or None. A
+    state is a cell; the turn cost looks at the step into the cell (not
+    exact A*, but an order of magnitude fewer states than cell x direction)."""
     track, via = grid.track[cls], grid.via
-    ny, nx = grid.ny, grid.nx
     y0, x0, y1, x1 = window
     tgt = set(targets)
     ty0 = min(c[1] for c in targets)
@@ -49,36 +53,35 @@ def _search(grid, net, cls, sources, targets, window):
     tx0 = min(c[2] for c in targets)
     tx1 = max(c[2] for c in targets)
 
-    def h(l, iy, ix):
+    def h(iy, ix):
         dy = ty0 - iy if iy < ty0 else (iy - ty1 if iy > ty1 else 0)
         dx = tx0 - ix if ix < tx0 else (ix - tx1 if ix > tx1 else 0)
         return STEP * (dx + dy)
-
-    def ok(arr, l, iy, ix):
-        v = arr[l, iy, ix]
-        return v == FREE or v == net
 
     best = {}
     parent = {}
     heap = []
     for s in sorted(sources):
-        l, iy, ix = s
-        key = (l, iy, ix, 4)
-        best[key] = 0
-        parent[key] = None
-        heapq.heappush(heap, (h(l, iy, ix), 0, key))
-    track_l = [track[0], track[1]]
+        best[s] = 0
+        parent[s] = None
+        heapq.heappush(heap, (h(s[1], s[2]), 0, s, 4))
+    track_l = (track[0], track[1])
+    via0, via1 = via[0], via[1]
+    expanded = 0
     while heap:
-        f, g, key = heapq.heappop(heap)
-        if best.get(key, 1 << 60) < g:
+        f, g, key, d = heapq.heappop(heap)
+        if best[key] < g:
             continue
-        l, iy, ix, d = key
-        if (l, iy, ix) in tgt:
+        if key in tgt:
             path = []
             while key is not None:
-                path.append(key[:3])
+                path.append(key)
                 key = parent[key]
             return path[::-1]
+        expanded += 1
+        if expanded > MAX_EXPANSIONS:
+            return None
+        l, iy, ix = key
         tl = track_l[l]
         for nd, (dy, dx) in enumerate(DIRS):
             jy, jx = iy + dy, ix + dx
@@ -89,19 +92,20 @@ def _search(grid, net, cls, sources, targets, window):
                 continue
             along = (dx != 0) == (l == 0)
             ng = g + (STEP if along else CROSS) + (TURN if d != 4 and d != nd else 0)
-            nkey = (l, jy, jx, nd)
+            nkey = (l, jy, jx)
             if ng < best.get(nkey, 1 << 60):
                 best[nkey] = ng
                 parent[nkey] = key
-                heapq.heappush(heap, (ng + h(l, jy, jx), ng, nkey))
+                heapq.heappush(heap, (ng + h(jy, jx), ng, nkey, nd))
         o = 1 - l
-        if ok(via, 0, iy, ix) and ok(via, 1, iy, ix) and ok(track, o, iy, ix):
+        v0, v1, vt = via0[iy, ix], via1[iy, ix], track_l[o][iy, ix]
+        if (v0 == FREE or v0 == net) and (v1 == FREE or v1 == net) and (vt == FREE or vt == net):
             ng = g + VIA
-            nkey = (o, iy, ix, 4)
+            nkey = (o, iy, ix)
             if ng < best.get(nkey, 1 << 60):
                 best[nkey] = ng
                 parent[nkey] = key
-                heapq.heappush(heap, (ng + h(o, iy, ix), ng, nkey))
+                heapq.heappush(heap, (ng + h(iy, ix), ng, nkey, 4))
     return None
 
 
@@ -137,7 +141,7 @@ def _cells_of_segment(grid, layer, a, b):
     return [(layer, iy0 + k * sy, ix0 + k * sx) for k in range(n + 1)]
 
 
-def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 80, None)):
+def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100)):
     """Connect the terminals of one net; marks its copper on the grid.
     classes: the width classes to try, widest first (a power net narrows to
     reach a fine-pitch pin)."""
