@@ -45,7 +45,9 @@ def build(out):
 
 def generated_files(folder):
     import generate
-    names = [b + ".kicad_pcb" for b in generate.BOARDS] + ["feeds.csv"]
+    names = [b + ext for b in generate.BOARDS for ext in (".kicad_pcb", ".kicad_pro")]
+    if os.path.exists(os.path.join(folder, "feeds.csv")):
+        names.append("feeds.csv")
     lib = os.path.join(folder, "vortex.pretty")
     if os.path.isdir(lib):
         names += ["vortex.pretty/" + n for n in sorted(os.listdir(lib))]
@@ -57,9 +59,10 @@ def check():
     import generate
     with tempfile.TemporaryDirectory() as tmp:
         generate.generate(GENERATED, tmp, log=lambda *_: None)
-        stale = [n for n in generated_files(tmp)
-                 if not os.path.exists(os.path.join(GENERATED, n))
-                 or not filecmp.cmp(os.path.join(tmp, n), os.path.join(GENERATED, n), shallow=False)]
+        fresh, committed = set(generated_files(tmp)), set(generated_files(GENERATED))
+        stale = sorted((fresh ^ committed) | {
+            n for n in fresh & committed
+            if not filecmp.cmp(os.path.join(tmp, n), os.path.join(GENERATED, n), shallow=False)})
     if stale:
         raise Failure("stale: %s (run `make pcb`)" % ", ".join("hardware/generated/" + n for n in stale))
     print("the layout files are up to date")

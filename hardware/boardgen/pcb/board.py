@@ -171,14 +171,22 @@ def net_class(name, nodes):
 
 
 def source_digest(netlist_path):
-    """sha256 of what a board is made from: its netlist, dims.py and this
-    package's code. Written in the board's title block, so a test can tell a
-    stale board in milliseconds (a full regeneration takes minutes)."""
+    """sha256 of what a board is made from: its netlist's connectivity and
+    footprints (not the values: physics sets C1's values from the feeds
+    measured on this board, so values on the board would make a loop), dims.py
+    and this package's code. Written in the board's title block, so a test
+    tells a stale board in milliseconds (a full regeneration takes minutes)."""
     import hashlib
+    import netlist as netlist_mod
     here = os.path.dirname(os.path.abspath(__file__))
-    paths = [netlist_path, os.path.join(os.path.dirname(here), "dims.py")]
-    paths += sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
+    net = netlist_mod.read(netlist_path)
     h = hashlib.sha256()
+    for ref in sorted(net.parts):
+        h.update(("%s %s\n" % (ref, net.parts[ref].footprint)).encode())
+    for name in sorted(net.nets):
+        h.update(("%s %s\n" % (name, sorted(net.nets[name]))).encode())
+    paths = [os.path.join(os.path.dirname(here), "dims.py")]
+    paths += sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
     for p in paths:
         with open(p, "rb") as f:
             h.update(os.path.basename(p).encode() + b"\0" + f.read())
@@ -199,8 +207,7 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     for ref in sorted(netlist.parts, key=place.natural):
         part = netlist.parts[ref]
         fp = load_footprint(part.footprint, vortex_dir)
-        fp.SetReference(ref)
-        fp.SetValue(part.value)
+        fp.SetReference(ref)     # the value stays the footprint's name: see source_digest
         fps[ref] = fp
     pin_nets = netlist.pin_nets()
     for (ref, pin) in pin_nets:
@@ -279,9 +286,18 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         pts = [t.xy for t in terminals[name].values()]
         return (max(p[0] for p in pts) - min(p[0] for p in pts)
                 + max(p[1] for p in pts) - min(p[1] for p in pts))
-    order = [n for n in terminals if len(terminals[n]) > 1]
-    order.sort(key=lambda n: (n == POUR, spread(n), n))
     routes = []
+    if POUR in terminals:
+        # the pour's net: every pad on one layer only gets a stub and a via,
+        # the pours on both layers join them (a through-hole pad is on both)
+        for key in sorted(terminals[POUR], key=_natural_pad):
+            t = terminals[POUR][key]
+            if len({c[0] for c in t.cells}) == 1:
+                r = route.stitch(grid, number[POUR], "signal", t, VIA_DRILL_MM + HOLE_GAP_MM)
+                r.net = POUR
+                routes.append(r)
+    order = [n for n in terminals if len(terminals[n]) > 1 and n != POUR]
+    order.sort(key=lambda n: (spread(n), n))
     for name in order:
         terms = [terminals[name][k] for k in sorted(terminals[name], key=_natural_pad)]
         classes = ["power", "signal"] if net_class(name, netlist.nets[name]) == "power" else ["signal"]

@@ -50,16 +50,23 @@ def pair_inductance_nh(length_mm, spacing_mm, width_mm):
     return MU0 / math.pi * math.acosh(ratio) * length_mm * 1e-3 * 1e9
 
 
-def measure(board, net, layout):
-    """[(board, coil ref, feed length mm, feed inductance nH)] per coil, in
-    cell order. A coil's feed nets are the nets of its pads 1 and 2, followed
+def coils(net):
+    """The coil references of a netlist in cell order (natural order)."""
+    import place
+    return sorted((r for r, p in net.parts.items() if p.footprint.startswith("vortex:Coil")),
+                  key=place.natural)
+
+
+def measure(board, net):
+    """[(board, coil, feed length mm, feed inductance nH)] per coil, coil =
+    its file on the rank board (0-7, cell order), as physics reads it. A coil's feed nets are the nets of its pads 1 and 2, followed
     through series parts (two-pin parts) to the switch."""
     pin_nets = net.pin_nets()
     by_net = {}
     for (ref, pin), name in pin_nets.items():
         by_net.setdefault(name, []).append((ref, pin))
     rows = []
-    for coil, _x, _y in layout.cells:
+    for index, coil in enumerate(coils(net)):
         sides = []
         for pad in ("1", "2"):
             seen, names, frontier = {coil}, [], [pin_nets.get((coil, pad))]
@@ -81,7 +88,7 @@ def measure(board, net, layout):
         spacing = _spacing(sides[0], sides[1]) or 1.0
         widths = [pcbnew.ToMM(t.GetWidth()) for t in sides[0] + sides[1]] or [0.2]
         lh = pair_inductance_nh(length, spacing, sum(widths) / len(widths))
-        rows.append(("rank", coil, round(length, 1), round(lh, 1)))
+        rows.append(("rank", index, round(length, 1), round(lh, 1)))
     return rows
 
 

@@ -196,3 +196,32 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100)):
         result.segments += [(layer, a, b, cls) for layer, a, b in segs]
         result.vias += vias
     return result
+
+
+def stitch(grid, net, cls, terminal, hole_gap, reach=12):
+    """Join one SMD pad of the pour's net to the pour on the other layer: the
+    shortest stub from the pad to a cell where a via fits, and the via."""
+    result = Route(net, cls)
+    iy, ix = terminal.cells[0][1:]
+    layer = terminal.cells[0][0]
+    y0, x0 = max(0, iy - reach), max(0, ix - reach)
+    y1, x1 = min(grid.ny - 1, iy + reach), min(grid.nx - 1, ix + reach)
+    ok = (FREE, net)
+    targets = [(layer, y, x) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)
+               if grid.via[0][y, x] in ok and grid.via[1][y, x] in ok
+               and grid.track[cls][0][y, x] in ok and grid.track[cls][1][y, x] in ok]
+    src = [c for c in terminal.cells if grid.track[cls][c] in ok]
+    path = _search(grid, net, cls, src, targets, (y0, x0, y1, x1)) if targets and src else None
+    if not path:
+        result.failed.append(terminal.name)
+        return result
+    segs, _ = _segments(grid, path)
+    hw = grid.classes[cls]
+    for lay, a, b in segs:
+        grid.mark_segment((lay,), a, b, hw, net)
+    v = grid.xy(*path[-1][1:])
+    grid.mark_circle((0, 1), v, grid.via_radius, net)
+    grid.block_vias((v[0], v[1], v[0], v[1]), hole_gap)
+    result.segments = [(lay, a, b, cls) for lay, a, b in segs]
+    result.vias = [v]
+    return result
