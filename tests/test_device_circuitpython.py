@@ -104,8 +104,12 @@ def test_the_board_on_circuitpython():
         # The saved game resumes, the loop scans (keypad, in the background),
         # reads the tiles (all eight readers answer) and draws.
         assert dev.wait(lambda: dev.frames and len(dev.scans) >= 100, 240), dev.output[-500:]
-        read = [0] * 64                  # each cell read twice: the first sweeps are in
-        while min(read) < 2:
+        # Each cell read three times: tiles.CONFIRM (2) reads in a row
+        # confirm a tile, and a cell's first read may come before its tag is
+        # up. Lifted before the board has agreed once, a piece would leave it
+        # restoring (sensing.restoring): the lift would read as a disagreement.
+        read = [0] * 64
+        while min(read) < 3:
             t = dev.now
             assert dev.wait(lambda: dev.now > t + 200_000_000, 240), dev.output[-500:]
             stats = dev.reader_stats()
