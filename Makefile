@@ -8,7 +8,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal test browser mosquitto bench bench-device bench-online mutate tables hardware uf2 flash clean
+.PHONY: help play play-device play-terminal test system bench bench-device bench-online mutate tables hardware pcb fab uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,22 +24,36 @@ play-terminal:  ## the same simulator in a terminal
 
 # A worker a core, up to 4 (pytest-xdist), a test file each at a time: the
 # emulated Pico's long games run beside the short files (tests/conftest.py).
-test: $(STAMP) browser mosquitto  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium, mosquitto
+test: $(STAMP) system  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium, mosquitto, KiCad
 	$(VPY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
-# Playwright cannot download its own browser here: the tests drive Debian's.
-browser:  ## chromium for the browser tests (apt-get when root; else they skip, saying why)
-	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null \
-	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-	       && (apt-get update -q && apt-get install -y -q chromium) ; } \
-	  || echo "note: no chromium; the browser tests will be skipped"
+# System parts the tests need, from Debian's packages: chromium (Playwright
+# cannot download its own browser here: the tests drive Debian's), mosquitto
+# (the online tests' broker, tools/mosquitto/local.conf) and KiCad 6 with its
+# footprints (pcbnew is a module of Debian's python3 only, not of .venv's).
+# What is missing comes with apt-get, one update, when root; else the tests
+# that need it skip, saying why.
+SYSPY := /usr/bin/python3
+system:  ## chromium, mosquitto and KiCad for the tests (apt-get when root; else their tests skip, saying why)
+	@chromium=; rest=; \
+	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || chromium=chromium; \
+	test -x /usr/sbin/mosquitto || rest="mosquitto"; \
+	{ $(SYSPY) -c "import pcbnew" 2>/dev/null && test -d /usr/share/kicad/footprints; } \
+	  || rest="$$rest kicad kicad-footprints"; \
+	if [ -n "$$chromium$$rest" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -q; then \
+	    { [ -z "$$chromium" ] || apt-get install -y -q chromium; } \
+	    && { [ -z "$$rest" ] || DEBIAN_FRONTEND=noninteractive \
+	         apt-get install -y -q --no-install-recommends $$rest; } \
+	    || echo "note: apt-get could not install $$chromium$$rest: their tests will be skipped"; \
+	  else echo "note: not installed: $$chromium$$rest: their tests will be skipped"; fi; \
+	fi
 
-# The online tests start Debian's broker on a loopback port (tools/mosquitto/local.conf).
-mosquitto:  ## the MQTT broker for the online tests (apt-get when root; else they skip, saying why)
-	@test -x /usr/sbin/mosquitto \
-	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-	       && (apt-get update -q && apt-get install -y -q --no-install-recommends mosquitto) ; } \
-	  || echo "note: no mosquitto; the online tests will be skipped"
+pcb: system  ## lay out and route both boards: hardware/generated/*.kicad_pcb, vortex.pretty, feeds.csv
+	$(SYSPY) tools/pcb.py build
+
+fab: system  ## build/fab/<board>.zip (Gerbers, drill, BOM, CPL) and the boards' pictures
+	$(SYSPY) tools/pcb.py fab
 
 bench: $(STAMP)  ## figures and ratios; never a pass/fail
 	$(VPY) tools/bench.py
@@ -54,7 +68,7 @@ JOBS ?= 2
 mutate: $(STAMP)  ## mutation testing with mutmut (PKG=engine, SAMPLE=1 for every mutant; docs/testing.md)
 	$(VPY) tools/mutate.py $(PKG) --sample $(SAMPLE) --jobs $(JOBS)
 
-bench-online: $(STAMP) mosquitto  ## many games at once through one mosquitto on loopback: actions/s, latency, losses
+bench-online: $(STAMP) system  ## many games at once through one mosquitto on loopback: actions/s, latency, losses
 	$(VPY) tools/bench_online.py
 
 tables:  ## regenerate firmware/vortex/engine/tables.py

@@ -1,0 +1,353 @@
+"""A board from a netlist: footprints placed, routed, poured, outlined.
+
+Runs under Debian's python3 with KiCad 6's pcbnew. Notes on that API, for
+the next reader (KiCad 6.0.11):
+
+* design rules: BOARD_DESIGN_SETTINGS.GetNetClasses().GetDefaultPtr() is the
+  default net class (GetDefault() gives an unusable SwigPyObject).
+* lengths are integers in nanometres (pcbnew.FromMM / ToMM), points are
+  wxPoint; FOOTPRINT.SetOrientationDegrees turns counter-clockwise on screen.
+* FootprintLoad(folder.pretty, name) reads one footprint; a new board item
+  gets a random KIID unless KIID.SeedGenerator(seed) is called first (that is
+  what makes the saved file reproducible).
+* a footprint whose tags start with "net tie" may join its pads' nets with
+  its own copper (KiCad 6's rule; KiCad 7 has net-tie pad groups instead).
+* ZONE_FILLER(board).Fill(board.Zones()) fills pours without the GUI, but
+  only on a board loaded from a file (LoadBoard); on a BOARD() made in Python
+  it segfaults. A rule area is a ZONE with SetIsRuleArea(True).
+"""
+import os
+
+import pcbnew
+
+import footprints
+import place
+import route
+from grid import BLOCKED, Grid
+
+STD_LIBS = "/usr/share/kicad/footprints"
+
+GRID_MM = 0.25
+CLEARANCE_MM = 0.15        # JLCPCB and PCBWay: 0.1 mm (4 mil) minimum on 2 layers
+MARGIN_MM = 0.03           # a corner meets a straight step closer than its ends
+SIGNAL_MM = 0.2
+POWER_MM = 0.4
+VIA_MM, VIA_DRILL_MM = 0.6, 0.3
+HOLE_GAP_MM = 0.3          # drill to drill
+EDGE_CLEARANCE_MM = 0.3
+ORIGIN = (20.0, 20.0)      # the board's top-left corner on KiCad's page
+POUR = "GND"
+MOUNTING_HOLE = ("MountingHole", "MountingHole_2.7mm_M2.5")
+
+
+class BoardError(ValueError):
+    """A netlist or layout this builder cannot turn into a board."""
+
+
+def _mm(x, y):
+    return pcbnew.wxPointMM(ORIGIN[0] + x, ORIGIN[1] + y)
+
+
+def load_footprint(fpid, vortex_dir):
+    if ":" not in fpid:
+        raise BoardError("footprint %r names no library" % fpid)
+    lib, name = fpid.split(":", 1)
+    folder = vortex_dir if lib == footprints.LIB else os.path.join(STD_LIBS, lib + ".pretty")
+    fp = pcbnew.FootprintLoad(folder, name) if os.path.isdir(folder) else None
+    if fp is None:
+        raise BoardError("footprint %s not found in %s" % (fpid, folder))
+    return fp
+
+
+def courtyard(fp):
+    """The courtyard's box relative to the footprint's origin, unturned (mm)."""
+    xs, ys = [], []
+    for item in fp.GraphicalItems():
+        if item.GetLayer() in (pcbnew.F_CrtYd, pcbnew.B_CrtYd):
+            bb = item.GetBoundingBox()
+            xs += [bb.GetLeft(), bb.GetRight()]
+            ys += [bb.GetTop(), bb.GetBottom()]
+    if not xs:
+        for pad in fp.Pads():
+            bb = pad.GetBoundingBox()
+            xs += [bb.GetLeft(), bb.GetRight()]
+            ys += [bb.GetTop(), bb.GetBottom()]
+    p = fp.GetPosition()
+    return (pcbnew.ToMM(min(xs) - p.x), pcbnew.ToMM(min(ys) - p.y),
+            pcbnew.ToMM(max(xs) - p.x), pcbnew.ToMM(max(ys) - p.y))
+
+
+def _settings(board):
+    ds = board.GetDesignSettings()
+    nc = ds.GetNetClasses().GetDefaultPtr()
+    nc.SetClearance(pcbnew.FromMM(CLEARANCE_MM))
+    nc.SetTrackWidth(pcbnew.FromMM(SIGNAL_MM))
+    nc.SetViaDiameter(pcbnew.FromMM(VIA_MM))
+    nc.SetViaDrill(pcbnew.FromMM(VIA_DRILL_MM))
+    ds.m_MinClearance = pcbnew.FromMM(CLEARANCE_MM)
+    ds.m_TrackMinWidth = pcbnew.FromMM(SIGNAL_MM)
+    ds.m_ViasMinSize = pcbnew.FromMM(VIA_MM)
+    ds.m_MinThroughDrill = pcbnew.FromMM(VIA_DRILL_MM)
+    ds.m_CopperEdgeClearance = pcbnew.FromMM(EDGE_CLEARANCE_MM)
+    ds.m_HoleToHoleMin = pcbnew.FromMM(HOLE_GAP_MM - 0.05)
+    ds.m_HoleClearance = pcbnew.FromMM(CLEARANCE_MM)
+
+
+def _outline(board, rect):
+    x0, y0, x1, y1 = rect
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        s = pcbnew.PCB_SHAPE(board)
+        s.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        s.SetStart(_mm(*a))
+        s.SetEnd(_mm(*b))
+        s.SetLayer(pcbnew.Edge_Cuts)
+        s.SetWidth(pcbnew.FromMM(0.1))
+        board.Add(s)
+
+
+def _zone(board, rect, layer, net=None, keepout=False):
+    z = pcbnew.ZONE(board)
+    z.SetLayer(layer)
+    poly = z.Outline()
+    poly.NewOutline()
+    x0, y0, x1, y1 = rect
+    for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+        p = _mm(x, y)
+        poly.Append(p.x, p.y)
+    if keepout:
+        z.SetIsRuleArea(True)
+        z.SetDoNotAllowCopperPour(True)
+        z.SetDoNotAllowTracks(True)
+        z.SetDoNotAllowVias(True)
+        z.SetDoNotAllowPads(False)
+        z.SetDoNotAllowFootprints(False)
+    else:
+        z.SetNetCode(net.GetNetCode())
+        z.SetLocalClearance(pcbnew.FromMM(0.3))
+        z.SetMinThickness(pcbnew.FromMM(0.25))
+        z.SetPadConnection(pcbnew.ZONE_CONNECTION_THERMAL)
+        z.SetThermalReliefGap(pcbnew.FromMM(0.3))
+        z.SetThermalReliefSpokeWidth(pcbnew.FromMM(0.3))
+        z.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
+        z.SetAssignedPriority(0) if hasattr(z, "SetAssignedPriority") else z.SetPriority(0)
+    board.Add(z)
+    return z
+
+
+def _pad_rect(pad):
+    bb = pad.GetBoundingBox()
+    return (pcbnew.ToMM(bb.GetLeft()) - ORIGIN[0], pcbnew.ToMM(bb.GetTop()) - ORIGIN[1],
+            pcbnew.ToMM(bb.GetRight()) - ORIGIN[0], pcbnew.ToMM(bb.GetBottom()) - ORIGIN[1])
+
+
+def _pad_layers(pad):
+    return tuple(i for i, l in enumerate((pcbnew.F_Cu, pcbnew.B_Cu)) if pad.IsOnLayer(l))
+
+
+def _is_custom(pad):
+    return pad.GetShape() == pcbnew.PAD_SHAPE_CUSTOM
+
+
+def _terminal_cells(grid, pad, layers):
+    """Cells whose centre lies in the pad (for a custom pad: its anchor)."""
+    if _is_custom(pad):
+        p = pad.GetPosition()
+        iy, ix = grid.cell(pcbnew.ToMM(p.x) - ORIGIN[0], pcbnew.ToMM(p.y) - ORIGIN[1])
+        return [(l, iy, ix) for l in layers]
+    x0, y0, x1, y1 = _pad_rect(pad)
+    iy0, ix0 = grid.cell(x0, y0)
+    iy1, ix1 = grid.cell(x1, y1)
+    cells = []
+    for iy in range(iy0, iy1 + 1):
+        for ix in range(ix0, ix1 + 1):
+            x, y = grid.xy(iy, ix)
+            if pad.HitTest(_mm(x, y)):
+                cells += [(l, iy, ix) for l in layers]
+    return cells
+
+
+def net_class(name, nodes):
+    return "power" if place.is_power(name, nodes) else "signal"
+
+
+def source_digest(netlist_path):
+    """sha256 of what a board is made from: its netlist's connectivity and
+    footprints (not the values: physics sets C1's values from the feeds
+    measured on this board, so values on the board would make a loop), dims.py
+    and this package's code. Written in the board's title block, so a test
+    tells a stale board in milliseconds (a full regeneration takes minutes)."""
+    import hashlib
+    import netlist as netlist_mod
+    here = os.path.dirname(os.path.abspath(__file__))
+    net = netlist_mod.read(netlist_path)
+    h = hashlib.sha256()
+    for ref in sorted(net.parts):
+        h.update(("%s %s\n" % (ref, net.parts[ref].footprint)).encode())
+    for name in sorted(net.nets):
+        h.update(("%s %s\n" % (name, sorted(net.nets[name]))).encode())
+    paths = [os.path.join(os.path.dirname(here), "dims.py")]
+    paths += sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
+    for p in paths:
+        with open(p, "rb") as f:
+            h.update(os.path.basename(p).encode() + b"\0" + f.read())
+    return h.hexdigest()
+
+
+def build(netlist, kind, vortex_dir, log=None, digest=""):
+    """The routed board (pcbnew.BOARD) and its routes, for kind 'rank' or
+    'controller'."""
+    pcbnew.KIID.SeedGenerator(24)
+    board = pcbnew.BOARD()
+    _settings(board)
+    tb = board.GetTitleBlock()
+    tb.SetTitle("Vortex %s board" % kind)
+    tb.SetComment(0, "generated by tools/pcb.py build from hardware/generated/%s.net" % kind)
+    tb.SetComment(1, "source digest " + digest)
+    fps = {}
+    for ref in sorted(netlist.parts, key=place.natural):
+        part = netlist.parts[ref]
+        fp = load_footprint(part.footprint, vortex_dir)
+        fp.SetReference(ref)     # the value stays the footprint's name: see source_digest
+        fps[ref] = fp
+    pin_nets = netlist.pin_nets()
+    for (ref, pin) in pin_nets:
+        if not any(p.GetNumber() == pin for p in fps[ref].Pads()):
+            raise BoardError("%s pin %s is not a pad of %s" % (ref, pin, netlist.parts[ref].footprint))
+    boxes = {ref: courtyard(fp) for ref, fp in fps.items()}
+    layout = (place.rank_layout if kind == "rank" else place.controller_layout)(netlist, boxes)
+    nets = {}
+    for name in netlist.nets:
+        nets[name] = pcbnew.NETINFO_ITEM(board, name)
+        board.Add(nets[name])
+    for ref, fp in fps.items():
+        pl = layout.places.get(ref)
+        if pl is None:
+            raise BoardError("%s has no place on the %s board" % (ref, kind))
+        board.Add(fp)
+        fp.SetPosition(_mm(pl.x, pl.y))
+        fp.SetOrientationDegrees(pl.rot)
+        if pl.side == "B":
+            fp.Flip(fp.GetPosition(), True)
+        for pad in fp.Pads():
+            name = pin_nets.get((ref, pad.GetNumber()))
+            if name is not None:
+                pad.SetNet(nets[name])
+    for k, (x, y) in enumerate(layout.holes):
+        fp = load_footprint("%s:%s" % MOUNTING_HOLE, vortex_dir)
+        fp.SetReference("H%d" % (k + 1))
+        board.Add(fp)
+        fp.SetPosition(_mm(x, y))
+    _outline(board, layout.outline)
+    # -- the router's grid ------------------------------------------------------
+    x0, y0, x1, y1 = layout.outline
+    grid = Grid(x0, y0, x1 - x0, y1 - y0, GRID_MM,
+                {"signal": SIGNAL_MM / 2, "power": POWER_MM / 2},
+                CLEARANCE_MM, VIA_MM / 2, MARGIN_MM)
+    grid.block_outside(x0, y0, x1, y1, EDGE_CLEARANCE_MM)
+    for rect in layout.keepouts:
+        grid.mark_rect((0, 1), rect, BLOCKED)
+    number = {name: i for i, name in enumerate(netlist.nets)}
+    terminals = {}
+    for ref in sorted(fps, key=place.natural):
+        fp = fps[ref]
+        for pad in fp.Pads():
+            layers = _pad_layers(pad)
+            name = pin_nets.get((ref, pad.GetNumber()))
+            net = number[name] if name is not None else BLOCKED
+            if _is_custom(pad):
+                p = pad.GetPosition()
+                px, py = pcbnew.ToMM(p.x) - ORIGIN[0], pcbnew.ToMM(p.y) - ORIGIN[1]
+                grid.mark_circle(layers, (px, py), pcbnew.ToMM(pad.GetSize().x) / 2, net)
+            else:
+                grid.mark_rect(layers, _pad_rect(pad), net)
+            if pad.GetDrillSize().x > 0:
+                r = _pad_rect(pad)
+                c = ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
+                grid.block_vias((c[0], c[1], c[0], c[1]),
+                                pcbnew.ToMM(pad.GetDrillSize().x) / 2 + VIA_DRILL_MM / 2 + HOLE_GAP_MM)
+            elif layers:
+                grid.block_vias(_pad_rect(pad), VIA_MM / 2 + CLEARANCE_MM)
+            if name is not None and layers:
+                cells = _terminal_cells(grid, pad, layers)
+                key = "%s.%s" % (ref, pad.GetNumber())
+                p = pad.GetPosition()
+                xy = (pcbnew.ToMM(p.x) - ORIGIN[0], pcbnew.ToMM(p.y) - ORIGIN[1])
+                # pads with the same number (the coil's pad 2) are one terminal
+                old = terminals.setdefault(name, {}).get(key)
+                if old:
+                    old.cells += cells
+                else:
+                    terminals[name][key] = route.Terminal(key, cells, xy)
+    for hx, hy in layout.holes:
+        grid.mark_circle((0, 1), (hx, hy), 1.35 + 0.2, BLOCKED)
+        grid.block_vias((hx, hy, hx, hy), 1.35 + VIA_DRILL_MM / 2 + HOLE_GAP_MM)
+    # -- routing: the nets with the smallest spread first -----------------------
+    def spread(name):
+        pts = [t.xy for t in terminals[name].values()]
+        return (max(p[0] for p in pts) - min(p[0] for p in pts)
+                + max(p[1] for p in pts) - min(p[1] for p in pts))
+    routes = []
+    if POUR in terminals:
+        # the pour's net: every pad on one layer only gets a stub and a via,
+        # the pours on both layers join them (a through-hole pad is on both)
+        for key in sorted(terminals[POUR], key=_natural_pad):
+            t = terminals[POUR][key]
+            if len({c[0] for c in t.cells}) == 1:
+                r = route.stitch(grid, number[POUR], "signal", t, VIA_DRILL_MM + HOLE_GAP_MM)
+                r.net = POUR
+                routes.append(r)
+    order = [n for n in terminals if len(terminals[n]) > 1 and n != POUR]
+    order.sort(key=lambda n: (spread(n), n))
+    for name in order:
+        terms = [terminals[name][k] for k in sorted(terminals[name], key=_natural_pad)]
+        classes = ["power", "signal"] if net_class(name, netlist.nets[name]) == "power" else ["signal"]
+        r = route.route_net(grid, number[name], classes, terms, VIA_DRILL_MM + HOLE_GAP_MM)
+        r.net = name
+        routes.append(r)
+        if log and r.failed:
+            log("unrouted: %s -> %s" % (name, ", ".join(r.failed)))
+    for r in routes:
+        for layer, a, b, cls in r.segments:
+            width = pcbnew.FromMM(2 * grid.classes[cls])
+            t = pcbnew.PCB_TRACK(board)
+            t.SetStart(_mm(*a))
+            t.SetEnd(_mm(*b))
+            t.SetWidth(width)
+            t.SetLayer(pcbnew.F_Cu if layer == 0 else pcbnew.B_Cu)
+            t.SetNet(nets[r.net])
+            board.Add(t)
+        for v in r.vias:
+            via = pcbnew.PCB_VIA(board)
+            via.SetPosition(_mm(*v))
+            via.SetViaType(pcbnew.VIATYPE_THROUGH)
+            via.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
+            via.SetWidth(pcbnew.FromMM(VIA_MM))
+            via.SetDrill(pcbnew.FromMM(VIA_DRILL_MM))
+            via.SetNet(nets[r.net])
+            board.Add(via)
+    # -- pours and keep-outs ----------------------------------------------------
+    for rect in layout.keepouts:
+        for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+            _zone(board, rect, layer, keepout=True)
+    if POUR in nets:
+        for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+            _zone(board, layout.outline, layer, nets[POUR])
+    layout.grid = grid
+    return board, routes, layout
+
+
+def save(board, path):
+    """Save, then fill the pours on the board read back: ZONE_FILLER crashes
+    on a BOARD made in Python that was never loaded from a file (it has no
+    project and no DRC engine)."""
+    board.Save(path)
+    loaded = pcbnew.LoadBoard(path)
+    if any(not z.GetIsRuleArea() for z in loaded.Zones()):
+        pcbnew.ZONE_FILLER(loaded).Fill(loaded.Zones())
+        loaded.Save(path)
+    return loaded
+
+
+def _natural_pad(key):
+    ref, _, pin = key.partition(".")
+    return (place.natural(ref), pin)

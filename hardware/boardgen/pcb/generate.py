@@ -1,0 +1,51 @@
+"""Every generated layout file, from the two netlists: the vortex footprint
+library, one routed board per board type and the coil feeds measured on the
+rank board. Runs under Debian's python3 (KiCad 6's pcbnew)."""
+import os
+import time
+
+import board
+import feeds
+import footprints
+import netlist
+
+BOARDS = ("rank", "controller")
+
+
+def generate(generated, out, log=print):
+    """Read generated/<board>.net, write into out: vortex.pretty/,
+    <board>.kicad_pcb, and feeds.csv when every pad of the rank board is
+    routed (a feed measured on a half-routed board would mislead the
+    matching; without the file physics uses its estimate). Returns
+    {board: unrouted pad names}."""
+    lib = os.path.join(out, footprints.LIB + ".pretty")
+    footprints.write(lib)
+    unrouted = {}
+    rows = []
+    for kind in BOARDS:
+        t = time.time()
+        path = os.path.join(generated, kind + ".net")
+        net = netlist.read(path)
+        pcb, routes, layout = board.build(net, kind, lib, digest=board.source_digest(path))
+        path = os.path.join(out, kind + ".kicad_pcb")
+        loaded = board.save(pcb, path)
+        # KiCad 6 keeps the net classes (the clearance the DRC checks) in the
+        # project file <board>.kicad_pro: it is part of the board. The .kicad_prl
+        # holds the editor's local view settings: not ours to commit.
+        prl = path[:-len(".kicad_pcb")] + ".kicad_prl"
+        if os.path.exists(prl):
+            os.remove(prl)
+        unrouted[kind] = sorted(p for r in routes for p in r.failed)
+        log("%s: %d parts, %d nets routed, %d pads unrouted (%.0f s)"
+            % (kind, len(net.parts), len(routes), len(unrouted[kind]), time.time() - t))
+        if kind == "rank" and not unrouted[kind]:
+            rows = feeds.measure(loaded, net)
+    path = os.path.join(out, "feeds.csv")
+    if rows:
+        with open(path, "w") as f:
+            f.write(feeds.csv_text(rows))
+    else:
+        log("feeds.csv not written: the rank board has unrouted pads")
+        if os.path.exists(path):
+            os.remove(path)
+    return unrouted

@@ -1,0 +1,297 @@
+"""Where every part goes: the rank board's cells and channels, the
+controller's rows.
+
+Placement works on roles read from the netlist (footprints and nets), not on
+reference numbers, so a regenerated schematic places the same way:
+
+* a cell is a coil, the reed under it and an LED beside it, the n-th of each
+  in reference order (cell c = rank * 8 + file, file = index on the board);
+* a part whose signal net touches exactly one cell's parts belongs to that
+  cell (the coil's series capacitors, the reed's diode); the decoupling
+  capacitor of an LED is the n-th capacitor wired only to the LED's supply;
+* every other part is packed into the free rectangles between the coils
+  (the channels), the biggest first, each as near the board's middle as it
+  fits, so the reader and its switches sit centred and no coil feed is longer
+  than half the board.
+
+A placement is {ref: Place}; positions in mm on the board, rotation in
+degrees, side "F" or "B".
+"""
+import re
+
+import dims
+from footprints import coil_keepout
+
+POWER = re.compile(r"^(GND|AGND|PGND|[+-]\d+V\d*.*|VBUS.*|VSYS|VCC|VDD.*)$")
+PART_GAP_MM = 0.8         # between courtyards of packed parts
+ROUTE_ROOM_MM = 1.6       # and room around each for its pins' escapes
+SIDE_COLUMN_MM = 24.0     # the rank board's electronics end, beside its connectors
+EDGE_MM = 0.6             # courtyard to board edge
+
+
+class Place:
+    __slots__ = ("x", "y", "rot", "side")
+
+    def __init__(self, x, y, rot=0, side="F"):
+        self.x, self.y, self.rot, self.side = x, y, rot, side
+
+
+class Layout:
+    """A board's outline (x0, y0, x1, y1), placements, keep-out squares
+    [(x0, y0, x1, y1)] (both layers; only the coil's copper inside) and
+    mounting holes [(x, y)]."""
+
+    def __init__(self, outline, places, keepouts, holes, cells):
+        self.outline, self.places, self.keepouts, self.holes = outline, places, keepouts, holes
+        self.cells = cells     # [(coil ref, x, y)] in cell order
+
+
+def natural(ref):
+    m = re.match(r"([A-Za-z_]+)(\d+)", ref)
+    return (m.group(1), int(m.group(2))) if m else (ref, 0)
+
+
+def is_power(net, nodes):
+    return bool(POWER.match(net)) or len(nodes) > 12
+
+
+def _role(part):
+    fp = part.footprint
+    if fp.startswith("vortex:Coil"):
+        return "coil"
+    if fp.startswith("vortex:Reed"):
+        return "reed"
+    if "WS2812" in fp:
+        return "led"
+    return "other"
+
+
+def _rotated(size, rot):
+    w, h = size
+    return (h, w) if rot % 180 else (w, h)
+
+
+class _Packer:
+    """First fit of rectangles into free rectangles (slots), nearest the
+    preferred point first; each slot keeps a row cursor (shelf packing)."""
+
+    def __init__(self, slots, centre):
+        self.slots = [list(s) + [s[0], s[1], 0.0] for s in slots]   # x0 y0 x1 y1 cx cy rowh
+        self.centre = centre
+
+    def put(self, w, h):
+        order = sorted(range(len(self.slots)), key=lambda i: (
+            abs((self.slots[i][0] + self.slots[i][2]) / 2 - self.centre[0])
+            + abs((self.slots[i][1] + self.slots[i][3]) / 2 - self.centre[1]), i))
+        for i in order:
+            x0, y0, x1, y1, cx, cy, rowh = self.slots[i]
+            for rot in (0, 90):
+                ww, hh = (w, h) if rot == 0 else (h, w)
+                px, py, ph = cx, cy, rowh
+                if px + ww > x1 + 1e-9:            # next shelf
+                    px, py, ph = x0, cy + rowh + PART_GAP_MM, 0.0
+                if px + ww <= x1 + 1e-9 and py + hh <= y1 + 1e-9:
+                    self.slots[i][4] = px + ww + PART_GAP_MM
+                    self.slots[i][5] = py
+                    self.slots[i][6] = max(ph, hh)
+                    return px + ww / 2, py + hh / 2, rot
+        return None
+
+
+def _centre_place(box, cx, cy, rot, side="F"):
+    """The footprint origin that puts its courtyard's centre at (cx, cy).
+    box: courtyard (x0, y0, x1, y1) relative to the origin at rotation 0."""
+    x0, y0, x1, y1 = box
+    ox, oy = (x0 + x1) / 2, (y0 + y1) / 2
+    for _ in range(rot // 90 % 4):   # KiCad turns counter-clockwise, y down: (x, y) -> (y, -x)
+        ox, oy = oy, -ox
+    if side == "B":                  # flipped left to right after turning
+        ox = -ox
+    # on the router's 0.25 mm grid: a QFN's 0.5 mm pads then sit on grid lines
+    return Place(round((cx - ox) * 4) / 4, round((cy - oy) * 4) / 4, rot, side)
+
+
+def _satellites(netlist, owners):
+    """{ref: owner ref} for two-net parts whose signal nets touch exactly one
+    owner (a coil's series capacitors, the reed's diode)."""
+    result = {}
+    part_nets = {}
+    for net, nodes in netlist.nets.items():
+        if is_power(net, nodes):
+            continue
+        for ref, _pin in nodes:
+            part_nets.setdefault(ref, set()).add(net)
+    for ref in sorted(netlist.parts, key=natural):
+        if ref in owners or len(part_nets.get(ref, ())) == 0:
+            continue
+        touched = set()
+        for net in part_nets[ref]:
+            touched |= {r for r, _p in netlist.nets[net] if r != ref}
+        hits = touched & set(owners)
+        if len(hits) == 1 and len(part_nets[ref]) <= 2:
+            result[ref] = hits.pop()
+    return result
+
+
+def rank_layout(netlist, boxes):
+    """The rank board: eight cells in a row, the rest in the channels."""
+    parts = netlist.parts
+    by_role = {}
+    for ref in sorted(parts, key=natural):
+        by_role.setdefault(_role(parts[ref]), []).append(ref)
+    coils = by_role.get("coil", [])
+    reeds = by_role.get("reed", [])
+    leds = by_role.get("led", [])
+    n = len(coils)
+    if n == 0:
+        raise ValueError("the rank board's netlist has no coil (vortex:Coil...)")
+    pitch = dims.CELL_PITCH_MM
+    height = pitch - 0.2                      # boards side by side at the cell pitch
+    connectors = [r for r in by_role.get("other", []) if r.startswith("J")]
+    # the electronics end: the ribbon connectors along its top and bottom edges
+    # (a 2 x 20 header is longer than the board is high), the reader between
+    conn_len = max([0.0] + [max(_size(boxes[r])) for r in connectors])
+    zone = conn_len + 2 * EDGE_MM + SIDE_COLUMN_MM
+    cells_w = n * pitch
+    width = cells_w + zone
+    cy = height / 2
+    half = coil_keepout()
+    places, keepouts, cells = {}, [], []
+    for i, ref in enumerate(coils):
+        cx = pitch / 2 + i * pitch
+        places[ref] = Place(cx, cy)
+        keepouts.append((cx - half, cy - half, cx + half, cy + half))
+        cells.append((ref, cx, cy))
+    for i, ref in enumerate(reeds[:n]):
+        places[ref] = Place(cells[i][1], cy, 0, "B")
+    strip = (cy - half + 0.0) / 2             # middle of the strip above a coil
+    for i, ref in enumerate(leds[:n]):
+        places[ref] = _centre_place(boxes[ref], cells[i][1] + 7.5, strip, 0)
+    # satellites: next to their owner
+    owners = {r: i for i, r in enumerate(coils)}
+    owners.update({r: i for i, r in enumerate(reeds[:n])})
+    owners.update({r: i for i, r in enumerate(leds[:n])})
+    sats = _satellites(netlist, owners)
+    slots_used = {}
+    for ref, owner in sorted(sats.items(), key=lambda kv: natural(kv[0])):
+        i = owners[owner]
+        cx = cells[i][1]
+        role = _role(parts[owner])
+        k = slots_used.get((owner,), 0)
+        slots_used[(owner,)] = k + 1
+        w, h = _size(boxes[ref])
+        if role == "coil":       # in the strip below the coil, beside its feeds
+            places[ref] = _centre_place(boxes[ref], cx - 3.0 + k * (h + PART_GAP_MM),
+                                        height - (height - cy - half) / 2, 90)
+        elif role == "reed":     # bottom side, in the channel beside the reed's pad 2
+            places[ref] = _centre_place(boxes[ref], cx + 17.5, cy + 5.0 + k * 2.5, 0, "B")
+        else:                    # the LED's: right of it
+            places[ref] = _centre_place(boxes[ref], cx + 13.75 + k * 1.75, strip, 90)
+    # the LEDs' decoupling capacitors: the n-th capacitor wired only to power
+    led_supply = {net for net, nodes in netlist.nets.items()
+                  if is_power(net, nodes) and any(r in leds for r, _p in nodes)}
+    power_caps = [r for r in by_role.get("other", []) if r.startswith("C") and r not in sats
+                  and _area(boxes[r]) < 6.0
+                  and {net for net, nodes in netlist.nets.items()
+                       if any(x == r for x, _p in nodes)} <= led_supply]
+    for i, ref in enumerate(power_caps[:len(leds)]):
+        places[ref] = _centre_place(boxes[ref], cells[i][1] + 12.0, strip, 90)
+    band = [EDGE_MM, height - EDGE_MM]
+    for k, ref in enumerate(connectors[:2]):
+        w, h = _size(boxes[ref])
+        rot = 90 if h > w else 0
+        w, h = _rotated((w, h), rot)
+        y = EDGE_MM + h / 2 if k == 0 else height - EDGE_MM - h / 2
+        places[ref] = _centre_place(boxes[ref], width - EDGE_MM - conn_len / 2, y, rot)
+        if k == 0:
+            band[0] = EDGE_MM + h + PART_GAP_MM
+        else:
+            band[1] = height - EDGE_MM - h - PART_GAP_MM
+    holes = [(3.0, 3.0), (3.0, height - 3.0), (width - 3.0, cy - 3.5), (width - 3.0, cy + 3.5)]
+    column = (cells_w + 2.5, EDGE_MM, width - conn_len - 2 * EDGE_MM, height - EDGE_MM)
+    slots = [column, (column[2] + PART_GAP_MM, band[0], width - 6.5, band[1])]
+    for i in range(n - 1):      # small parts may also go between the coils
+        x0 = cells[i][1] + half + 0.6
+        x1 = cells[i + 1][1] - half - 0.6
+        slots.append((x0, cy - half + 0.4, x1, cy - 1.8))
+        slots.append((x0, cy + 1.8, x1, cy + half - 0.4))
+    packer = _Packer(slots, (cells_w, cy))
+    packer = _Packer(slots, (width / 2, cy))
+    rest = [r for r in by_role.get("other", []) if r not in places and r not in connectors]
+    for ref in _clustered(netlist, rest, boxes):
+        w, h = _size(boxes[ref])
+        spot = packer.put(w + ROUTE_ROOM_MM, h + ROUTE_ROOM_MM)
+        if spot is None:
+            raise ValueError("no room on the rank board for %s (%.1f x %.1f mm)" % (ref, w, h))
+        places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
+    return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells)
+
+
+def controller_layout(netlist, boxes, width=130.0, height=90.0):
+    """The controller: USB-C on the left edge, the ribbon header along the
+    bottom edge, the rest in rows with room to route between them."""
+    parts = netlist.parts
+    refs = sorted(parts, key=natural)
+    places = {}
+    usb = [r for r in refs if "USB" in parts[r].footprint]
+    ribbon = [r for r in refs if r.startswith("J") and r not in usb]
+    for ref in usb[:1]:      # its mouth (the footprint's +y) towards the left edge
+        w, h = _size(boxes[ref])
+        places[ref] = _centre_place(boxes[ref], EDGE_MM + h / 2, height / 2, 270)
+    bottom = height
+    for ref in ribbon[:1]:
+        w, h = _size(boxes[ref])
+        rot = 90 if h > w else 0
+        w, h = _rotated((w, h), rot)
+        places[ref] = _centre_place(boxes[ref], width / 2, height - EDGE_MM - h / 2, rot)
+        bottom = height - EDGE_MM - h - 1.0
+    left = 16.0
+    slots = [(left, 6.0, width - 6.0, bottom)]
+    for ref in [r for r in refs if "Pico" in parts[r].footprint][:1]:   # top right, lying
+        w, h = _rotated(_size(boxes[ref]), 90)
+        places[ref] = _centre_place(boxes[ref], width - 6.0 - w / 2, 6.0 + h / 2, 90)
+        slots = [(left, 6.0, width - 6.0 - w - 2.0, bottom),
+                 (width - 6.0 - w, 6.0 + h + 2.0, width - 6.0, bottom)]
+    packer = _Packer(slots, (left, 0))
+    rest = [r for r in refs if r not in places]
+    for ref in _clustered(netlist, rest, boxes):
+        w, h = _size(boxes[ref])
+        spot = packer.put(w + 2 * ROUTE_ROOM_MM, h + 2 * ROUTE_ROOM_MM)
+        if spot is None:
+            raise ValueError("no room on the controller board for %s" % ref)
+        places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
+    holes = [(3.0, 3.0), (width - 3.0, 3.0), (3.0, height - 3.0), (width - 3.0, height - 3.0)]
+    return Layout((0.0, 0.0, width, height), places, [], holes, [])
+
+
+def _clustered(netlist, refs, boxes):
+    """The parts in packing order: each IC (biggest first) followed by the
+    passives that share the most signal nets with it, so they land beside it."""
+    ics = sorted([r for r in refs if len(_pins(netlist, r)) > 2], key=lambda r: (-_area(boxes[r]), natural(r)))
+    owner = {}
+    for ref in refs:
+        if ref in ics:
+            continue
+        nets = _pins(netlist, ref)
+        score = [(len(nets & _pins(netlist, ic)), -k) for k, ic in enumerate(ics)]
+        best = max(score) if score else (0, 0)
+        owner[ref] = ics[-best[1]] if best[0] > 0 else None
+    order = []
+    for ic in ics:
+        order.append(ic)
+        order += sorted([r for r, o in owner.items() if o == ic], key=lambda r: (-_area(boxes[r]), natural(r)))
+    order += sorted([r for r, o in owner.items() if o is None], key=lambda r: (-_area(boxes[r]), natural(r)))
+    return order
+
+
+def _pins(netlist, ref):
+    return {net for net, nodes in netlist.nets.items() if any(r == ref for r, _p in nodes)}
+
+
+def _size(box):
+    return (box[2] - box[0], box[3] - box[1])
+
+
+def _area(box):
+    w, h = _size(box)
+    return w * h
