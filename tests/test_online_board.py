@@ -6,58 +6,40 @@ for a broker open to the internet (tools/mosquitto: users, their ACL,
 persistence; TLS left out on loopback). The checks are
 tests/online_board_checks.py; their figures (the longest pass while a
 board connects) are printed, never asserted."""
-import getpass
 import os
 import shutil
 import socket
 import subprocess
-import time
 
 import pytest
 
+from host_sim.online.broker import Mosquitto, mosquitto_missing
 from mpy import micropython, ROOT
 
-MOSQUITTO = "/usr/sbin/mosquitto"
 LIB = os.path.join(ROOT, ".venv", "micropython-lib")
 ACL = os.path.join(ROOT, "tools", "mosquitto", "acl")
 USERS = {"alice": "alice-pw-1", "bob": "bob-pw-2", "carol": "watch-only"}
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def mosquitto(folder, extra):
+    """Debian's mosquitto on loopback with the project's configuration
+    (host_sim.online.broker) and `extra` lines; skipped where it is missing."""
+    why = mosquitto_missing()
+    if why:
+        pytest.skip(why)
+    return Mosquitto(folder, extra=extra)
 
 
 @pytest.fixture
 def broker(tmp_path):
     """mosquitto on loopback with tools/mosquitto/acl and USERS' passwords."""
-    if not os.access(MOSQUITTO, os.X_OK):
-        pytest.skip("no mosquitto at %s: apt-get install mosquitto (make test does, as root)"
-                    % MOSQUITTO)
     passwd = str(tmp_path / "passwd")
     for i, (user, pw) in enumerate(USERS.items()):
         subprocess.run(["mosquitto_passwd", "-b"] + (["-c"] if not i else []) + [passwd, user, pw],
                        check=True, capture_output=True)
-    port = free_port()
-    conf = tmp_path / "mosquitto.conf"
-    conf.write_text("listener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\n"
-                    "acl_file %s\npersistence true\npersistence_location %s/\n"
-                    "max_packet_size 10752\nlog_dest stderr\nlog_type error\n"
-                    # as root it would become the user mosquitto, who cannot read tmp_path
-                    "user %s\n" % (port, passwd, ACL, tmp_path, getpass.getuser()))
-    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stderr=subprocess.PIPE)
-    end = time.monotonic() + 5
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < end, proc.stderr.read()
-            time.sleep(0.02)
-    yield "127.0.0.1:%d" % port
-    proc.terminate()
-    proc.wait(5)
+    with mosquitto(str(tmp_path), "allow_anonymous false\npassword_file %s\nacl_file %s\n"
+                   % (passwd, ACL)) as m:
+        yield m.address
 
 
 def test_board_online_under_micropython(broker):
@@ -165,26 +147,11 @@ def openssl_cert(folder, name):
 def tls_broker(tmp_path):
     """mosquitto with a TLS listener on loopback (tools/mosquitto/mosquitto.conf's
     listener, with a certificate made here); (address, the CA's DER file)."""
-    if not os.access(MOSQUITTO, os.X_OK) or not shutil.which("openssl"):
-        pytest.skip("no mosquitto or no openssl (apt-get install mosquitto openssl)")
+    if not shutil.which("openssl"):
+        pytest.skip("no openssl (apt-get install openssl)")
     pem, key, der = openssl_cert(str(tmp_path), "broker")
-    port = free_port()
-    conf = tmp_path / "tls.conf"
-    conf.write_text("listener %d 127.0.0.1\ncertfile %s\nkeyfile %s\ntls_version tlsv1.2\n"
-                    "allow_anonymous true\nlog_dest stderr\nlog_type error\nuser %s\n"
-                    % (port, pem, key, getpass.getuser()))
-    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stderr=subprocess.PIPE)
-    end = time.monotonic() + 5
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < end, proc.stderr.read()
-            time.sleep(0.02)
-    yield "127.0.0.1:%d" % port, der
-    proc.terminate()
-    proc.wait(5)
+    with mosquitto(str(tmp_path), "certfile %s\nkeyfile %s\ntls_version tlsv1.2\n" % (pem, key)) as m:
+        yield m.address, der
 
 
 def run_tls(broker, ca):
