@@ -251,13 +251,7 @@ class Room:
         for i in range(n, m):  # all or nothing: an illegal one takes back those before it
             text = actions[i]
             try:
-                # (decided(), not outcome(): no move generation per action; a
-                # side left with no legal action has none to parse either)
-                if pos.decided() != UNDECIDED:
-                    raise ProtocolError("the game was over")
-                a = pos.parse_action(text)
-                if action_text(a) != text:
-                    raise ProtocolError("written %s in the notation" % action_text(a))
+                a = _next(pos, text)
             except ValueError as e:
                 for _ in range(n, i):
                     pos.pop()
@@ -286,11 +280,7 @@ class Room:
         while i < end:
             text = actions[i]
             try:
-                if pos.decided() != UNDECIDED:
-                    raise ProtocolError("the game was over")
-                a = pos.parse_action(text)
-                if action_text(a) != text:
-                    raise ProtocolError("written %s in the notation" % action_text(a))
+                a = _next(pos, text)
             except ValueError as e:
                 self._replay = None
                 return REFUSED, "state by %s: action %d: %s (the %d before it are played)" % (
@@ -341,3 +331,16 @@ class Room:
             return NOTED, "%s offline" % client
         self.present[client] = role
         return NOTED, "%s online as %s" % (client, p.ROLES[role])
+
+
+def _next(pos, text):
+    """The action a state's next word is in pos, checked by the engine and
+    written as the notation writes it; ValueError (its reason) if not.
+    (decided(), not outcome(): no move generation per action; a side left
+    with no legal action has none to parse either.)"""
+    if pos.decided() != UNDECIDED:
+        raise ProtocolError("the game was over")
+    a = pos.parse_action(text)
+    if action_text(a) != text:
+        raise ProtocolError("written %s in the notation" % action_text(a))
+    return a
