@@ -45,7 +45,7 @@ from vortex.version import VERSION
 
 SAVE = "/game.bin"
 ONLINE_SAVE = "/online.bin"  # the online settings (vortex.online.settings)
-HEAP_RESERVE = 8192  # the heap a search made last leaves the game (CircuitPython)
+HEAP_RESERVE = 6144  # the heap a search made last leaves the game (CircuitPython; docs/device.md)
 
 
 def read_buttons(a, b):

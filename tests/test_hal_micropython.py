@@ -21,7 +21,9 @@ MODULES = ["test_hal_tag", "test_hal_debounce", "test_hal_reed", "test_hal_buzze
 # The NFC driver and read scheduler are too big to compile from source in 64K
 # (the parser's peak, about 76K for the driver): these run from .mpy, as the
 # board loads them.
-COMPILED = ["test_hal_mfrc522", "test_hal_nfc_front", "test_hal_tiles"]
+# test_hal_mfrc522 needs 68K: its own 21 tests and the fake chip and tags
+# (bad BCC, bad CRC) load beside the driver, and the module grew past 64K.
+COMPILED = {"test_hal_mfrc522": "72K", "test_hal_nfc_front": "64K", "test_hal_tiles": "64K"}
 
 FIRMWARE = ["firmware/vortex/tag.py"] + [
     "firmware/vortex/hal/" + f
@@ -43,11 +45,11 @@ def test_under_micropython(module):
     assert out.returncode == 0, text
 
 
-@pytest.mark.parametrize("module", COMPILED)
+@pytest.mark.parametrize("module", sorted(COMPILED))
 def test_compiled_under_micropython(mpy_tree, module):
     if not os.path.exists(MICROPYTHON):
         pytest.skip("no MicroPython unix port in .venv")
-    check_compiled(mpy_tree, module, "64K")
+    check_compiled(mpy_tree, module, COMPILED[module])
 
 
 @pytest.mark.parametrize("path", FIRMWARE)
