@@ -37,7 +37,7 @@ HOLE_GAP_MM = 0.3          # drill to drill
 EDGE_CLEARANCE_MM = 0.3
 ORIGIN = (20.0, 20.0)      # the board's top-left corner on KiCad's page
 POUR = "GND"
-ROUTE_PASSES = 8           # rip-up-and-reroute passes (route.route_all)
+ROUTE_PASSES = 4           # rip-up-and-reroute passes (route.route_all): later ones did not do better
 MOUNTING_HOLE = ("MountingHole", "MountingHole_2.7mm_M2.5")
 
 
