@@ -37,6 +37,7 @@ HOLE_GAP_MM = 0.3          # drill to drill
 EDGE_CLEARANCE_MM = 0.3
 ORIGIN = (20.0, 20.0)      # the board's top-left corner on KiCad's page
 POUR = "GND"
+ROUTE_PASSES = 4           # rip-up-and-reroute passes (route.route_all): later ones did not do better
 MOUNTING_HOLE = ("MountingHole", "MountingHole_2.7mm_M2.5")
 
 
@@ -298,14 +299,15 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 routes.append(r)
     order = [n for n in terminals if len(terminals[n]) > 1 and n != POUR]
     order.sort(key=lambda n: (spread(n), n))
+    jobs = []
     for name in order:
         terms = [terminals[name][k] for k in sorted(terminals[name], key=_natural_pad)]
         classes = ["power", "signal"] if net_class(name, netlist.nets[name]) == "power" else ["signal"]
-        r = route.route_net(grid, number[name], classes, terms, VIA_DRILL_MM + HOLE_GAP_MM)
-        r.net = name
+        jobs.append((name, number[name], classes, terms))
+    for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, ROUTE_PASSES, log):
         routes.append(r)
         if log and r.failed:
-            log("unrouted: %s -> %s" % (name, ", ".join(r.failed)))
+            log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))
     for r in routes:
         for layer, a, b, cls in r.segments:
             width = pcbnew.FromMM(2 * grid.classes[cls])

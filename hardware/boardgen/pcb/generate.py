@@ -26,7 +26,7 @@ def generate(generated, out, log=print):
         t = time.time()
         path = os.path.join(generated, kind + ".net")
         net = netlist.read(path)
-        pcb, routes, layout = board.build(net, kind, lib, digest=board.source_digest(path))
+        pcb, routes, layout = board.build(net, kind, lib, log=log, digest=board.source_digest(path))
         path = os.path.join(out, kind + ".kicad_pcb")
         loaded = board.save(pcb, path)
         # KiCad 6 keeps the net classes (the clearance the DRC checks) in the

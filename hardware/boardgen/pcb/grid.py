@@ -28,6 +28,14 @@ class Grid:
         self.track = {c: np.full(shape, FREE, np.int32) for c in self.classes}
         self.via = np.full(shape, FREE, np.int32)
 
+    def snapshot(self):
+        """A copy of every map, for restore() (a rip-up pass starts from it)."""
+        return ({c: a.copy() for c, a in self.track.items()}, self.via.copy())
+
+    def restore(self, snap):
+        self.track = {c: a.copy() for c, a in snap[0].items()}
+        self.via = snap[1].copy()
+
     # -- coordinates -------------------------------------------------------------
     def cell(self, x, y):
         return (int(round((y - self.y0) / self.pitch)), int(round((x - self.x0) / self.pitch)))

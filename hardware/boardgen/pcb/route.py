@@ -61,12 +61,15 @@ def _search(grid, net, cls, sources, targets, window):
     best = {}
     parent = {}
     heap = []
-    for s in sorted(sources):
+    for s in sorted(c for c in sources if y0 <= c[1] <= y1 and x0 <= c[2] <= x1):
         best[s] = 0
         parent[s] = None
         heapq.heappush(heap, (h(s[1], s[2]), 0, s, 4))
-    track_l = (track[0], track[1])
-    via0, via1 = via[0], via[1]
+    # the window as nested lists, offset to (y0, x0): a list lookup is several
+    # times faster than indexing a numpy array cell by cell
+    rows, cols = slice(y0, y1 + 1), slice(x0, x1 + 1)
+    track_l = (track[0][rows, cols].tolist(), track[1][rows, cols].tolist())
+    via0, via1 = via[0][rows, cols].tolist(), via[1][rows, cols].tolist()
     expanded = 0
     while heap:
         f, g, key, d = heapq.heappop(heap)
@@ -87,7 +90,7 @@ def _search(grid, net, cls, sources, targets, window):
             jy, jx = iy + dy, ix + dx
             if jy < y0 or jy > y1 or jx < x0 or jx > x1:
                 continue
-            v = tl[jy, jx]
+            v = tl[jy - y0][jx - x0]
             if v != FREE and v != net:
                 continue
             along = (dx != 0) == (l == 0)
@@ -98,7 +101,8 @@ def _search(grid, net, cls, sources, targets, window):
                 parent[nkey] = key
                 heapq.heappush(heap, (ng + h(jy, jx), ng, nkey, nd))
         o = 1 - l
-        v0, v1, vt = via0[iy, ix], via1[iy, ix], track_l[o][iy, ix]
+        wy, wx = iy - y0, ix - x0
+        v0, v1, vt = via0[wy][wx], via1[wy][wx], track_l[o][wy][wx]
         if (v0 == FREE or v0 == net) and (v1 == FREE or v1 == net) and (vt == FREE or vt == net):
             ng = g + VIA
             nkey = (o, iy, ix)
@@ -196,6 +200,42 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100)):
         result.segments += [(layer, a, b, cls) for layer, a, b in segs]
         result.vias += vias
     return result
+
+
+def route_all(grid, jobs, hole_gap, passes=3, log=None):
+    """Route every job (name, net number, classes, terminals), in the given
+    order, then rip up and reroute: while pads stay unrouted and passes are
+    left, start again from the grid as it was with the nets that failed moved
+    to the front (those failed last pass first, then the earlier ones: a net
+    that needs a lane gets it before the nets that took it). A bounded
+    negotiation by order; the pass that leaves the fewest pads unrouted wins
+    (the first of equals), so the result is the same on every run."""
+    snap = grid.snapshot()
+    order = list(jobs)
+    best = None
+    promoted = []
+    for k in range(passes):
+        if k:
+            grid.restore(snap)
+        routes = []
+        for name, number, classes, terms in order:
+            r = route_net(grid, number, classes, terms, hole_gap)
+            r.net = name
+            routes.append(r)
+        failed = [r.net for r in routes if r.failed]
+        n = sum(len(r.failed) for r in routes)
+        if log:
+            log("routing pass %d: %d pads unrouted in %d nets" % (k + 1, n, len(failed)))
+        if best is None or n < best[0]:
+            best = (n, routes, grid.snapshot())
+        if not n:
+            break
+        promoted = failed + [f for f in promoted if f not in failed]
+        rank = {f: i for i, f in enumerate(promoted)}
+        order = sorted((j for j in jobs if j[0] in rank), key=lambda j: rank[j[0]])
+        order += [j for j in jobs if j[0] not in rank]
+    grid.restore(best[2])
+    return best[1]
 
 
 def stitch(grid, net, cls, terminal, hole_gap, reach=12):
