@@ -57,6 +57,8 @@ t = time.ticks_us(); protocol.read_state(big); print("the longest state read", u
 
 
 def main(argv):
+    import argparse
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     tree = os.path.join(ROOT, "build", "bench-online")
     import build_mpy
     build_mpy.build(tree, arch="host")

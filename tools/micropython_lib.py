@@ -71,4 +71,9 @@ def install(out=OUT):
 
 
 if __name__ == "__main__":
-    install(sys.argv[1] if len(sys.argv) > 1 else OUT)
+    import argparse
+    ap = argparse.ArgumentParser(description="Fetch the board's pinned MicroPython libraries "
+                                 "(requirements-micropython.txt) into a folder.")
+    ap.add_argument("out", nargs="?", default=OUT, metavar="OUT",
+                    help="where to put them (default: .venv/micropython-lib)")
+    install(ap.parse_args().out)
