@@ -15,18 +15,10 @@ import host_sim  # noqa: F401
 from vortex.engine import Position, DARK
 from host_sim.online.client import Address
 from host_sim.online.player import Player
-from test_link_e2e import Proc, board
+from test_link_e2e import Proc, board, procs  # noqa: F401  (procs: the processes' fixture)
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed "
                     "(make test installs it from requirements-dev.txt)")
-
-
-@pytest.fixture
-def procs():
-    made = []
-    yield made
-    for p in made:
-        p.stop()
 
 
 def typed(proc, line):
