@@ -101,6 +101,19 @@ def _cap(key, value, a, b):
     return c
 
 
+
+def _chain_stage(data_in, v3, gnd):
+    """A 74HC595 of the chain (shifted by the bus's SCK, latched by its
+    LATCH, never cleared, outputs always on) and its 100 nF."""
+    u = make("HC595", "74HC595")
+    data_in += u["SER"]
+    NETS["BUS_SCK"] += u["SRCLK"]
+    NETS["BUS_LATCH"] += u["RCLK"]
+    v3 += u["VCC"], u["SRCLR"]
+    gnd += u["GND"], u["OE"]
+    _cap("C0402", "100nF", v3, gnd)
+    return u
+
 def _res(value, a, b):
     r = make("R0603", value)
     a += r[1]
@@ -246,13 +259,7 @@ def controller_chain():
     and the readers' NRSTPD), the 74HC138 whose outputs are the rotating
     select lines, and the ribbon connector to the first rank board."""
     gnd, v3 = NETS["GND"], NETS["+3V3_BUS"]
-    u = make("HC595", "74HC595")
-    NETS["BUS_MOSI"] += u["SER"]
-    NETS["BUS_SCK"] += u["SRCLK"]
-    NETS["BUS_LATCH"] += u["RCLK"]
-    v3 += u["VCC"], u["SRCLR"]
-    gnd += u["GND"], u["OE"]
-    _cap("C0402", "100nF", v3, gnd)
+    u = _chain_stage(NETS["BUS_MOSI"], v3, gnd)
     dec = make("HC138")
     for k, name in enumerate("ABC"):
         n = _net("NFC_ADDR_%s" % name)
@@ -369,14 +376,8 @@ def rank_chain():
     """The board's 74HC595: image[pins.NFC_CTRL - 1 - position] of the chain:
     QA-QC the coil, QD the switch enable; QH' onward to the next board."""
     gnd, v3 = NETS["GND"], NETS["+3V3_RF"]
-    u = make("HC595", "74HC595")
-    NETS["BUS_CHAIN_IN"] += u["SER"]
-    NETS["BUS_SCK"] += u["SRCLK"]
-    NETS["BUS_LATCH"] += u["RCLK"]
+    u = _chain_stage(NETS["BUS_CHAIN_IN"], v3, gnd)
     NETS["BUS_CHAIN_OUT"] += u["QHS"]
-    v3 += u["VCC"], u["SRCLR"]
-    gnd += u["GND"], u["OE"]
-    _cap("C0402", "100nF", v3, gnd)
     for k, name in enumerate(("A0", "A1", "A2", "EN")):
         _net("SW_" + name)
         NETS["SW_" + name] += u["Q%s" % "ABCD"[k]]
