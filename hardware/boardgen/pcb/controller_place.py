@@ -34,7 +34,7 @@ USB_ROOM_MM = 2.5          # around the USB-C: its D+/D- pairs cross by vias at 
 USB_LANE_MM = 10.0         # the lane in front of the USB-C's data pads: its length
 USB_LANE_GROW_MM = 0.5     # and how far it reaches past the outer data pads
 HEADER_ROOM_MM = 3.0       # around the ribbon header: lanes into its inner row
-LEFT_STRIP_MM = 30.0       # left of the Pico: the USB-C and the power chain
+LEFT_STRIP_MM = 20.0       # left of the Pico: the USB-C and the power chain
 NEAR_WEIGHT = 0.5          # pin-to-nearest-pin term against the bounding-box term
 
 
@@ -191,7 +191,7 @@ def _header_turn(board, ribbon, pico, pico_rot):
     return best[1], best[2]
 
 
-def layout(netlist, boxes, pads, width=130.0, height=90.0):
+def layout(netlist, boxes, pads, width=100.0, height=90.0):
     """The controller's Layout. boxes: {ref: courtyard (x0, y0, x1, y1)},
     pads: {ref: {pin: [(x, y)]}}, both relative to the footprint's origin,
     unturned."""
