@@ -213,6 +213,10 @@ def source_digest(netlist_path):
 def build(netlist, kind, vortex_dir, log=None, digest=""):
     """The routed board (pcbnew.BOARD) and its routes, for kind 'rank' or
     'controller'."""
+    # KiCad's first footprint load in a process draws a KIID of its own after
+    # the seed: one load before seeding gives a board the same UUIDs whether
+    # it is built alone (tools/pcb.py build --board) or after the other
+    load_footprint("%s:%s" % MOUNTING_HOLE, vortex_dir)
     pcbnew.KIID.SeedGenerator(24)
     board = pcbnew.BOARD()
     _settings(board)
