@@ -8,7 +8,10 @@
   corridor between the two.
 * The Pico's pull-downs, pull-ups and filter capacitors (two-pin parts from
   a Pico pin to power or GND) sit outside that pin's castellation.
-* USB-C sits on the left edge, its mouth outwards.
+* USB-C sits on the left edge, its mouth outwards, with a lane kept free of
+  parts in front of its data pads (the D+/D- pairs cross there by vias).
+* The board is 100 x 90 mm: inside the fabs' 100 x 100 mm offer
+  (hardware/layout.md).
 * Every other part, the one most connected to what is already placed first,
   goes where it adds the least wire: the growth of each net's bounding box
   plus the distance from each of its pins to the nearest placed pin of the
@@ -36,6 +39,7 @@ USB_LANE_GROW_MM = 0.5     # and how far it reaches past the outer data pads
 HEADER_ROOM_MM = 3.0       # around the ribbon header: lanes into its inner row
 LEFT_STRIP_MM = 20.0       # left of the Pico: the USB-C and the power chain
 NEAR_WEIGHT = 0.5          # pin-to-nearest-pin term against the bounding-box term
+DECOUPLING_WEIGHT = 3.0    # a decoupling capacitor's pull to its part's supply pin
 
 
 def _turn(v, rot):
@@ -84,15 +88,17 @@ class _Board:
                 self.net_pins.setdefault(net, []).append(self.pin_xy(ref, pin))
 
 
-def _room(netlist, ref, pads):
+def _room(pads, ref):
     return CHIP_ROOM_MM if len(pads[ref]) >= 5 else PART_ROOM_MM
 
 
 def _decoupling(netlist, pads, chips):
-    """{capacitor: (chip, supply pin)}: each two-pin C between a supply and
-    GND goes to a chip on that supply, the capacitors in reference order to
-    the chips in reference order, one each round (a 10 uF before a 100 nF by
-    reference is the regulator's, as the schematic numbers them)."""
+    """{capacitor: (part, supply pin)}: each two-pin C between a supply and
+    GND goes to a part of five pins or more on that supply (a chip, or a
+    connector bringing the supply), the capacitors in reference order to the
+    parts in reference order, one each round: so the schematic's numbering
+    decides (C4, 220 uF, goes to the header's +5 V; C7, 10 uF, to the
+    regulator U3; C10, 100 nF, to U5)."""
     pin_net = netlist.pin_nets()
     caps = {}
     for ref in sorted(netlist.parts, key=natural):
@@ -115,7 +121,7 @@ def _decoupling(netlist, pads, chips):
     return result
 
 
-def _best_spot(board, ref, room, nets_pins, width, height):
+def _best_spot(board, ref, room, nets_pins):
     """The cheapest free centre and rotation for ref, or None. nets_pins:
     {net: (weight, [(x, y)] placed pins it pulls to)}."""
     x0, y0, x1, y1 = board.outline
@@ -160,7 +166,7 @@ def _best_spot(board, ref, room, nets_pins, width, height):
     return best
 
 
-def _header_turn(board, ribbon, pico, pico_rot):
+def _header_turn(board, ribbon, pico):
     """The header's rotation (90: pin 1 at the left, 270: at the right) and
     the x of its origin that centres the header pins wired to the Pico under
     the Pico: the rotation whose order crosses fewer of those traces."""
@@ -210,8 +216,8 @@ def layout(netlist, boxes, pads, width=100.0, height=90.0):
     # the Pico: top edge, USB end out; the header's block of pins wired to
     # it centred under it; the strip left of the Pico for the USB-C and power
     pw, ph = _size(boxes[pico])
-    board.places[pico] = _centre_place(boxes[pico], 0.0, 0.0, 0)
-    rot, shift = _header_turn(board, ribbon, pico, 0)     # header origin x - Pico x
+    board.places[pico] = _centre_place(boxes[pico], 0.0, 0.0, 0)   # a trial, to measure
+    rot, shift = _header_turn(board, ribbon, pico)        # header origin x - Pico x
     board.places.clear()
     rw, rh = _rotated(_size(boxes[ribbon]), rot)
     corners = [_turn((bx, by), rot)[0] for bx in (boxes[ribbon][0], boxes[ribbon][2])
@@ -254,18 +260,18 @@ def layout(netlist, boxes, pads, width=100.0, height=90.0):
         if ref in decoupling:
             chip, pin = decoupling[ref]
             net = board.pin_net[(chip, pin)]
-            pull = {net: (3.0, [board.pin_xy(chip, p) for p in pads[chip]
-                                if board.pin_net.get((chip, p)) == net])}
+            pull = {net: (DECOUPLING_WEIGHT, [board.pin_xy(chip, p) for p in pads[chip]
+                                              if board.pin_net.get((chip, p)) == net])}
         else:
             pull = {}
             for net in board.part_nets.get(ref, ()):
                 if net == "GND":
                     continue
                 pull[net] = (_weight(netlist, net), board.net_pins.get(net, []))
-        room = _room(netlist, ref, pads)
-        spot = _best_spot(board, ref, room, pull, width, height)
+        room = _room(pads, ref)
+        spot = _best_spot(board, ref, room, pull)
         if spot is None:
-            spot = _best_spot(board, ref, PART_ROOM_MM / 2, pull, width, height)
+            spot = _best_spot(board, ref, PART_ROOM_MM / 2, pull)
         if spot is None:
             raise ValueError("no room on the controller board for %s" % ref)
         board.put(ref, spot[1], spot[2], spot[3], room)
@@ -292,9 +298,9 @@ def _next(board, todo, decoupling):
 
 
 def _pico_satellites(board, pico):
-    """Each two-pin part between a Pico pin's net (wired to nothing but
-    two-pin parts and the header) and power or GND: beside that pin, outside
-    the castellation, its long side along the way out."""
+    """Each two-pin part from a Pico pin's signal net to a supply or GND (a
+    pull resistor, a filter capacitor): level with that pin, just outside the
+    Pico's courtyard, its pads in line with the castellation."""
     netlist = board.netlist
     px = board.places[pico].x
     pw = _size(board.boxes[pico])[0]
@@ -310,15 +316,13 @@ def _pico_satellites(board, pico):
                 continue
             x, y = board.pin_xy(pico, pin)
             out = -1 if x < px else 1
-            # the pad wired to the Pico towards it: pad opin's offset points inwards
-            offs = None
-            for rot in (0, 180, 90, 270):
-                o = board.pin_offsets(other, rot)
-                if abs(o[opin][0][1]) < 1e-6 and o[opin][0][0] * out < 0:
-                    offs, chosen = o, rot
-                    break
-            if offs is None:
+            # the turn that puts the pad wired to the Pico level with it, towards it
+            turns = [rot for rot in (0, 180, 90, 270)
+                     if abs(board.pin_offsets(other, rot)[opin][0][1]) < 1e-6
+                     and board.pin_offsets(other, rot)[opin][0][0] * out < 0]
+            if not turns:
                 continue
+            chosen = turns[0]
             w, _h = _rotated(_size(board.boxes[other]), chosen)
             cx = edge[out] + out * (SATELLITE_GAP_MM + w / 2)
             board.put(other, cx, y, chosen, 0.0)
