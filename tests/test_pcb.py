@@ -5,6 +5,7 @@ there as a subprocess and answers in JSON. Without KiCad (`make test` installs
 it when root) these tests skip, saying why.
 """
 import csv
+import functools
 import io
 import json
 import os
@@ -46,13 +47,17 @@ def _run(code, timeout=120):
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-@pytest.fixture(scope="module", params=BOARDS)
-def drc(request):
+@functools.lru_cache(maxsize=None)
+def _drc(board):
     """KiCad's DRC of a committed board: (board, errors, unconnected, report)."""
-    board = request.param
     e, u, text = _run("import drc\ne, u, text = drc.run(%r)\nprint(json.dumps([e, u, text]))"
                       % os.path.join(GENERATED, board + ".kicad_pcb"))
     return board, e, u, text
+
+
+@pytest.fixture(scope="module", params=BOARDS)
+def drc(request):
+    return _drc(request.param)
 
 
 def test_kicad_drc_finds_no_error_but_the_unconnected_pads(drc):
@@ -63,11 +68,56 @@ def test_kicad_drc_finds_no_error_but_the_unconnected_pads(drc):
     assert errors - unrouted == 0, text[:4000]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24, open: the router still leaves pads unrouted "
-                                       "on both boards (hardware/layout.md, 'Open')")
-def test_kicad_drc_finds_no_unconnected_pad(drc):
-    board, _errors, unconnected, text = drc
+@pytest.mark.parametrize("board", [
+    pytest.param("rank", marks=pytest.mark.xfail(
+        strict=True, reason="issue 24, open: the router still leaves pads unrouted on the rank "
+                            "board (hardware/layout.md, 'Open')")),
+    "controller"])
+def test_kicad_drc_finds_no_unconnected_pad(board):
+    _board, _errors, unconnected, text = _drc(board)
     assert unconnected == 0, "%s: %d unconnected pads" % (board, unconnected)
+
+
+def test_the_controller_is_placed_by_its_connections():
+    """On the committed controller: USB-C at the left edge; the Pico at the
+    top edge (its micro-USB over it); the header pins wired to the Pico's
+    pin-1 column under the Pico and in the column's order (the higher the
+    Pico pin, the farther right its header pin: the traces run down under
+    the Pico without crossing); each pull resistor level with its Pico pin,
+    just outside it."""
+    out = _run("""
+import pcbnew
+b = pcbnew.LoadBoard(%r)
+o = b.GetBoardEdgesBoundingBox()
+mm = pcbnew.ToMM
+def box(fp):
+    bbs = [g.GetBoundingBox() for g in fp.GraphicalItems() if g.GetLayer() == pcbnew.F_CrtYd]
+    return [mm(min(r.GetLeft() for r in bbs) - o.GetLeft()), mm(min(r.GetTop() for r in bbs) - o.GetTop()),
+            mm(max(r.GetRight() for r in bbs) - o.GetLeft()), mm(max(r.GetBottom() for r in bbs) - o.GetTop())]
+def xy(pad):
+    return [mm(pad.GetPosition().x - o.GetLeft()), mm(pad.GetPosition().y - o.GetTop())]
+fps = {fp.GetReference(): fp for fp in b.GetFootprints()}
+pico = {p.GetNetname(): xy(p) for p in fps["U2"].Pads() if p.GetNetname() not in ("", "GND", "+3V3")}
+pairs = [[pico[p.GetNetname()], xy(p)] for p in fps["J2"].Pads() if p.GetNetname() in pico]
+pulls = []
+for ref, fp in fps.items():
+    nets = [p.GetNetname() for p in fp.Pads()]
+    if ref.startswith("R") and len(nets) == 2 and any(x in pico for x in nets) \\
+            and any(x in ("GND", "+3V3") for x in nets):
+        pulls.append([pico[[x for x in nets if x in pico][0]], box(fp)])
+print(json.dumps({"usb": box(fps["J1"]), "pico": box(fps["U2"]), "pairs": pairs, "pulls": pulls}))
+""" % os.path.join(GENERATED, "controller.kicad_pcb"))
+    assert out["usb"][0] < 1.0 and out["pico"][1] < 1.0
+    pico_x0, pico_x1 = out["pico"][0], out["pico"][2]
+    column = sorted((p, h) for p, h in out["pairs"] if p[0] < (pico_x0 + pico_x1) / 2)
+    assert len(column) == 16
+    xs = [h[0] for _p, h in sorted(column, key=lambda ph: ph[0][1])]
+    assert xs == sorted(xs, reverse=True)
+    assert all(pico_x0 <= x <= pico_x1 for x in xs)
+    assert len(out["pulls"]) >= 9
+    for (px, py), (x0, y0, x1, y1) in out["pulls"]:
+        assert y0 < py < y1, "a pull resistor beside its Pico pin"
+        assert 0 < min(abs(x0 - pico_x1), abs(pico_x0 - x1)) < 0.5
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -219,6 +269,28 @@ def test_the_pair_inductance_formula_on_a_known_case():
     = 119.7 nH (the two-wire line, d = w/2)."""
     out = _run("import feeds\nprint(json.dumps(feeds.pair_inductance_nh(100, 1.0, 0.2)))")
     assert abs(out - 119.7) < 0.5
+
+
+def test_build_of_one_board_writes_that_board_alone_and_the_committed_one(tmp_path):
+    """`tools/pcb.py build --board controller` (the quick loop while placing:
+    the controller alone routes in under a minute) writes the controller's
+    files only, no rank board and no feeds.csv, and what it writes is the
+    committed board, byte for byte (the build is deterministic)."""
+    r = subprocess.run([SYSPY, os.path.join(ROOT, "tools", "pcb.py"), "build", "--board", "controller",
+                        "--out", str(tmp_path)], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    made = sorted(n for n in os.listdir(tmp_path) if n != "vortex.pretty")
+    assert made == ["controller.kicad_pcb", "controller.kicad_pro"]
+    for name in made:
+        with open(os.path.join(tmp_path, name)) as a, open(os.path.join(GENERATED, name)) as b:
+            assert a.read() == b.read(), "hardware/generated/%s differs from a fresh build" % name
+
+
+def test_build_of_an_unknown_board_is_one_line():
+    r = subprocess.run([SYSPY, os.path.join(ROOT, "tools", "pcb.py"), "build", "--board", "pawn"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr.strip() == "pcb: no such board: pawn (the boards: rank, controller)"
 
 
 def test_a_missing_board_file_is_one_line():

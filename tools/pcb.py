@@ -1,7 +1,8 @@
 """Lay out, route and check the boards; write their fab files.
 
-    /usr/bin/python3 tools/pcb.py build [--out DIR]   hardware/generated/*.kicad_pcb,
-                                                      vortex.pretty/, feeds.csv (or into DIR)
+    /usr/bin/python3 tools/pcb.py build [--out DIR] [--board NAME]
+                                  hardware/generated/*.kicad_pcb, vortex.pretty/, feeds.csv
+                                  (or into DIR); --board rank|controller: that board alone
     /usr/bin/python3 tools/pcb.py check               exit 1 if a generated layout file is stale
     /usr/bin/python3 tools/pcb.py drc BOARD.kicad_pcb KiCad's DRC: errors and unconnected pads
     /usr/bin/python3 tools/pcb.py fab [--out DIR]     build/fab/<board>.zip and the pictures
@@ -32,11 +33,11 @@ def _pcbnew():
                       "`apt-get install kicad kicad-footprints`")
 
 
-def build(out):
+def build(out, boards=None):
     _pcbnew()
     import generate
     os.makedirs(out, exist_ok=True)
-    unrouted = generate.generate(GENERATED, out)
+    unrouted = generate.generate(GENERATED, out, boards=boards or generate.BOARDS)
     bad = {k: v for k, v in unrouted.items() if v}
     if bad:
         raise Failure("unrouted pads: " + "; ".join("%s: %s" % (k, ", ".join(v)) for k, v in bad.items()))
@@ -90,6 +91,7 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build")
     b.add_argument("--out", default=GENERATED)
+    b.add_argument("--board", help="build this board alone (rank or controller)")
     sub.add_parser("check")
     d = sub.add_parser("drc")
     d.add_argument("board")
@@ -98,7 +100,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         if args.cmd == "build":
-            return build(args.out)
+            return build(args.out, [args.board] if args.board else None)
         if args.cmd == "check":
             return check()
         if args.cmd == "drc":

@@ -57,7 +57,7 @@ def _off_board(g):
         ("PCB rank", RANK_BOARDS, 0, "280x35 mm 2-layer", "-", "fab order",
          "a rank board (its coils in top copper); 8 of the same", 1.20,
          "JLCPCB-class price for 10 boards of 280 x 35 mm, 1.6 mm, HASL, / 10, estimate (README)"),
-        ("PCB controller", 1, 0, "about 100x60 mm 2-layer", "-", "fab order",
+        ("PCB controller", 1, 0, "100x90 mm 2-layer", "-", "fab order",
          "the controller board", 0.50, "JLCPCB-class price for 5 boards up to 100 x 100 mm / 5, estimate"),
         ("ribbon", RANK_BOARDS, 0, "2x20 IDC, 1.27 mm, 100 mm", "3M", "3M 3365/40 cable, 2 x 3M 89140-0101 sockets",
          "board to board: controller to rank 1, rank 1 to 2, ...", 1.50, "DigiKey cut cable and sockets, estimate"),

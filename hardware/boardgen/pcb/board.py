@@ -20,6 +20,7 @@ import os
 
 import pcbnew
 
+import controller_place
 import footprints
 import place
 import route
@@ -76,6 +77,17 @@ def courtyard(fp):
     p = fp.GetPosition()
     return (pcbnew.ToMM(min(xs) - p.x), pcbnew.ToMM(min(ys) - p.y),
             pcbnew.ToMM(max(xs) - p.x), pcbnew.ToMM(max(ys) - p.y))
+
+
+def pad_offsets(fp):
+    """{pad number: [(x, y)]} relative to the footprint's origin, unturned (mm)."""
+    p = fp.GetPosition()
+    result = {}
+    for pad in fp.Pads():
+        if pad.GetNumber():
+            q = pad.GetPosition()
+            result.setdefault(pad.GetNumber(), []).append((pcbnew.ToMM(q.x - p.x), pcbnew.ToMM(q.y - p.y)))
+    return result
 
 
 def _settings(board):
@@ -145,6 +157,10 @@ def _pad_layers(pad):
     return tuple(i for i, l in enumerate((pcbnew.F_Cu, pcbnew.B_Cu)) if pad.IsOnLayer(l))
 
 
+def _is_net_tie(fp):
+    return fp.GetKeywords().startswith("net tie")
+
+
 def _is_custom(pad):
     return pad.GetShape() == pcbnew.PAD_SHAPE_CUSTOM
 
@@ -197,6 +213,10 @@ def source_digest(netlist_path):
 def build(netlist, kind, vortex_dir, log=None, digest=""):
     """The routed board (pcbnew.BOARD) and its routes, for kind 'rank' or
     'controller'."""
+    # KiCad's first footprint load in a process draws a KIID of its own after
+    # the seed: one load before seeding gives a board the same UUIDs whether
+    # it is built alone (tools/pcb.py build --board) or after the other
+    load_footprint("%s:%s" % MOUNTING_HOLE, vortex_dir)
     pcbnew.KIID.SeedGenerator(24)
     board = pcbnew.BOARD()
     _settings(board)
@@ -215,7 +235,10 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         if not any(p.GetNumber() == pin for p in fps[ref].Pads()):
             raise BoardError("%s pin %s is not a pad of %s" % (ref, pin, netlist.parts[ref].footprint))
     boxes = {ref: courtyard(fp) for ref, fp in fps.items()}
-    layout = (place.rank_layout if kind == "rank" else place.controller_layout)(netlist, boxes)
+    if kind == "rank":
+        layout = place.rank_layout(netlist, boxes)
+    else:
+        layout = controller_place.layout(netlist, boxes, {ref: pad_offsets(fp) for ref, fp in fps.items()})
     nets = {}
     for name in netlist.nets:
         nets[name] = pcbnew.NETINFO_ITEM(board, name)
@@ -273,11 +296,15 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 key = "%s.%s" % (ref, pad.GetNumber())
                 p = pad.GetPosition()
                 xy = (pcbnew.ToMM(p.x) - ORIGIN[0], pcbnew.ToMM(p.y) - ORIGIN[1])
-                # pads with the same number (the coil's pad 2) are one terminal
+                # pads with the same number are one terminal in a net tie (the
+                # coil's pad 2: its own copper joins them); elsewhere (a push
+                # button's two pads 1) KiCad asks for a track to each
                 old = terminals.setdefault(name, {}).get(key)
-                if old:
+                if old and _is_net_tie(fp):
                     old.cells += cells
                 else:
+                    if old:
+                        key = "%s#%d" % (key, sum(1 for k in terminals[name] if k.split("#")[0] == key) + 1)
                     terminals[name][key] = route.Terminal(key, cells, xy)
     for hx, hy in layout.holes:
         grid.mark_circle((0, 1), (hx, hy), 1.35 + 0.2, BLOCKED)

@@ -12,17 +12,21 @@ import netlist
 BOARDS = ("rank", "controller")
 
 
-def generate(generated, out, log=print):
+def generate(generated, out, log=print, boards=BOARDS):
     """Read generated/<board>.net, write into out: vortex.pretty/,
-    <board>.kicad_pcb, and feeds.csv when every pad of the rank board is
-    routed (a feed measured on a half-routed board would mislead the
-    matching; without the file physics uses its estimate). Returns
+    <board>.kicad_pcb for each of boards, and feeds.csv when every pad of the
+    rank board is routed (a feed measured on a half-routed board would
+    mislead the matching; without the file physics uses its estimate; a
+    build without the rank board leaves feeds.csv as it is). Returns
     {board: unrouted pad names}."""
+    unknown = [b for b in boards if b not in BOARDS]
+    if unknown:
+        raise ValueError("no such board: %s (the boards: %s)" % (", ".join(unknown), ", ".join(BOARDS)))
     lib = os.path.join(out, footprints.LIB + ".pretty")
     footprints.write(lib)
     unrouted = {}
     rows = []
-    for kind in BOARDS:
+    for kind in boards:
         t = time.time()
         path = os.path.join(generated, kind + ".net")
         net = netlist.read(path)
@@ -41,6 +45,8 @@ def generate(generated, out, log=print):
         if kind == "rank" and not unrouted[kind]:
             rows = feeds.measure(loaded, net)
     path = os.path.join(out, "feeds.csv")
+    if "rank" not in boards:
+        return unrouted
     if rows:
         with open(path, "w") as f:
             f.write(feeds.csv_text(rows))

@@ -1,5 +1,5 @@
-"""Where every part goes: the rank board's cells and channels, the
-controller's rows.
+"""Where every part of the rank board goes: its cells and channels (the
+controller's placement is controller_place.py).
 
 Placement works on roles read from the netlist (footprints and nets), not on
 reference numbers, so a regenerated schematic places the same way:
@@ -225,43 +225,6 @@ def rank_layout(netlist, boxes):
             raise ValueError("no room on the rank board for %s (%.1f x %.1f mm)" % (ref, w, h))
         places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
     return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells)
-
-
-def controller_layout(netlist, boxes, width=130.0, height=90.0):
-    """The controller: USB-C on the left edge, the ribbon header along the
-    bottom edge, the rest in rows with room to route between them."""
-    parts = netlist.parts
-    refs = sorted(parts, key=natural)
-    places = {}
-    usb = [r for r in refs if "USB" in parts[r].footprint]
-    ribbon = [r for r in refs if r.startswith("J") and r not in usb]
-    for ref in usb[:1]:      # its mouth (the footprint's +y) towards the left edge
-        w, h = _size(boxes[ref])
-        places[ref] = _centre_place(boxes[ref], EDGE_MM + h / 2, height / 2, 270)
-    bottom = height
-    for ref in ribbon[:1]:
-        w, h = _size(boxes[ref])
-        rot = 90 if h > w else 0
-        w, h = _rotated((w, h), rot)
-        places[ref] = _centre_place(boxes[ref], width / 2, height - EDGE_MM - h / 2, rot)
-        bottom = height - EDGE_MM - h - 1.0
-    left = 16.0
-    slots = [(left, 6.0, width - 6.0, bottom)]
-    for ref in [r for r in refs if "Pico" in parts[r].footprint][:1]:   # top right, lying
-        w, h = _rotated(_size(boxes[ref]), 90)
-        places[ref] = _centre_place(boxes[ref], width - 6.0 - w / 2, 6.0 + h / 2, 90)
-        slots = [(left, 6.0, width - 6.0 - w - 2.0, bottom),
-                 (width - 6.0 - w, 6.0 + h + 2.0, width - 6.0, bottom)]
-    packer = _Packer(slots, (left, 0))
-    rest = [r for r in refs if r not in places]
-    for ref in _clustered(netlist, rest, boxes):
-        w, h = _size(boxes[ref])
-        spot = packer.put(w + 2 * ROUTE_ROOM_MM, h + 2 * ROUTE_ROOM_MM)
-        if spot is None:
-            raise ValueError("no room on the controller board for %s" % ref)
-        places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
-    holes = [(3.0, 3.0), (width - 3.0, 3.0), (3.0, height - 3.0), (width - 3.0, height - 3.0)]
-    return Layout((0.0, 0.0, width, height), places, [], holes, [])
 
 
 def _clustered(netlist, refs, boxes):
