@@ -53,8 +53,12 @@ PACKAGES = {
         "test_engine_rules.py", "test_engine_bounds.py", "test_engine_bounds_strict.py",
         "test_engine_perft.py", "test_notation.py", "test_record.py", "test_app_tiles.py",
         "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py"]),
-    # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant)
+    # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant;
+    # test_app_ai's two that check the board's own choice of level are quick)
     "app": (["vortex/app"], [], [
+        "test_app_ai.py::test_hint_shows_the_best_action_for_the_human",
+        "test_app_ai.py::test_after_a_hint_the_ai_plays_at_its_own_level_not_the_hint_s",
+        "test_app_ai.py::test_a_board_with_no_room_for_the_search_plays_on_with_the_quick_mover",
         "test_app_advice.py", "test_app_buttons.py", "test_app_clock.py", "test_app_commands.py",
         "test_app_greedy.py", "test_app_idle.py", "test_app_noise.py", "test_app_order.py",
         "test_app_palette.py", "test_app_power.py", "test_app_powercut.py", "test_app_remote.py",
