@@ -60,10 +60,10 @@ PACKAGES = {
         "test_app_ai.py::test_after_a_hint_the_ai_plays_at_its_own_level_not_the_hint_s",
         "test_app_ai.py::test_a_board_with_no_room_for_the_search_plays_on_with_the_quick_mover",
         "test_app_advice.py", "test_app_buttons.py", "test_app_clock.py", "test_app_commands.py",
-        "test_app_due.py", "test_app_greedy.py", "test_app_idle.py", "test_app_noise.py", "test_app_order.py",
-        "test_app_palette.py", "test_app_power.py", "test_app_powercut.py", "test_app_remote.py",
-        "test_app_render.py", "test_app_scenarios.py", "test_app_session.py", "test_app_sounds.py",
-        "test_app_thinking.py", "test_app_tiles.py", "test_link.py"]),
+        "test_app_due.py", "test_app_greedy.py", "test_app_idle.py", "test_app_noise.py",
+        "test_app_order.py", "test_app_palette.py", "test_app_power.py", "test_app_powercut.py",
+        "test_app_remote.py", "test_app_render.py", "test_app_scenarios.py", "test_app_session.py",
+        "test_app_sounds.py", "test_app_thinking.py", "test_app_tiles.py", "test_link.py"]),
     # port.py: the board's stdio, polled with MicroPython's ipoll (test_link_main).
     "link": (["vortex/link"], ["src/vortex/link/port.py"], [
         "test_link.py", "test_link_edges.py", "test_link_properties.py", "test_link_fuzz.py",
