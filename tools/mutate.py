@@ -76,9 +76,11 @@ PACKAGES = {
         "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_probe_rank.py"]),
     "record": (["vortex/record.py"], [], ["test_record.py", "test_record_properties.py"]),
     "tag": (["vortex/tag.py"], [], ["test_hal_tag.py", "test_hal_mfrc522.py", "test_hal_tiles.py"]),
+    # (most of host_sim's own tests run its commands as processes, out of mutmut's sight:
+    # test_host_* test the command line and the online bridge in this process)
     "host_sim": (["host_sim"], [], [
         "test_board_sim.py", "test_terminal.py", "test_virtual_tray.py", "test_web_api.py",
-        "test_link_serial.py", "test_app_scenarios.py"]),
+        "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py"]),
 }
 # What a sample of 1 in N runs: the mutants whose number ends in these digits.
 SAMPLES = {1: "", 2: "[13579]", 5: "[27]", 10: "7"}
