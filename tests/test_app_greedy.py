@@ -51,3 +51,12 @@ def test_with_nothing_to_gain_a_legal_action_at_random_the_same_for_a_seed():
 def test_no_action_when_the_game_is_over():
     # Dark's Heart is gone: Light has won, there is nothing left to play.
     assert Ai(level=0).choose(position("2t5/8/2T5/8/8/8/8/4H3")) == -1
+
+
+def test_a_level_out_of_range_is_refused_with_the_range():
+    for level in (-1, 7):
+        try:
+            Ai(level=level)
+            assert False, level
+        except ValueError as e:
+            assert str(e) == "AI level: 0 to 6"

@@ -102,7 +102,7 @@ def test_piece_slid_across_cells():
 def test_illegal_move_flashes_and_shows_what_to_restore():
     rig = Rig(BATTLE)
     rig.run("lift e2, place d4, wait 400")  # e2 is on Water: no diagonal
-    assert rig.board.pos.stack == []
+    assert rig.board.pos.stack == [] and "illegal action" in rig.board.messages  # the page's log
     flashing = set()
     for _ in range(120):  # the flash blinks red on e2 and d4
         rig.tick()

@@ -41,6 +41,8 @@ def test_a_settings_line_of_another_length_is_refused():
     line = text.split("\n")[1]
     for bad in (line.rsplit(" ", 3)[0], line + " 7"):  # 5 values, 9 values
         assert refused(text.replace(line, bad)) == "save: bad settings or clock line"
+    for bad in ("clock 60000", "clock 60000 50000 0", "timer 60000 50000"):
+        assert refused(text.replace("clock 60000 50000", bad)) == "save: bad settings or clock line"
 
 
 def test_a_save_without_its_last_newline_loads_one_line_short_does_not():
