@@ -80,7 +80,8 @@ PACKAGES = {
     # test_host_* test the command line and the online bridge in this process)
     "host_sim": (["host_sim"], [], [
         "test_board_sim.py", "test_terminal.py", "test_virtual_tray.py", "test_web_api.py",
-        "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py"]),
+        "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py",
+        "test_host_web.py"]),
 }
 # What a sample of 1 in N runs: the mutants whose number ends in these digits.
 SAMPLES = {1: "", 2: "[13579]", 5: "[27]", 10: "7"}
