@@ -106,3 +106,22 @@ def test_the_room_s_actions_and_news_come_back_each_once():
     assert said == ["room: ben sat down as dark",
                     "room den: you play light; your opponent (dark) is here"]
     assert pl.news == [] and peer.lines() == [] and len(said) == 2
+
+
+def test_the_board_s_earlier_actions_are_checked_against_the_room_s_own():
+    peer, pl, board, said = bridge()
+    pos = pl.room.begin(BATTLE, [])
+    played = [pos.parse_action("e2e4")]
+    pos.push(played[0])
+    played.append(pos.parse_action("d7d6"))
+    pl.room.begin(BATTLE, played)  # the room's game: e2e4 d7d6, Light to act
+    pl.seated = False
+    for line in ("action 1 e2e4", "action 2 d7d6", "action 3 a2a3"):  # a resend, then ours
+        peer.send(line)
+    pl.seated = True
+    assert peer.lines() == ["action 1 e2e4", "action 2 d7d6", "action 3 a2a3"]
+    assert board.sent == [] and len(said) == 1  # the presence line: nothing refused
+    peer.send("action 1 d2d4")
+    assert board.sent == ["takeback"]
+    assert said[-1] == ("refused the board's d2d4: the room's action 1 is e2e4; "
+                        "taking it back on the board")

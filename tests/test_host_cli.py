@@ -61,7 +61,8 @@ def test_text_printable_and_not_empty():
 
 
 def test_serial_port_names():
-    for value in ("/dev/ttyACM0", "COM3", "auto", "id:E6614C311B", "a" * 200):
+    every = "".join(sorted(cli.PORT_CHARS))  # each character a port name may have
+    for value in ("/dev/ttyACM0", "COM3", "auto", "id:E6614C311B", "a" * 200, every):
         assert cli.port(value) == value
     for value in ("a" * 201, "", "/dev/tty ACM0", "COM3;rm"):
         assert refusal(cli.port, value) == (
@@ -88,6 +89,34 @@ def test_the_project_s_own_program_first(monkeypatch, tmp_path):
     own.chmod(0o755)
     monkeypatch.setattr(cli, "ROOT", str(tmp_path))
     assert cli.program(python) == str(own)
+
+
+def test_a_program_only_on_the_path_unless_told_not_to_look_there(monkeypatch, tmp_path):
+    tool = tmp_path / "path" / "only-on-path"
+    tool.parent.mkdir()
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    monkeypatch.setattr(cli, "ROOT", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tool.parent))
+    assert cli.program("only-on-path") == str(tool)
+    with pytest.raises(cli.Failure):
+        cli.program("only-on-path", path=False)
+
+
+def test_a_position_argument_is_checked_as_notation(capsys):
+    ap = cli.parser("vortex x", epilog="positions: docs/notation.md")
+    ap.add_argument("--position", type=cli.position)
+    start = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
+    assert ap.parse_args(["--position", start]).position.text() == start
+    from vortex.engine import Position
+    try:
+        Position("8/8 l")
+        assert False, "a position"
+    except ValueError as e:
+        why = str(e)
+    assert bad(ap, ["--position", "8/8 l"], capsys) == (
+        "vortex x: error: argument --position: %s (see --help)\n" % why)
+    assert ap.format_help().rstrip().endswith("positions: docs/notation.md")
 
 
 def ran(main, monkeypatch, argv0="vortex"):
