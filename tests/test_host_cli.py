@@ -172,3 +172,16 @@ def test_a_closed_pipe_ends_quietly_with_0(monkeypatch, tmp_path):
         assert ran(piped, monkeypatch) == 0
         os.write(out.fileno(), b"after the reader left")  # goes nowhere now
     assert (tmp_path / "out").read_bytes() == b""
+
+
+def test_the_simulator_s_clock_option_minutes_and_increment():
+    from host_sim import board_sim
+    assert board_sim.clock("5") == (300000, 0)
+    assert board_sim.clock("0.1+2.5") == (6000, 2500)
+    assert board_sim.clock("%d+%d" % (board_sim.MAX_CLOCK_MIN, board_sim.MAX_INCREMENT_S)) == (
+        board_sim.MAX_CLOCK_MIN * 60000, board_sim.MAX_INCREMENT_S * 1000)
+    assert refusal(board_sim.clock, "0.05") == (
+        "clock minutes: 0.05 is out of range 0.1..%g" % board_sim.MAX_CLOCK_MIN)
+    assert refusal(board_sim.clock, "5+x") == "clock increment: 'x' is not a number"
+    assert refusal(board_sim.clock, "5+-1") == (
+        "clock increment: -1 is out of range 0..%g" % board_sim.MAX_INCREMENT_S)
