@@ -42,6 +42,16 @@ def test_hint_shows_the_best_action_for_the_human():
     assert board.hint_action == -1 and board.pending >= 0 and board.ai.level == 3
 
 
+def test_after_a_hint_the_ai_plays_at_its_own_level_not_the_hint_s():
+    assert HINT_LEVEL != 1
+    rig = Rig(BATTLE, settings=Settings(ai_side=DARK, ai_level=1))
+    rig.run("hold a")
+    board = rig.board
+    assert board.hint_action >= 0 and board.ai.level == HINT_LEVEL
+    rig.play(board.hint_action)
+    assert board.pending >= 0 and board.pos.is_legal(board.pending) and board.ai.level == 1
+
+
 def test_ai_level_chosen_in_the_menu_and_saved():
     rig = Rig(BATTLE)
     rig.run("hold b, press b, press b, press b, press b, press b")  # to the AI level row

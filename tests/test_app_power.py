@@ -91,6 +91,21 @@ def test_plugged_elsewhere_the_board_budgets_again_and_keeps_its_game():
         assert "no USB source '5a'" in str(e)
 
 
+def test_plugged_into_a_weaker_source_the_frame_shown_is_dimmed_at_once():
+    # Nothing moves on the board: the frame on the LEDs must still be redrawn
+    # within the new budget, not left drawing what the 3 A source allowed.
+    shown = []
+    rig = Rig(START, settings=Settings(brightness=3), supply="3a", on_frame=shown.append)
+    rig.run("play W@d4")  # the building phase lights every free cell
+    rig.tick(2)
+    assert leds.current_ma(shown[-1]) > allowed(power.SOURCE_USB)
+    frames = rig.frames
+    rig.plug("usb")
+    rig.tick()
+    assert rig.frames == frames + 1
+    assert 0 < leds.current_ma(shown[-1]) <= allowed(power.SOURCE_USB)
+
+
 def test_the_menu_s_caps_step_between_the_sources():
     # Each cap lowers at least one source: none is above the strongest.
     caps = [int(v) for v in commands.BUDGET_VALUES[1:]]

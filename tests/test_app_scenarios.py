@@ -102,7 +102,7 @@ def test_piece_slid_across_cells():
 def test_illegal_move_flashes_and_shows_what_to_restore():
     rig = Rig(BATTLE)
     rig.run("lift e2, place d4, wait 400")  # e2 is on Water: no diagonal
-    assert rig.board.pos.stack == []
+    assert rig.board.pos.stack == [] and "illegal action" in rig.board.messages  # the page's log
     flashing = set()
     for _ in range(120):  # the flash blinks red on e2 and d4
         rig.tick()
@@ -323,7 +323,7 @@ def test_other_action_than_the_ai_asked_is_refused():
 def test_takeback_shows_what_to_restore():
     rig = Rig(BATTLE)
     rig.run("play e2e4, press a, settle")
-    assert rig.board.pos.stack == []
+    assert rig.board.pos.stack == [] and rig.board.messages[-1] == "takeback"  # the page's log
     rig.wait(100)
     assert rig.shows("e2", leds.SIDE[LIGHT]) and rig.shows("e4", leds.EXTRA)
     rig.run("lift e4, place e2, settle")

@@ -87,6 +87,15 @@ def test_a_clock_running_low_warns_each_side_once():
     assert rig.board.result() is not None and heard(rig) == ["clock", "clock", "over"]
 
 
+def test_a_clock_already_low_at_boot_is_no_news():
+    rig = Rig(BATTLE, settings=Settings(clock_ms=20000, increment_ms=0))
+    rig.wait(11000)  # Light's clock falls under 10 s: warned once
+    assert heard(rig) == ["clock"]
+    # The board powered up on that game, Light's clock still low: no warning again.
+    board = rig.board
+    assert sounds.Cues(board).update(board) == sounds.NONE
+
+
 def test_the_volume_off_silences_every_sound():
     rig = Rig(START, settings=Settings(ai_side=LIGHT, volume=0))
     want = rig.board.pos.action_text(rig.board.pending)

@@ -53,12 +53,18 @@ PACKAGES = {
         "test_engine_rules.py", "test_engine_bounds.py", "test_engine_bounds_strict.py",
         "test_engine_perft.py", "test_notation.py", "test_record.py", "test_app_tiles.py",
         "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py"]),
-    # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant)
+    # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant;
+    # test_app_ai's two that check the board's own choice of level are quick)
     "app": (["vortex/app"], [], [
+        "test_app_ai.py::test_hint_shows_the_best_action_for_the_human",
+        "test_app_ai.py::test_after_a_hint_the_ai_plays_at_its_own_level_not_the_hint_s",
+        "test_app_ai.py::test_a_board_with_no_room_for_the_search_plays_on_with_the_quick_mover",
         "test_app_advice.py", "test_app_buttons.py", "test_app_clock.py", "test_app_commands.py",
-        "test_app_idle.py", "test_app_noise.py", "test_app_order.py", "test_app_palette.py",
-        "test_app_power.py", "test_app_powercut.py", "test_app_scenarios.py", "test_app_sounds.py",
-        "test_app_thinking.py", "test_app_tiles.py", "test_link.py"]),
+        "test_app_due.py", "test_app_greedy.py", "test_app_idle.py", "test_app_noise.py",
+        "test_app_order.py", "test_app_palette.py", "test_app_power.py", "test_app_powercut.py",
+        "test_app_remote.py", "test_app_render.py", "test_app_scenarios.py", "test_app_service.py",
+        "test_app_session.py", "test_app_sounds.py", "test_app_thinking.py", "test_app_tiles.py",
+        "test_link.py"]),
     # port.py: the board's stdio, polled with MicroPython's ipoll (test_link_main).
     "link": (["vortex/link"], ["src/vortex/link/port.py"], [
         "test_link.py", "test_link_edges.py", "test_link_properties.py", "test_link_fuzz.py",
@@ -71,9 +77,12 @@ PACKAGES = {
         "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_probe_rank.py"]),
     "record": (["vortex/record.py"], [], ["test_record.py", "test_record_properties.py"]),
     "tag": (["vortex/tag.py"], [], ["test_hal_tag.py", "test_hal_mfrc522.py", "test_hal_tiles.py"]),
+    # (most of host_sim's own tests run its commands as processes, out of mutmut's sight:
+    # test_host_* test the command line and the online bridge in this process)
     "host_sim": (["host_sim"], [], [
         "test_board_sim.py", "test_terminal.py", "test_virtual_tray.py", "test_web_api.py",
-        "test_link_serial.py", "test_app_scenarios.py"]),
+        "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py",
+        "test_host_web.py"]),
 }
 # What a sample of 1 in N runs: the mutants whose number ends in these digits.
 SAMPLES = {1: "", 2: "[13579]", 5: "[27]", 10: "7"}
