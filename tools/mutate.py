@@ -47,12 +47,13 @@ BUILD = os.path.join(ROOT, "build", "mutate")
 # run the mutant there too (PYTHONPATH), but mutmut counts only the tests
 # that reach a function in its own process.
 PACKAGES = {
-    # (the app's and the AI's tests: what reaches shapes.py, setup.py and
-    # watch_hearts; test_engine_properties takes minutes a mutant)
+    # (the app's and the AI's tests: what reaches shapes.py and setup.py;
+    # test_engine_properties takes minutes a mutant)
     "engine": (["vortex/engine"], [], [
         "test_engine_rules.py", "test_engine_bounds.py", "test_engine_bounds_strict.py",
         "test_engine_perft.py", "test_notation.py", "test_record.py", "test_app_tiles.py",
-        "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py"]),
+        "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py",
+        "test_engine_watch.py", "test_engine_perft_cli.py"]),
     # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant)
     "app": (["vortex/app"], [], [
         "test_app_advice.py", "test_app_buttons.py", "test_app_clock.py", "test_app_commands.py",

@@ -289,7 +289,8 @@ def watch_hearts(hearts, pieces, tiles, out):
     # cell after (a leap: Air, the Awakened; Fire and Water only over an
     # empty cell), then, orthogonally, the first piece past two empty cells
     # (a slide: Water, the Awakened). A Heart is never protected.
-    # tests/test_engine_native.py checks it against _moves on random games.
+    # tests/test_engine_watch.py checks it against _moves, case by case and
+    # on random games.
     hs = ptr8(hearts)
     pc = ptr8(pieces)
     tl = ptr8(tiles)
