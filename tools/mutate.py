@@ -69,7 +69,9 @@ PACKAGES = {
     "hal": (["vortex/hal"], ["src/vortex/hal/rp2nfc.py"], [
         "test_hal_buzzer.py", "test_hal_cp.py", "test_hal_debounce.py", "test_hal_mfrc522.py",
         "test_hal_nfc_front.py", "test_hal_pixels.py", "test_hal_reed.py", "test_hal_store.py",
-        "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_probe_rank.py"]),
+        "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_probe_rank.py",
+        "test_hal_cp_parts.py", "test_hal_nfc_edges.py", "test_hal_edges.py",
+        "test_hal_tiles_clock.py"]),
     "record": (["vortex/record.py"], [], ["test_record.py", "test_record_properties.py"]),
     "tag": (["vortex/tag.py"], [], ["test_hal_tag.py", "test_hal_mfrc522.py", "test_hal_tiles.py"]),
     "host_sim": (["host_sim"], [], [
