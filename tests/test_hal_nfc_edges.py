@@ -359,3 +359,39 @@ def test_a_coil_connected_under_a_waiting_field_is_latched_with_its_reader_addre
     front.flush()
     assert bus.latches - latches == 1
     assert bus.coil(0) == 2 and chips[0].regs[0x14] & 3 == 3 and bus.overcurrents() == 0
+
+
+class Trickle(FakeRC522):
+    """A chip whose reply is in the FIFO one look before RxIRq says it is
+    complete (bytes still arriving)."""
+
+    def __init__(self, *a):
+        FakeRC522.__init__(self, *a)
+        self.late = 0
+
+    def _receive(self, reply):
+        FakeRC522._receive(self, reply)
+        if reply is not None:
+            self.late = self.regs[0x04] & 0x22
+            self.regs[0x04] &= ~0x22 & 0xFF
+
+    def _read(self, reg):
+        v = FakeRC522._read(self, reg)
+        if reg == 0x04 and self.late:
+            self.regs[0x04] |= self.late     # complete from the next look on
+            self.late = 0
+        return v
+
+
+def test_the_reply_is_read_only_once_the_chip_says_it_is_complete():
+    chips = [FakeRC522() for _ in range(8)]
+    chips[0] = Trickle({0: tile(tag.AIR)})
+    bus = FakeBus(chips)
+    front = FrontEnd(bus, bus.strobe, bus.latch)
+    rd = MFRC522(front, 0, clock=None)
+    front.coil(0, 0)
+    front.flush()
+    buf = bytearray(16)
+    assert rd.read_tile(buf) == OK and tag.decode(buf) == tag.AIR
+    rd.halt()
+    assert rd.request(True) == OK and rd.select() == OK
