@@ -53,7 +53,7 @@ PACKAGES = {
         "test_engine_rules.py", "test_engine_bounds.py", "test_engine_bounds_strict.py",
         "test_engine_perft.py", "test_notation.py", "test_record.py", "test_app_tiles.py",
         "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py",
-        "test_engine_watch.py", "test_engine_perft_cli.py"]),
+        "test_engine_watch.py", "test_engine_perft_cli.py", "test_engine_texts.py"]),
     # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant)
     "app": (["vortex/app"], [], [
         "test_app_advice.py", "test_app_buttons.py", "test_app_clock.py", "test_app_commands.py",
