@@ -6,7 +6,8 @@ viper code is machine code). On CPython the buffers' own indexing would hide a
 missing check: tests/test_engine_bounds_strict.py runs these again with
 pointers that fail on any access out of bounds."""
 from vortex.engine import Position, new_buffer, MAX_ACTIONS, MAX_DESTINATIONS
-from vortex.engine.defs import SWAP, VORTEX
+from vortex.engine.defs import PLACE, SWAP, VORTEX
+from vortex.engine.tables import SWAPS, BLOCKS
 
 LATE = ("WEAEAFAA/AEAFWFEW/EWWAEFWA/AAFEWFAF/FWFWFEEE/AWFAFWEW/EAAEFEWF/WEFAWFEW "
         "2S1h1t1/t1t2t2/3T4/8/4s3/6t1/TT2T2T/1TH4s l 0,2 d4e4 0 140")
@@ -31,6 +32,16 @@ def test_short_buffers_are_refused():
     assert Position().legal_into(new_buffer(256)) == 256
     assert p.legal_into(new_buffer(MAX_ACTIONS)) == 129
     assert p.destinations(58, new_buffer(MAX_DESTINATIONS)) == 10  # the Awakened on c8
+
+
+def test_a_buffer_just_long_enough_is_enough():
+    # The room asked is exact: the moves, then every swap and both turns of
+    # every block that there could be; one entry less is refused.
+    p = Position(LATE)
+    moves = sum(1 for a in p.legal_actions() if a < PLACE)
+    room = moves + len(SWAPS) + 2 * len(BLOCKS)
+    assert p.legal_into(new_buffer(room)) == 129
+    assert refuses(lambda: p.legal_into(new_buffer(room - 1)), IndexError)
 
 
 def test_swaps_and_vortexes_off_the_board_are_refused_unplayed():

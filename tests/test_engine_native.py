@@ -79,42 +79,6 @@ def test_make_in_both_forms_plays_the_same_games():
             assert a_pos == b_pos
 
 
-def test_watch_counts_what_the_moves_reach():
-    # watch() reads the moves backwards from each Heart; the engine's own
-    # move generation, cell by cell, must agree, over random games.
-    from vortex.engine.position import Position
-    from vortex.engine.movegen import watch, reach, MAX_DESTINATIONS, new_buffer
-    from vortex.engine.tables import OFF, STEP
-    buf = new_buffer(MAX_DESTINATIONS)
-    out = bytearray(4)
-    checked = 0
-    for g in range(24):
-        x = SEED + g
-        pos = Position(engine_trace.STARTS[1 + g % 2])
-        for _ in range(PLIES):
-            watch(pos, out)
-            for side in (0, 1):
-                h = pos.hearts[side]
-                reaching = guards = 0
-                if h != OFF:
-                    for c in range(64):
-                        p = pos.pieces[c]
-                        if p and p >> 2 != side:
-                            n = reach(pos, c, buf)
-                            reaching += any(buf[i] & 63 == h for i in range(n))
-                    for d in range(8):
-                        t = STEP[h * 8 + d]
-                        guards += t != OFF and pos.pieces[t] and pos.pieces[t] >> 2 == side
-                assert (out[side], out[2 + side]) == (reaching, guards), (pos.text(), side)
-                checked += 1
-            actions = list(pos.legal_actions())
-            if not actions:
-                break
-            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-            pos.push(actions[x % len(actions)])
-    assert checked > 3000
-
-
 def test_the_machine_codes_numbers_are_the_engines():
     # play.py and movegen.py repeat defs' and tables' numbers as const() of
     # their own (literals in machine code): they must be the same.

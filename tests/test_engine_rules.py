@@ -10,8 +10,9 @@ each terrain, so that the text stays short and legal.
 from vortex.engine import (Position, Outcome, IllegalAction, NotationError, START, LIGHT, DARK,
                            HEART_TAKEN, NO_ACTION, QUIET_END, new_buffer, parse_cell,
                            parse_action)
-from vortex.engine.defs import (FIRE, EARTH, AIR, PLACE, SWAP, VORTEX, action_cells, tile_goes,
-                                placed_terrain)
+from vortex.engine.defs import (WATER, FIRE, EARTH, AIR, PLACE, SWAP, VORTEX, action_cells,
+                                tile_goes, placed_terrain)
+from vortex.engine.tables import OFF
 from checks import (raises, battle, dest_list, dests, legal_texts, play, tile, piece)
 
 
@@ -687,6 +688,35 @@ def test_a_side_without_a_legal_action_loses():
     assert p.legal_into(new_buffer()) == 0
     o = p.outcome()
     assert o.winner == DARK and o.reason == NO_ACTION
+
+
+def test_has_legal_answers_as_the_list_does_on_any_tiles():
+    # has_legal() stops at the first legal swap. A 2x2 block of mixed
+    # terrain has two pairs of neighbours that differ (its four sides make a
+    # ring, which cannot change terrain just once) and a ban forbids one
+    # swap: so a swap is legal wherever a turn is, and only a board of one
+    # terrain, unreachable in play, leaves the answer to the pieces. Written
+    # field by field: Earth but for one block in the corners, on the edges
+    # and inside, every mix of Water in it, the ban on each of its sides.
+    p = Position("8/8/8/8/8/8/8/8 7h/8/8/8/8/8/tt6/Ht6 l 3,4 - 0 64")
+    p.filled = 64
+    buf = new_buffer()
+    for c in range(64):
+        p.tiles[c] = EARTH
+    assert not p.has_legal() and p.legal_into(buf) == 0  # Light walled in on a1
+    p.side = DARK
+    assert p.has_legal() and p.legal_into(buf) > 0  # Dark's pieces can move
+    p.side = LIGHT
+    for b in (0, 6, 27, 48, 54):  # a1, g1, d4, a7, g7
+        for mix in range(1, 15):
+            for c in range(64):
+                p.tiles[c] = EARTH
+            for i, d in enumerate((0, 1, 8, 9)):
+                if mix >> i & 1:
+                    p.tiles[b + d] = WATER
+            for ban in (OFF, 2 * b, 2 * b + 1, 2 * (b + 1) + 1, 2 * (b + 8)):
+                p.ban = ban
+                assert p.has_legal() and p.legal_into(buf) > 0, (b, mix, ban)
 
 
 def test_a_finished_game_has_no_legal_action():

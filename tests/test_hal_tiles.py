@@ -234,6 +234,20 @@ def test_expect_moves_a_waiting_cell_to_the_front():
     assert order.index(2) <= 1, order
     order = order[order.index(2):]
     assert order[:3] == [2, 4, 3], order
+    assert order[4] == 1, order      # after one read of the sweep's: the ring's last, kept
+
+
+def test_a_cell_read_from_its_ring_can_be_expected_again():
+    clock, truth, sc = rig(full_board(), settle=0)
+    run(clock, sc, 100)
+    sc.expect(5, 0)
+    run(clock, sc, 10)              # read, and out of the ring
+    sc.expect(6, 0)
+    sc.expect(5, 0)                 # ring: 5 6
+    n0 = truth.nlog()
+    run(clock, sc, 10)
+    order = [c for c in truth.cells_log(n0) if c < 8]
+    assert order[1:3] == [5, 6], order   # (order[0]: the read chosen before)
 
 
 def test_a_flapping_tag_is_retried_a_bounded_number_of_times():

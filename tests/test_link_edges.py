@@ -1,7 +1,10 @@
 """The host link at its edges (CPython; tests/test_link.py has the rest and
 runs under MicroPython too): the lift of cell a1 (cell 0), a NUL byte, a
-bug in a command answered as an internal error cut to a message's length."""
+bug in a command answered as an internal error cut to a message's length,
+the outbox's room for an answer at its exact bound, the output budget of a
+tick, the online command."""
 from vortex.engine import parse_cell
+from vortex.link.link import ANSWER_ROOM, OUT_PER_TICK
 from vortex.link.outbox import MESSAGE_MAX
 from test_link import Host, answers
 
@@ -55,3 +58,65 @@ def test_subscribing_to_the_clock_sends_it_at_once_whatever_is_left():
     clock.left[side] = 1500
     got = [r.split() for k, r in h.ask("subscribe clock") if k == "clock"]
     assert got and int(got[0][side]) <= 1500, got
+
+
+def test_a_line_is_answered_while_the_outbox_has_just_room_for_its_answer():
+    # The host does not read; the outbox fills until exactly ANSWER_ROOM
+    # bytes are free: that is room enough, the next line is answered now.
+    h = Host()
+    h.pipe.reading = False
+    out = h.link.out
+    while out.free() - ANSWER_ROOM > 100:
+        h.pipe.send("ping\n")
+        h.rig.tick()
+    head = "%d ok ping " % out.seq
+    h.pipe.send("ping %s\n" % ("w" * (out.free() - ANSWER_ROOM - len(head) - 1)))
+    h.rig.tick(3)
+    assert out.free() == ANSWER_ROOM
+    h.pipe.send("ping x\n")
+    h.rig.tick()
+    assert out.free() == ANSWER_ROOM - len("%d ok ping x\n" % (out.seq - 1))
+    h.pipe.reading = True
+    h.rig.tick(20)
+    assert answers(h.read())[-1] == ("ok", "ping x")
+
+
+class FakeOnline:
+    """The online client's command(): the answer text, or ValueError."""
+
+    def __init__(self):
+        self.asked = []
+
+    def command(self, words):
+        self.asked.append(list(words))
+        if words == ["room"]:
+            raise ValueError("online takes nothing, settings, on, off, or a name and a value")
+        return "off room friday"
+
+
+def test_the_online_command_answers_with_the_clients_text():
+    h = Host()
+    assert answers(h.ask("online")) == [
+        ("error", "no online play on this board (a Pico W build has it)")]
+    h.link.online = FakeOnline()
+    assert answers(h.ask("online room friday")) == [("ok", "online off room friday")]
+    assert answers(h.ask("ONLINE")) == [("ok", "online off room friday")]
+    assert answers(h.ask("online room")) == [
+        ("error", "online takes nothing, settings, on, off, or a name and a value")]
+    assert h.link.online.asked == [["room", "friday"], [], ["room"]]
+
+
+def test_at_most_out_per_tick_bytes_leave_in_a_tick():
+    h = Host()
+    h.pipe.reading = False
+    for _ in range(30):
+        h.pipe.send("ping %s\n" % ("w" * 40))
+        h.rig.tick(2)
+    assert h.link.out.used > 3 * OUT_PER_TICK
+    h.pipe.reading = True
+    sent = []
+    while h.link.out.used:
+        before = len(h.pipe.sent)
+        h.link.serve(h.pipe)
+        sent.append(len(h.pipe.sent) - before)
+    assert max(sent) == OUT_PER_TICK and len(sent) >= 4, sent

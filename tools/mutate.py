@@ -47,12 +47,13 @@ BUILD = os.path.join(ROOT, "build", "mutate")
 # run the mutant there too (PYTHONPATH), but mutmut counts only the tests
 # that reach a function in its own process.
 PACKAGES = {
-    # (the app's and the AI's tests: what reaches shapes.py, setup.py and
-    # watch_hearts; test_engine_properties takes minutes a mutant)
+    # (the app's and the AI's tests: what reaches shapes.py and setup.py;
+    # test_engine_properties takes minutes a mutant)
     "engine": (["vortex/engine"], [], [
         "test_engine_rules.py", "test_engine_bounds.py", "test_engine_bounds_strict.py",
         "test_engine_perft.py", "test_notation.py", "test_record.py", "test_app_tiles.py",
-        "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py"]),
+        "test_app_order.py", "test_app_scenarios.py", "test_ai_evaluate.py",
+        "test_engine_watch.py", "test_engine_perft_cli.py", "test_engine_texts.py"]),
     # (test_app_ai, _games and _stateful play whole games and searches: minutes a mutant;
     # test_app_ai's two that check the board's own choice of level are quick)
     "app": (["vortex/app"], [], [
@@ -74,7 +75,9 @@ PACKAGES = {
     "hal": (["vortex/hal"], ["src/vortex/hal/rp2nfc.py"], [
         "test_hal_buzzer.py", "test_hal_cp.py", "test_hal_debounce.py", "test_hal_mfrc522.py",
         "test_hal_nfc_front.py", "test_hal_pixels.py", "test_hal_reed.py", "test_hal_store.py",
-        "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_probe_rank.py"]),
+        "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_probe_rank.py",
+        "test_hal_cp_parts.py", "test_hal_nfc_edges.py", "test_hal_edges.py",
+        "test_hal_tiles_clock.py"]),
     "record": (["vortex/record.py"], [], ["test_record.py", "test_record_properties.py"]),
     "tag": (["vortex/tag.py"], [], ["test_hal_tag.py", "test_hal_mfrc522.py", "test_hal_tiles.py"]),
     # (most of host_sim's own tests run its commands as processes, out of mutmut's sight:

@@ -71,6 +71,11 @@ def has_legal(pos):
         return False
     if pos.filled < 64:
         return True  # 64 - filled bare cells and as many tiles in the pool
+    # No need to look at the Vortexes: a 2x2 block of mixed terrain has two
+    # differing pairs of neighbours (its sides make a ring), of which the ban
+    # forbids one swap at most; so a swap is legal wherever a turn is. (In
+    # play, 16 tiles of each terrain always leave a swap: the pieces are
+    # asked only on boards of one terrain, written by hand.)
     tiles = pos.tiles
     ban = pos.ban
     for code in SWAPS:
@@ -78,11 +83,6 @@ def has_legal(pos):
         if tiles[a] != tiles[a + 8 if code & 1 else a + 1] and code != ban:
             return True
     side = pos.side
-    if pos.vortexes[side]:
-        for c in BLOCKS:
-            t = tiles[c]
-            if t != tiles[c + 1] or t != tiles[c + 8] or t != tiles[c + 9]:
-                return True
     pieces = pos.pieces
     for c in range(64):
         p = pieces[c]
@@ -289,7 +289,8 @@ def watch_hearts(hearts, pieces, tiles, out):
     # cell after (a leap: Air, the Awakened; Fire and Water only over an
     # empty cell), then, orthogonally, the first piece past two empty cells
     # (a slide: Water, the Awakened). A Heart is never protected.
-    # tests/test_engine_native.py checks it against _moves on random games.
+    # tests/test_engine_watch.py checks it against _moves, case by case and
+    # on random games.
     hs = ptr8(hearts)
     pc = ptr8(pieces)
     tl = ptr8(tiles)
