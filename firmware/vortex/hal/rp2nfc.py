@@ -249,10 +249,20 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
     strobe = c[1]
     n = int(len(states))
     done = 0
-    r = 0
-    while r < n:
-        if not mask & (1 << r):
+    # The readers in turn from one picked by the timer's bits: those served
+    # last in a call wait for the others' transactions (about 0.1 ms each),
+    # and always the same ones made their ranks' sweeps the longest.
+    r = (timer[10] >> 3) & 7
+    while r >= n:
+        r -= n
+    seen = 0
+    while seen < n:
+        seen += 1
+        if seen > 1:
             r += 1
+            if r == n:
+                r = 0
+        if not mask & (1 << r):
             continue
         state = states[r]
         st = ptr8(state)
@@ -264,7 +274,6 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
         if st[_PH] == _P_DONE:
             out[r] = st[_STATUS]
             done |= 1 << r
-            r += 1
             continue
         a = st[_ADDR]
         if (img[_F_CTRL] & 7) != a or img[_F_DIRTY]:
@@ -348,5 +357,4 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
         else:
             out[r] = _GONE if res == _GONE else st[_STATUS]
             done |= 1 << r
-        r += 1
     return done
