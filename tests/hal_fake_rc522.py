@@ -169,6 +169,8 @@ class FakeRC522:
     # the front end's lines
     def set_coil(self, f):
         if f != self.coil:
+            if f >= 0 and self.coil >= 0 and self.running and self.regs[0x14] & 0x03:
+                self.overcurrent += 1   # coil to coil under the field: open as it changes
             self.coil = f
             self._field()
 

@@ -173,7 +173,7 @@ class _Tiles:
         self.ids = ids
         self.missing = 0  # every reader answers
 
-    def poll(self, now, between=None):
+    def poll(self, now, between=None, budget_us=None):
         pass
 
     def view(self, fallback):

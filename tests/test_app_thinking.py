@@ -10,6 +10,7 @@ from vortex.app.session import Settings
 from vortex.engine.defs import DARK, LIGHT
 from vortex.engine.position import START
 from vortex.link.link import Link
+from vortex.app.service import POLL_US, THINK_POLL_US
 from link_pipe import Pipe
 from test_app_idle import BATTLE
 
@@ -109,3 +110,23 @@ def test_the_search_s_time_cap_runs_on_the_board_s_clock():
     search = rig.board.ai.search
     assert rig.board.pending >= 0  # it answered
     assert search.nodes <= 3000 // 30 + 8  # the clock is looked at every 8 nodes
+
+
+def test_a_pass_the_search_makes_keeps_the_tile_readers_wait_short():
+    # An ordinary pass lets the tile scanner stay POLL_US for readers coming
+    # due (the board's own work, between two such waits, would hold their
+    # exchanges up); a pass made from inside the search only THINK_POLL_US,
+    # so that the search keeps most of the CPU.
+    rig = thinking_rig()
+    tiles = rig.service.tiles
+    real = tiles.poll
+    budgets = {}
+
+    def poll(now, between=None, budget_us=None):
+        budgets.setdefault(rig.board.thinking, set()).add(budget_us)
+        return real(now, between, budget_us)
+    tiles.poll = poll
+    rig.run("play e2e4")
+    assert rig.board.pending >= 0  # it answered
+    assert budgets == {False: {POLL_US}, True: {THINK_POLL_US}}, budgets
+    assert THINK_POLL_US < POLL_US

@@ -72,6 +72,8 @@ def test_the_uf2_boots_plays_and_resumes_its_game_after_a_reset(uf2_file, tmp_pa
         frame = dev.frames[shown][1]
         dev.set_reeds(after)  # put down: committed, then saved
         assert dev.wait(lambda: " action 1 %s\n" % move in dev.output, 60), dev.output[-500:]
+        # ... nor while a lifted piece's cells were read first and the action came.
+        assert dev.reader_stats()["overcurrent"] == [0] * 8
         dev.save_flash(flash)
         assert dev.watchdog is None
     lit = [c for c in range(64) if any(frame[3 * c:3 * c + 3])]

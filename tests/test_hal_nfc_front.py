@@ -70,6 +70,14 @@ def test_the_fault_model_sees_a_field_into_an_open_switch():
     front = FrontEnd(bus, bus.strobe, bus.latch)
     front.xfer(4, b"\x28\x83")                                # TxControlReg: both drivers on
     assert bus.overcurrents() == 1 and chips[4].overcurrent == 1
+    # A coil connected under the field is the right load; moved to another
+    # coil under it, the switch opens for a moment as it changes: a fault.
+    bus.latched[7 - 4] = 0x08 | 2
+    bus._apply()
+    assert chips[4].overcurrent == 1
+    bus.latched[7 - 4] = 0x08 | 5
+    bus._apply()
+    assert chips[4].overcurrent == 2
 
 
 def test_a_coil_switched_away_and_back_needs_no_halt():

@@ -540,7 +540,9 @@ export class FrontEnd {
     // Over-current: a reader whose drivers are on (TxControlReg Tx1RFEn or
     // Tx2RFEn) while its rank's switch is open drives L0 into the node
     // capacitors near series resonance, several times the MFRC522's 100 mA
-    // (hardware/README.md). Counted per reader at each moment it starts.
+    // (hardware/README.md). Counted per reader at each moment it starts; a
+    // latch that moves the switch from one coil to another under the field
+    // counts too (the analog switch opens for a moment as it changes).
     this.overcurrent = new Array(readers).fill(0);
     this.shorted = new Array(readers).fill(false);
     const env = { now, tags: (rd) => this.tagsOf(rd), fieldChanged: () => this.updatePower(),
@@ -605,7 +607,12 @@ export class FrontEnd {
     const t = this.now();
     for (const rd of this.readers) rd.sync(t);
     const was = this.latched[this.ctrl] & 0x08;
+    const before = this.readers.map((rd) => (rd.fieldOn ? this.coilOf(rd.index) : -1));
     this.latched = [...this.shift];
+    before.forEach((f, r) => {
+      const now = this.coilOf(r);
+      if (f >= 0 && now >= 0 && now !== f) this.overcurrent[r]++;
+    });
     const run = this.latched[this.ctrl] & 0x08;   // NRSTPD of every reader
     if (run !== was) for (const rd of this.readers) rd.setPower(!!run, t);
     this.updatePower();

@@ -354,7 +354,7 @@ test('WRITE: the ACK after the EEPROM write; CalcCRC into CRCResultReg', () => {
   assert.equal(h << 8 | l, 0x1ea0);
 });
 
-test('over-current: a field on while the rank\'s switch is open is counted, once per moment', () => {
+test('over-current: a field on while the rank\'s switch is open or changing is counted, once per moment', () => {
   const b = new Bench();
   b.w(3, R.TxControl, 0x83);                     // no coil connected: the fault
   assert.deepEqual(b.fe.overcurrent, [0, 0, 0, 1, 0, 0, 0, 0]);
@@ -368,4 +368,12 @@ test('over-current: a field on while the rank\'s switch is open is counted, once
   b.coil(3, -1);                                 // field off, then the switch
   b.w(5, R.TxControl, 0x82);                     // one driver alone is a fault too
   assert.deepEqual(b.fe.overcurrent, [0, 0, 0, 2, 0, 1, 0, 0]);
+  b.coil(3, 1);
+  b.w(3, R.TxControl, 0x83);
+  b.coil(3, 6);                                  // coil to coil under the field: the switch changes
+  assert.equal(b.fe.overcurrent[3], 3);
+  b.image[7 - 3] = 0x08 | 6;                     // the same coil latched again: no change, no fault
+  b.image[7 - 2] = 0x08 | 5;                     // (rank 2's field is off: its switch may change)
+  b.latch();
+  assert.deepEqual(b.fe.overcurrent, [0, 0, 0, 3, 0, 1, 0, 0]);
 });

@@ -8,7 +8,7 @@ hook and the simulator's rig all do, written once.
         service.tick()
 
 The parts are small interfaces (vortex.hal has the RP2040's, host_sim the
-virtual board's): reeds.scan(now) and .cells; tiles.poll(now, between), .cells,
+virtual board's): reeds.scan(now) and .cells; tiles.poll(now, between, budget_us), .cells,
 .ids, .missing (a bit a reader, one per rank), view(fallback) and
 expect(cell); pixels.show(frame); buttons() -> bits A,
 B; clock() -> ms; link.serve(port); online.poll(); watchdog.feed(); say(text);
@@ -17,14 +17,17 @@ buzzer.play(sound, volume, now), .tick(now) and .playing (vortex.hal.buzzer).
 A pass, in order; each point says whether it may change the game (KMK's
 module hooks state the same of theirs):
   1. reeds.scan(now)           reads the sensors
-  2. tiles.poll(now, scan)     (not when a reed changed: that pass goes
-                               straight to the board) reads the sensors:
-                               the tile readers moved on;
-                               while it waits for their exchanges (up to
-                               BUDGET_US, so that none waits a whole pass)
-                               the reeds are scanned every SCAN_MS, and a
-                               reed that changed ends the wait at once: a
-                               lifted piece is not kept from the LEDs
+  2. tiles.poll(now, scan, POLL_US)  (not when a reed changed: that
+                               pass goes straight to the board) reads the
+                               sensors: the tile readers moved on; while it
+                               waits for their exchanges (up to POLL_US, so
+                               that none waits a whole pass, and the rest
+                               of the pass, about 1.5 ms on the RP2040,
+                               comes seldom enough not to hold up their
+                               sweeps) the reeds are scanned every
+                               SCAN_MS, and a reed that changed ends the
+                               wait at once: a lifted piece is not kept
+                               from the LEDs
   3. board.step(now, ...)      the game changes here: the sensors' findings,
                                the buttons, the clock, the AI's turn
   4. pixels.show(board.frame)  reads: when the frame changed
@@ -42,8 +45,9 @@ module hooks state the same of theirs):
   8. watchdog.feed()
 While the AI thinks (inside point 3), the search calls think() at every
 node, which runs a whole pass every THINK_TICK_MS: the reeds are scanned,
-the buttons and the host served, the frame shown, the watchdog fed. A pass
-made then that changes the game stops the search (Board.think()).
+the buttons and the host served, the frame shown, the watchdog fed; its
+tile poll stays only THINK_POLL_US, the search keeping most of the CPU. A
+pass made then that changes the game stops the search (Board.think()).
 Allocates nothing while nothing happens.
 """
 from vortex.ticks import ticks_diff
@@ -51,6 +55,10 @@ from vortex.engine.defs import const
 from vortex.app.sounds import Cues
 
 SCAN_MS = const(2)  # reed scans at most this often while the tile readers are waited for
+# A pass's stay for the tile readers (main.py's sweep on the emulated Pico:
+# 148 ms with 2 ms, 131 ms with 4 ms); in a pass the AI's search makes, less.
+POLL_US = const(4000)
+THINK_POLL_US = const(2000)
 THINK_TICK_MS = const(8)  # a pass this often while the AI thinks: over 100 reed scans a second
 NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the game has "
              "them, so pieces can be played but tile actions there cannot be seen; check the "
@@ -100,8 +108,8 @@ class Service:
         self._scanned = now
         return self.reeds.scan(now)
 
-    def tick(self):
-        """One pass of the board."""
+    def tick(self, poll_us=POLL_US):
+        """One pass of the board; the tile readers waited for up to poll_us."""
         now = self.clock()
         self._last = now
         self.passes += 1
@@ -109,7 +117,7 @@ class Service:
         tiles = self.tiles
         self._scanned = now
         if not self.reeds.scan(now):  # a reed that changed goes to the board first
-            tiles.poll(now, self._scan)  # reed scans while it waits: a lift is not kept waiting
+            tiles.poll(now, self._scan, poll_us)  # reed scans while it waits: a lift goes on
         if tiles.missing != self.missing:
             self.missing = tiles.missing
             if self.say is not None:
@@ -137,4 +145,4 @@ class Service:
     def think(self):
         """The AI's hook, at every node of its search: a pass when one is due."""
         if ticks_diff(self.clock(), self._last) >= THINK_TICK_MS:
-            self.tick()
+            self.tick(THINK_POLL_US)

@@ -65,8 +65,8 @@ _MAX_SEG = const(24)    # the longest transaction in a script
 # the address byte (0x14 << 1) and the value. 0x80 is its reset value, both
 # drivers off; Tx1RFEn | Tx2RFEn (bits 0, 1) put the 13.56 MHz on TX1, TX2.
 _TXC_W = const(0x28)
-TX_OFF = const(0x80)
-TX_ON = const(0x83)
+_TX_OFF = const(0x80)
+_TX_ON = const(0x83)
 
 
 def _sleep_ms(ms):
@@ -91,6 +91,48 @@ def _coil(staged, coils, rank: int, f: int):
     if v != int(img[i]):
         img[i] = v
         img[_PEND] = 1
+
+
+@micropython.viper
+def _plan(image, staged, fields, n: int) -> int:
+    """flush()'s switch change, planned (the staged switches taken off
+    pending): the readers whose field goes off before it (bit r: rank r's
+    switch changes away from a connected coil under the field) and, << 8,
+    those whose field comes on after it (a coil connected, the field
+    wanted). A rank whose driver wants no field just switches."""
+    img = ptr8(image)
+    new = ptr8(staged)
+    want = ptr8(fields)
+    new[_PEND] = 0
+    m = 0
+    for r in range(n):
+        i = _CTRL - 1 - r
+        if img[i] != new[i] and want[r]:
+            if img[i] & _ENABLE:
+                m |= 1 << r
+            if new[i] & _ENABLE:
+                m |= 0x100 << r
+    return m
+
+
+@micropython.viper
+def _adopt(image, staged, n: int, on: int):
+    """The staged switches into the image, waiting for the latch, with the
+    first reader of `on` (a bit a reader) addressed: its field comes back
+    first, without another rewrite of the chain."""
+    img = ptr8(image)
+    new = ptr8(staged)
+    for r in range(n):
+        i = _CTRL - 1 - r
+        img[i] = new[i]
+    r = 0
+    while on:
+        if on & 1:
+            img[_CTRL] = (img[_CTRL] & (0xFF ^ _ADDR)) | r
+            on = 0
+        on >>= 1
+        r += 1
+    img[_DIRTY] = 1
 
 
 class FrontEnd:
@@ -149,34 +191,24 @@ class FrontEnd:
         """The staged switches onto the outputs, no field on across a change:
         each changing rank's field off (its reader addressed over the old
         switches), the new switches latched with the first reader to get
-        its field back already addressed, the fields on."""
-        img = self.image
-        new = self.staged
-        new[_PEND] = 0
-        fields = self.fields
-        back = 0                   # the readers whose field comes back on
-        first = -1
-        for r in range(self.readers):
-            i = _CTRL - 1 - r
-            if img[i] != new[i] and fields[r]:
-                if img[i] & _ENABLE:
-                    self._tx_control(r, TX_OFF)
-                if new[i] & _ENABLE:
-                    back |= 1 << r
-                    if first < 0:
-                        first = r
-        for r in range(self.readers):
-            i = _CTRL - 1 - r
-            img[i] = new[i]
-        if first >= 0:
-            img[_CTRL] = img[_CTRL] & ~_ADDR | first
-        img[_DIRTY] = 1
+        its field back already addressed, the fields on (_plan, _adopt;
+        rp2nfc does the same in one call)."""
+        m = _plan(self.image, self.staged, self.fields, self.readers)
+        r = 0
+        off = m & 0xFF
+        while off:
+            if off & 1:
+                self._tx_control(r, _TX_OFF)
+            off >>= 1
+            r += 1
+        on = m >> 8
+        _adopt(self.image, self.staged, self.readers, on)
         self._load()
         r = 0
-        while back:
-            if back & 1:
-                self._tx_control(r, TX_ON)
-            back >>= 1
+        while on:
+            if on & 1:
+                self._tx_control(r, _TX_ON)
+            on >>= 1
             r += 1
 
     def _tx_control(self, reader, value):
@@ -195,7 +227,7 @@ class FrontEnd:
         rank's coil is connected, else as soon as flush() connects one."""
         self.fields[reader] = 1 if on else 0
         if not on or self.image[_CTRL - 1 - reader] & _ENABLE:
-            self._tx_control(reader, TX_ON if on else TX_OFF)
+            self._tx_control(reader, _TX_ON if on else _TX_OFF)
 
     def select(self, reader):
         """Address `reader` on the decoder (and latch whatever was staged)."""

@@ -20,7 +20,7 @@ except ImportError:  # CPython; the stub's signature cannot be matched
 
 from array import array
 
-from .frontend import FrontEnd
+from .frontend import FrontEnd, _plan, _adopt
 from .mfrc522 import _advance
 from ..native import micropython, ptr8, ptr32
 
@@ -31,6 +31,9 @@ _F_CTRL = const(8)       # frontend._CTRL: the controller's byte, the last shift
 _F_BYTES = const(9)      # frontend.CHAIN_BYTES
 _F_DIRTY = const(9)      # frontend._DIRTY: image[9], the image waits for a latch
 _MAX_SEG = const(24)     # frontend._MAX_SEG: the longest transaction in a script
+_F_TXC_W = const(0x28)   # frontend._TXC_W: TxControlReg's write address
+_F_TX_OFF = const(0x80)  # frontend._TX_OFF: its value with both drivers off
+_F_TX_ON = const(0x83)   # frontend._TX_ON: both on
 # mfrc522's (its names): the poll's answer, the I/O buffer, the state buffer.
 _ANTENNA = const(0x83)
 _MAXF = const(19)
@@ -162,6 +165,38 @@ def _run(config, chain, reader: int, script):
         k = p[i]
 
 
+@micropython.viper
+def _switch(config, chain, staged, fields, n: int, txc, sink):
+    """FrontEnd._switch in one call (the same transactions): each changing
+    rank's field off over the old switches, the new ones latched with the
+    first reader to get its field back addressed, the fields on. txc: 2
+    bytes for TxControlReg's writes; sink: what comes back."""
+    m = int(_plan(chain, staged, fields, n))
+    t = ptr8(txc)
+    t[0] = _F_TXC_W
+    t[1] = _F_TX_OFF
+    b = m & 0xFF
+    r = 0
+    while b:
+        if b & 1:
+            _xfer(config, chain, r, txc, sink, 2)
+        b >>= 1
+        r += 1
+    b = m >> 8
+    _adopt(chain, staged, n, b)
+    img = ptr8(chain)
+    if not b:                                # no field back: the latch alone
+        _xfer(config, chain, img[_F_CTRL] & _F_ADDR, txc, sink, 0)
+        return
+    t[1] = _F_TX_ON
+    r = 0
+    while b:
+        if b & 1:
+            _xfer(config, chain, r, txc, sink, 2)   # the first: latches the new switches too
+        b >>= 1
+        r += 1
+
+
 class Rp2FrontEnd(FrontEnd):
     """Rp2FrontEnd(spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
     FrontEnd on the RP2040's registers. spi: the machine.SPI(spi_id) that set
@@ -178,6 +213,10 @@ class Rp2FrontEnd(FrontEnd):
     def _load(self):
         self.image[_F_DIRTY] = 1
         _xfer(self.cfg, self.image, self.image[_F_CTRL] & _F_ADDR, self._sink, self._sink, 0)
+
+    def _switch(self):
+        _switch(self.cfg, self.image, self.staged, self.fields, self.readers, self._txc,
+                self._sink)
 
     def xfer(self, reader, out, into=None):
         _xfer(self.cfg, self.image, reader, out, self._sink if into is None else into, len(out))
@@ -210,10 +249,20 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
     strobe = c[1]
     n = int(len(states))
     done = 0
-    r = 0
-    while r < n:
-        if not mask & (1 << r):
+    # The readers in turn from one picked by the timer's bits: those served
+    # last in a call wait for the others' transactions (about 0.1 ms each),
+    # and always the same ones made their ranks' sweeps the longest.
+    r = (timer[10] >> 3) & 7
+    while r >= n:
+        r -= n
+    seen = 0
+    while seen < n:
+        seen += 1
+        if seen > 1:
             r += 1
+            if r == n:
+                r = 0
+        if not mask & (1 << r):
             continue
         state = states[r]
         st = ptr8(state)
@@ -225,7 +274,6 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
         if st[_PH] == _P_DONE:
             out[r] = st[_STATUS]
             done |= 1 << r
-            r += 1
             continue
         a = st[_ADDR]
         if (img[_F_CTRL] & 7) != a or img[_F_DIRTY]:
@@ -309,5 +357,4 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
         else:
             out[r] = _GONE if res == _GONE else st[_STATUS]
             done |= 1 << r
-        r += 1
     return done

@@ -77,8 +77,8 @@ CONFIRM = const(2)       # reads in a row that agree on a tile of ours to change
 DOUBT = const(8)
 RETRIES = const(7)       # immediate re-reads of a cell whose reads disagree: DOUBT - 1
 RETRY_MS = const(1000)   # how often a missing reader is asked again
-BUDGET_US = const(2000)  # a poll stays this long at most for readers to be due (issue 16: 1 ms
-                         # left the ranks served last waiting a pass an exchange: 155 ms sweeps)
+BUDGET_US = const(2000)  # poll()'s default stay for readers to be due (issue 16: 1 ms left the
+                         # ranks served last waiting a pass an exchange: 155 ms sweeps)
 # The scheduler's times wrap at 2**30, as MicroPython's ticks do; poll()'s
 # milliseconds are counted into that period on a runtime whose ticks wrap
 # elsewhere (CircuitPython's supervisor.ticks_ms: 2**29).
@@ -365,7 +365,7 @@ def _due(t: int, wake, n: int) -> int:
 
 class TileScanner:
     """TileScanner(readers, front, now_ms=0, settle_ms=5, hold_ms=3000,
-    clock=None, budget_us=BUDGET_US).
+    clock=None).
 
     .cells    bytearray(64) of reading codes (NOT_READ at first)
     .ids      bytearray(64): low byte of each tile's serial, 0 if unknown
@@ -374,9 +374,11 @@ class TileScanner:
     .missing  bit r set while reader r does not answer (0: all answer)
     expect(cell, hold_ms=None)  read this cell first in its rank, and again
                                 and again for hold_ms
-    poll(now_ms, between=None)  move the readers on (calling between()
-                                while it waits for them); True if .cells
-                                or .ids changed
+    poll(now_ms, between=None, budget_us=BUDGET_US)
+                                move the readers on (staying up to
+                                budget_us for them, calling between()
+                                while it waits); True if .cells or .ids
+                                changed
     view(fallback)              .cells, with missing readers' ranks from fallback
 
     clock: a microsecond tick source (time.ticks_us) to time the tags'
@@ -385,12 +387,11 @@ class TileScanner:
     """
 
     def __init__(self, readers, front, now_ms=0, settle_ms=SETTLE_MS, hold_ms=HOLD_MS,
-                 clock=None, budget_us=BUDGET_US):
+                 clock=None):
         self.readers = readers
         self.front = front
         self.settle_ms = settle_ms
         self.hold_ms = hold_ms
-        self.budget_us = budget_us
         self._clock = clock
         unit = 1000 if clock is not None else 1   # clock ticks a millisecond
         self._settle = settle_ms * unit
@@ -460,7 +461,7 @@ class TileScanner:
 
     # -- the state machines --------------------------------------------------
     @micropython.native
-    def poll(self, now_ms, between=None):
+    def poll(self, now_ms, between=None, budget_us=BUDGET_US):
         """Move on every reader that has something to do; and while one will
         have within budget_us (its frames through, its tag powered up), stay
         for it, calling between() while it waits: if that says True (other
@@ -472,7 +473,7 @@ class TileScanner:
         clock = self._clock
         t = clock() if clock is not None else now
         changed = False
-        end = (t + self.budget_us) & _WRAP
+        end = (t + budget_us) & _WRAP
         wake = self._wake
         n = self.ranks
         while True:
