@@ -251,10 +251,10 @@ print(json.dumps([r.failed, r.segments, r.vias]))
 
 
 def test_rip_up_and_reroute_gives_the_lane_to_the_net_that_needs_it():
-    """One top-layer lane joins the board's two halves and no via fits
-    anywhere. S (through-hole pads, routed first) takes the lane, so L (top
-    pads only) fails; the second pass routes L first and S goes along the
-    bottom: both routed, and the passes are logged."""
+    """The strict passes alone: one top-layer lane joins the board's two
+    halves and no via fits anywhere. S (through-hole pads, routed first)
+    takes the lane, so L (top pads only) fails; the second pass routes L
+    first and S goes along the bottom: both routed, and the passes logged."""
     out = _run("""
 from grid import Grid, BLOCKED
 import route
@@ -267,9 +267,67 @@ def pad(name, x, y, layers):
 s = [pad("S1.1", 2.5, 2, (0, 1)), pad("S2.1", 7.5, 2, (0, 1))]
 l = [pad("L1.1", 1, 2, (0,)), pad("L2.1", 9, 2, (0,))]
 log = []
-routes = route.route_all(g, [("S", 1, ["signal"], s), ("L", 2, ["signal"], l)], 0.6, 3, log.append)
+routes = route.route_all(g, [("S", 1, ["signal"], s), ("L", 2, ["signal"], l)], 0.6, 0, log.append, passes=3)
 print(json.dumps([log, [(r.net, r.failed, sorted({seg[0] for seg in r.segments})) for r in routes]]))
 """)
     log, routes = out
     assert log == ["routing pass 1: 1 pads unrouted in 1 nets", "routing pass 2: 0 pads unrouted in 0 nets"]
-    assert routes == [["L", [], [0]], ["S", [], [1]]]
+    assert routes == [["S", [], [1]], ["L", [], [0]]]
+
+
+def test_negotiated_congestion_gives_the_lane_to_the_net_that_needs_it():
+    """One top-layer lane joins the board's two halves and no via fits
+    anywhere. S (through-hole pads, routed first) takes the lane in the
+    strict first pass, so L (top pads only) fails: no order of a plain maze
+    router helps S first. The negotiation routes L through S's copper, both
+    now share cells, the present-congestion cost makes S's bottom-layer
+    detour the cheaper one when both are rerouted: both routed, nothing
+    shared."""
+    out = _run("""
+from grid import Grid, BLOCKED
+import route
+g = Grid(0, 0, 10, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+g.block_vias((0, 0, 10, 4), 1.0)
+g.mark_rect((0,), (3, 0, 7, 1.65), BLOCKED)
+g.mark_rect((0,), (3, 2.35, 7, 4), BLOCKED)
+def pad(name, x, y, layers):
+    return route.Terminal(name, [(l,) + g.cell(x, y) for l in layers], (x, y))
+s = [pad("S1.1", 2.5, 2, (0, 1)), pad("S2.1", 7.5, 2, (0, 1))]
+l = [pad("L1.1", 1, 2, (0,)), pad("L2.1", 9, 2, (0,))]
+log = []
+routes = route.route_all(g, [("S", 1, ["signal"], s), ("L", 2, ["signal"], l)], 0.6, 5, log.append, passes=1)
+print(json.dumps([log, [(r.net, r.failed, sorted({seg[0] for seg in r.segments})) for r in routes]]))
+""")
+    log, routes = out
+    assert log[0] == "routing pass 1: 1 pads unrouted in 1 nets"
+    assert log[1].startswith("negotiation 1: 1 nets rerouted, 2 nets share cells")
+    assert log[2].startswith("negotiation 2: 2 nets rerouted, 0 nets share cells, 0 pads unreachable")
+    assert routes == [["S", [], [1]], ["L", [], [0]]]
+
+
+def test_when_the_negotiation_cannot_share_out_a_lane_one_net_stays_unrouted_not_shorted():
+    """Two nets with top-layer pads only and one top lane: no solution. The
+    negotiation runs out, the nets still sharing are rerouted strictly in
+    order: the first gets the lane, the second is left unrouted (the DRC
+    then counts an unconnected pad, never a short)."""
+    out = _run("""
+from grid import Grid, BLOCKED
+import route
+g = Grid(0, 0, 10, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+g.block_vias((0, 0, 10, 4), 1.0)
+g.mark_rect((0,), (3, 0, 7, 1.65), BLOCKED)
+g.mark_rect((0,), (3, 2.35, 7, 4), BLOCKED)
+g.mark_rect((1,), (0, 0, 10, 4), BLOCKED)
+def pad(name, x, y):
+    return route.Terminal(name, [(0,) + g.cell(x, y)], (x, y))
+a = [pad("A1.1", 1, 1.5), pad("A2.1", 9, 1.5)]
+b = [pad("B1.1", 1, 2.5), pad("B2.1", 9, 2.5)]
+log = []
+routes = route.route_all(g, [("A", 1, ["signal"], a), ("B", 2, ["signal"], b)], 0.6, 3, log.append, passes=1)
+print(json.dumps([log, [(r.net, r.failed) for r in routes]]))
+""")
+    log, routes = out
+    assert log[0] == "routing pass 1: 1 pads unrouted in 1 nets"
+    assert [line.split(",")[1] for line in log[1:4]] == [" 2 nets share cells"] * 3
+    assert log[4] == "legalised: 2 nets rerouted without sharing, 1 pads unrouted"
+    assert routes == [["A", []], ["B", ["B2.1"]]]
