@@ -38,8 +38,9 @@ EDGE_CLEARANCE_MM = 0.3
 ORIGIN = (20.0, 20.0)      # the board's top-left corner on KiCad's page
 POUR = "GND"
 THERMAL_PAD_MM2 = 4.0      # an SMD pad of the pour's net this big may hold its vias
-ROUTE_PASSES = 4           # strict rip-up-and-reroute passes (route.route_all)
-ROUTE_ITERATIONS = 0       # negotiation iterations after them: 2 made the rank board worse (layout.md)
+# route.route_all per board: strict rip-up-and-reroute passes, their A*
+# weight, negotiation iterations after them (measured: hardware/layout.md)
+ROUTING = {"rank": (1, 1.5, 0), "controller": (4, 1.0, 0)}
 MOUNTING_HOLE = ("MountingHole", "MountingHole_2.7mm_M2.5")
 
 
@@ -312,7 +313,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         terms = [terminals[name][k] for k in sorted(terminals[name], key=_natural_pad)]
         classes = ["power", "signal"] if net_class(name, netlist.nets[name]) == "power" else ["signal"]
         jobs.append((name, number[name], classes, terms))
-    for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, ROUTE_ITERATIONS, log, ROUTE_PASSES):
+    passes, greed, iterations = ROUTING[kind]
+    for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, iterations, log, passes, greed):
         routes.append(r)
         if log and r.failed:
             log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))

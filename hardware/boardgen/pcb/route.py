@@ -22,7 +22,7 @@ PRES_FIRST = 0.5   # PathFinder's present-congestion factor, first iteration
 PRES_GROWTH = 1.6  # its growth per iteration
 PASSES = 4         # strict passes (rip-up and reroute by order)
 NEGOTIATE = 0      # negotiation iterations after them: see hardware/layout.md, Routing
-GREED = 1.5        # the router's A* weight: far fewer states, paths within 1.5 x the cheapest
+GREED = 1.5        # the negotiation's A* weight: far fewer states, paths within 1.5 x the cheapest
 STITCH_AWAY = 3    # cells (0.75 mm) a pour via keeps from other nets' pads when it can
 HIST = 0.4         # history added per iteration to a cell that stayed shared, in steps
 DEBUG = False
@@ -58,8 +58,9 @@ class Congestion:
     A search may cross another net's copper at a price (strict=False) or not
     at all (strict=True, the final legal pass)."""
 
-    def __init__(self, grid):
+    def __init__(self, grid, greed=1.0):
         shape = (2, grid.ny, grid.nx)
+        self.greed = greed      # the strict passes' A* weight (the negotiation's is GREED)
         self.use = {c: np.zeros(shape, np.int16) for c in grid.classes}
         self.use[None] = np.zeros(shape, np.int16)      # vias
         self.hist = np.zeros(shape, np.float64)
@@ -124,7 +125,9 @@ def _search(grid, net, cls, sources, targets, window, cong=None, own=(), novia=(
     # times faster than indexing a numpy array cell by cell
     mul, add, vmul = _cost_window(grid, net, cls, window, cong, own)
     mul_l, add_l, vmul_l = mul.tolist(), add.tolist(), vmul.tolist()
-    hw = 1.0 if cong is None else GREED   # weighted A*: long detours without expanding the whole board
+    # weighted A*: the negotiation's costs far exceed the estimate; in the
+    # strict passes the weight is the board's (it helps one, not the other)
+    hw = 1.0 if cong is None else (cong.greed if cong.strict else GREED)
     best = {}
     parent = {}
     heap = []
@@ -307,11 +310,11 @@ class _Board:
     """One routing of the jobs: the congestion counts and each net's route,
     copper footprint and centre cells."""
 
-    def __init__(self, grid, jobs, hole_gap):
+    def __init__(self, grid, jobs, hole_gap, greed):
         self.grid, self.hole_gap = grid, hole_gap
         self.jobs = {j[0]: j for j in jobs}
         self.owns = {name: {c for t in terms for c in t.cells} for name, _n, _c, terms in jobs}
-        self.cong = Congestion(grid)
+        self.cong = Congestion(grid, greed)
         self.routes, self.feet, self.centres = {}, {}, {}
 
     def reroute(self, name):
@@ -342,7 +345,7 @@ class _Board:
         return out
 
 
-def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSES):
+def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSES, greed=1.0):
     """Route every job (name, net number, classes, terminals); deterministic
     (no clock, no randomness, ties broken by the job order).
 
@@ -350,6 +353,7 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
        no other net's copper is; while pads stay unrouted and passes are
        left, again from the bare grid with the nets that failed first (the
        last pass's failures, then earlier ones). The best pass is kept.
+       greed weights their A* (1: exact cheapest paths).
     2. Negotiated congestion (PathFinder) from there: the nets with unrouted
        pads are rerouted allowed to cross other nets' copper at a price;
        each iteration reroutes every net that shares a cell, with the
@@ -361,7 +365,7 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
     names = [j[0] for j in jobs]
     best, promoted, order = None, [], list(names)
     for k in range(passes):
-        b = _Board(grid, jobs, hole_gap)
+        b = _Board(grid, jobs, hole_gap, greed)
         b.cong.strict = True
         for name in order:
             b.reroute(name)
