@@ -331,3 +331,29 @@ print(json.dumps([log, [(r.net, r.failed) for r in routes]]))
     assert [line.split(",")[1] for line in log[1:4]] == [" 2 nets share cells"] * 3
     assert log[4] == "legalised: 2 nets rerouted without sharing, 1 pads unrouted"
     assert routes == [["A", []], ["B", ["B2.1"]]]
+
+
+def test_a_pour_via_keeps_off_another_nets_pin_when_it_can():
+    """A GND pad with another net's pin up and to its left: the cheapest
+    stitch (a run along the top layer's x) would put the via 0.5 mm from
+    that pin, in its escape; the via goes where it keeps 0.75 mm from the
+    cells next to the pin instead."""
+    out = _run("""
+from grid import Grid
+import route
+g = Grid(0, 0, 6, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+gnd, pin = (1.85, 1.85, 2.15, 2.15), (1.0, 1.2, 1.3, 1.5)
+g.mark_rect((0,), gnd, 1)
+g.mark_rect((0,), pin, 5)
+for r in (gnd, pin):
+    g.block_vias(r, 0.45)
+t = route.Terminal("G.1", [(0,) + g.cell(2, 2)], (2, 2))
+r = route.stitch(g, 1, "signal", t, 0.6)
+print(json.dumps([r.failed, r.vias]))
+""")
+    failed, vias = out
+    assert failed == [] and len(vias) == 1
+    (x, y), = vias
+    dx = max(1.0 - x, x - 1.3, 0)
+    dy = max(1.2 - y, y - 1.5, 0)
+    assert (dx * dx + dy * dy) ** 0.5 >= 0.75 + 0.1 + 0.15, (x, y)
