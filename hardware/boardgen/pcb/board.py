@@ -38,7 +38,10 @@ HOLE_GAP_MM = 0.3          # drill to drill
 EDGE_CLEARANCE_MM = 0.3
 ORIGIN = (20.0, 20.0)      # the board's top-left corner on KiCad's page
 POUR = "GND"
-ROUTE_PASSES = 4           # rip-up-and-reroute passes (route.route_all): later ones did not do better
+THERMAL_PAD_MM2 = 4.0      # an SMD pad of the pour's net this big may hold its vias
+# route.route_all per board: strict rip-up-and-reroute passes, their A*
+# weight, negotiation iterations after them (measured: hardware/layout.md)
+ROUTING = {"rank": (1, 1.5, 0), "controller": (4, 1.0, 0)}
 MOUNTING_HOLE = ("MountingHole", "MountingHole_2.7mm_M2.5")
 
 
@@ -151,6 +154,10 @@ def _pad_rect(pad):
     bb = pad.GetBoundingBox()
     return (pcbnew.ToMM(bb.GetLeft()) - ORIGIN[0], pcbnew.ToMM(bb.GetTop()) - ORIGIN[1],
             pcbnew.ToMM(bb.GetRight()) - ORIGIN[0], pcbnew.ToMM(bb.GetBottom()) - ORIGIN[1])
+
+
+def _area(rect):
+    return (rect[2] - rect[0]) * (rect[3] - rect[1])
 
 
 def _pad_layers(pad):
@@ -289,7 +296,9 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 c = ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
                 grid.block_vias((c[0], c[1], c[0], c[1]),
                                 pcbnew.ToMM(pad.GetDrillSize().x) / 2 + VIA_DRILL_MM / 2 + HOLE_GAP_MM)
-            elif layers:
+            elif layers and not (name == POUR and _area(_pad_rect(pad)) >= THERMAL_PAD_MM2):
+                # no via in an SMD pad, but in a big one of the pour's net (an
+                # exposed pad: its vias are its stitches to the pour)
                 grid.block_vias(_pad_rect(pad), VIA_MM / 2 + CLEARANCE_MM)
             if name is not None and layers:
                 cells = _terminal_cells(grid, pad, layers)
@@ -331,7 +340,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         terms = [terminals[name][k] for k in sorted(terminals[name], key=_natural_pad)]
         classes = ["power", "signal"] if net_class(name, netlist.nets[name]) == "power" else ["signal"]
         jobs.append((name, number[name], classes, terms))
-    for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, ROUTE_PASSES, log):
+    passes, greed, iterations = ROUTING[kind]
+    for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, iterations, log, passes, greed):
         routes.append(r)
         if log and r.failed:
             log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))

@@ -71,6 +71,13 @@ class Grid:
         """Claim every cell whose centre lies closer than the needed clearance
         to an object (dist_fn: distance from a cell centre to the object's
         copper)."""
+        for key, layer, sl, mask in self._masks(layers, dist_fn, bbox, extra, via_too):
+            arr = self.via if key is None else self.track[key]
+            self._claim(arr[layer][sl], mask, net)
+
+    def _masks(self, layers, dist_fn, bbox, extra=0.0, via_too=True):
+        """(class or None for vias, layer, window, mask) of the cells whose
+        centre lies closer than that map's clearance to an object."""
         grow_max = max(self.classes.values()) + self.clearance + self.margin + self.via_radius + extra
         win = self._window(bbox, grow_max)
         if win is None:
@@ -79,11 +86,9 @@ class Grid:
         d = dist_fn(xs, ys)
         for layer in layers:
             for cls, hw in self.classes.items():
-                mask = d < hw + self.clearance + self.margin + extra
-                self._claim(self.track[cls][layer][sl], mask, net)
+                yield cls, layer, sl, d < hw + self.clearance + self.margin + extra
             if via_too:
-                mask = d < self.via_radius + self.clearance + self.margin + extra
-                self._claim(self.via[layer][sl], mask, net)
+                yield None, layer, sl, d < self.via_radius + self.clearance + self.margin + extra
 
     def mark_rect(self, layers, rect, net, extra=0.0):
         x0, y0, x1, y1 = rect
@@ -95,6 +100,11 @@ class Grid:
         self._mark(layers, dist, rect, net, extra)
 
     def mark_segment(self, layers, a, b, half_width, net, extra=0.0):
+        self._mark(layers, *self._segment(a, b, half_width), net, extra)
+
+    @staticmethod
+    def _segment(a, b, half_width):
+        """(distance function, bounding box) of a track's copper."""
         (ax, ay), (bx, by) = a, b
         vx, vy = bx - ax, by - ay
         ll = vx * vx + vy * vy
@@ -107,7 +117,23 @@ class Grid:
             return np.maximum(np.hypot(xs - (ax + t * vx), ys - (ay + t * vy)) - half_width, 0)
         bbox = (min(ax, bx) - half_width, min(ay, by) - half_width,
                 max(ax, bx) + half_width, max(ay, by) + half_width)
-        self._mark(layers, dist, bbox, net, extra)
+        return dist, bbox
+
+    def footprint(self, segments, vias):
+        """The cells a net's copper (segments [(layer, a, b, class)], vias
+        [(x, y)]) denies to other nets: {class or None (vias): flat indices
+        into that map}, each cell once. The negotiated router counts these
+        instead of claiming them."""
+        parts = {}
+        items = [((layer,), a, b, self.classes[cls]) for layer, a, b, cls in segments]
+        items += [((0, 1), v, v, self.via_radius) for v in vias]
+        for layers, a, b, hw in items:
+            dist, bbox = self._segment(a, b, hw)
+            for key, layer, sl, mask in self._masks(layers, dist, bbox):
+                iy, ix = np.nonzero(mask)
+                flat = (layer * self.ny + iy + sl[0].start) * self.nx + ix + sl[1].start
+                parts.setdefault(key, []).append(flat)
+        return {k: np.unique(np.concatenate(v)) for k, v in parts.items()}
 
     def mark_circle(self, layers, c, radius, net, extra=0.0):
         self.mark_segment(layers, c, c, radius, net, extra)

@@ -1,5 +1,5 @@
-"""Where every part of the rank board goes: its cells and channels (the
-controller's placement is controller_place.py).
+"""Where every part of the rank board goes: its cells, channels and
+electronics end (the controller's placement is controller_place.py).
 
 Placement works on roles read from the netlist (footprints and nets), not on
 reference numbers, so a regenerated schematic places the same way:
@@ -19,13 +19,16 @@ degrees, side "F" or "B".
 """
 import re
 
+import numpy as np
+
 import dims
 from footprints import coil_keepout
 
 POWER = re.compile(r"^(GND|AGND|PGND|[+-]\d+V\d*.*|VBUS.*|VSYS|VCC|VDD.*)$")
 PART_GAP_MM = 0.8         # between courtyards of packed parts
 ROUTE_ROOM_MM = 1.6       # and room around each for its pins' escapes
-SIDE_COLUMN_MM = 24.0     # the rank board's electronics end, beside its connectors
+SIDE_COLUMN_MM = 48.0     # the rank board's electronics end, beside its connectors
+RANK_ROUTE_ROOM_MM = 2.4  # room around each part there for its pins' escapes
 EDGE_MM = 0.6             # courtyard to board edge
 
 
@@ -96,6 +99,39 @@ class _Packer:
                     self.slots[i][6] = max(ph, hh)
                     return px + ww / 2, py + hh / 2, rot
         return None
+
+
+class _Spotter:
+    """Each rectangle at the free spot (on the 0.25 mm grid, inside a slot,
+    overlapping nothing placed before) nearest to its target point."""
+
+    def __init__(self, slots):
+        self.slots, self.placed = slots, []
+
+    def put(self, w, h, target):
+        best = None
+        for rot in (0, 90):
+            ww, hh = (w, h) if rot == 0 else (h, w)
+            for x0, y0, x1, y1 in self.slots:
+                xs = np.arange(np.ceil((x0 + ww / 2) * 4), np.floor((x1 - ww / 2) * 4) + 1) / 4
+                ys = np.arange(np.ceil((y0 + hh / 2) * 4), np.floor((y1 - hh / 2) * 4) + 1) / 4
+                if not len(xs) or not len(ys):
+                    continue
+                gx, gy = np.meshgrid(xs, ys)
+                d = np.hypot(gx - target[0], gy - target[1]).ravel()
+                order = np.lexsort((gx.ravel(), gy.ravel(), d))
+                for i in order:
+                    if best is not None and d[i] >= best[0]:
+                        break
+                    x, y = float(gx.ravel()[i]), float(gy.ravel()[i])
+                    r = (x - ww / 2, y - hh / 2, x + ww / 2, y + hh / 2)
+                    if all(r[2] <= q[0] or q[2] <= r[0] or r[3] <= q[1] or q[3] <= r[1] for q in self.placed):
+                        best = (d[i], x, y, rot, r)
+                        break
+        if best is None:
+            return None
+        self.placed.append(best[4])
+        return best[1], best[2], best[3]
 
 
 def _centre_place(box, cx, cy, rot, side="F"):
@@ -215,23 +251,43 @@ def rank_layout(netlist, boxes):
         x1 = cells[i + 1][1] - half - 0.6
         slots.append((x0, cy - half + 0.4, x1, cy - 1.8))
         slots.append((x0, cy + 1.8, x1, cy + half - 0.4))
-    packer = _Packer(slots, (cells_w, cy))
-    packer = _Packer(slots, (width / 2, cy))
+    # the ICs in the electronics end, each at its point of the floor plan
+    # (biggest first: the shift register by the connectors, the two switches
+    # nearest the cells, their feeds leaving towards them, the reader between,
+    # the small ones by the connectors); each passive as near its IC as it
+    # fits; between the coils only what the end cannot hold
+    cx0, cx1 = column[0], column[2]
+    plan = [(cx1 - 6.0, 8.0), (dims.READER_X_MM, height - 8.0), (dims.READER_X_MM, 8.0), ((cx0 + cx1) / 2, cy)]
+    spotter = _Spotter(slots)
+    at = {}
     rest = [r for r in by_role.get("other", []) if r not in places and r not in connectors]
+    owner = _owners(netlist, rest, boxes)
+    ics = [r for r in _clustered(netlist, rest, boxes) if owner[r] == r]
     for ref in _clustered(netlist, rest, boxes):
         w, h = _size(boxes[ref])
-        spot = packer.put(w + ROUTE_ROOM_MM, h + ROUTE_ROOM_MM)
+        if owner[ref] == ref:
+            k = ics.index(ref)
+            # a small IC (the crystal too) beside the placed IC it shares the most signals with
+            near = max([(len(_signals(netlist, ref) & _signals(netlist, ic)), -j, ic)
+                        for j, ic in enumerate(ics[:k])] or [(0, 0, None)])
+            target = plan[k] if k < len(plan) else (at[near[2]] if near[0] else (cx1 - 4.0, cy))
+        elif owner[ref] is not None:
+            target = at[owner[ref]]
+        else:
+            target = ((cx0 + cx1) / 2, cy)
+        spot = spotter.put(w + RANK_ROUTE_ROOM_MM, h + RANK_ROUTE_ROOM_MM, target)
         if spot is None:
             raise ValueError("no room on the rank board for %s (%.1f x %.1f mm)" % (ref, w, h))
+        at[ref] = spot[:2]
         places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
     return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells)
 
 
-def _clustered(netlist, refs, boxes):
-    """The parts in packing order: each IC (biggest first) followed by the
-    passives that share the most signal nets with it, so they land beside it."""
+def _owners(netlist, refs, boxes):
+    """{ref: its IC}: an IC (more than two pins) owns itself, a passive
+    belongs to the IC it shares the most nets with (None: no IC)."""
     ics = sorted([r for r in refs if len(_pins(netlist, r)) > 2], key=lambda r: (-_area(boxes[r]), natural(r)))
-    owner = {}
+    owner = {ic: ic for ic in ics}
     for ref in refs:
         if ref in ics:
             continue
@@ -239,16 +295,29 @@ def _clustered(netlist, refs, boxes):
         score = [(len(nets & _pins(netlist, ic)), -k) for k, ic in enumerate(ics)]
         best = max(score) if score else (0, 0)
         owner[ref] = ics[-best[1]] if best[0] > 0 else None
+    return owner
+
+
+def _clustered(netlist, refs, boxes):
+    """The parts in packing order: each IC (biggest first) followed by the
+    passives that share the most signal nets with it, so they land beside it."""
+    owner = _owners(netlist, refs, boxes)
+    ics = sorted([r for r, o in owner.items() if o == r], key=lambda r: (-_area(boxes[r]), natural(r)))
     order = []
     for ic in ics:
         order.append(ic)
-        order += sorted([r for r, o in owner.items() if o == ic], key=lambda r: (-_area(boxes[r]), natural(r)))
+        order += sorted([r for r, o in owner.items() if o == ic and r != ic],
+                        key=lambda r: (-_area(boxes[r]), natural(r)))
     order += sorted([r for r, o in owner.items() if o is None], key=lambda r: (-_area(boxes[r]), natural(r)))
     return order
 
 
 def _pins(netlist, ref):
     return {net for net, nodes in netlist.nets.items() if any(r == ref for r, _p in nodes)}
+
+
+def _signals(netlist, ref):
+    return {net for net in _pins(netlist, ref) if not is_power(net, netlist.nets[net])}
 
 
 def _size(box):

@@ -10,12 +10,21 @@ route stays in the channels between the coils. Same input, same board.
 """
 import heapq
 
+import numpy as np
+
 from grid import BLOCKED, FREE
 
 STEP = 10          # cost of one cell along the layer's preferred direction
 CROSS = 14         # one cell against it
 TURN = 20
 VIA = 120
+PRES_FIRST = 0.5   # PathFinder's present-congestion factor, first iteration
+PRES_GROWTH = 1.6  # its growth per iteration
+PASSES = 4         # strict passes (rip-up and reroute by order)
+NEGOTIATE = 0      # negotiation iterations after them: see hardware/layout.md, Routing
+GREED = 1.5        # the negotiation's A* weight: far fewer states, paths within 1.5 x the cheapest
+STITCH_AWAY = 3    # cells (0.75 mm) a pour via keeps from other nets' pads when it can
+HIST = 0.4         # history added per iteration to a cell that stayed shared, in steps
 DEBUG = False
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # (dy, dx): +x, +y, -x, -y
 
@@ -38,14 +47,68 @@ class Route:
         self.segments, self.vias, self.failed = [], [], []
 
 
-MAX_EXPANSIONS = 60000
+MAX_EXPANSIONS = 60000   # per search in the strict passes (a failure there is cheap to leave)
+MAX_NEGOTIATED = 250000  # in the negotiation: a 300 mm bus line around the parts needs ~10^5
 
 
-def _search(grid, net, cls, sources, targets, window):
-    """Cheapest path of cells from any source to any target, or None. A
-    state is a cell; the turn cost looks at the step into the cell (not
-    exact A*, but an order of magnitude fewer states than cell x direction)."""
-    track, via = grid.track[cls], grid.via
+class Congestion:
+    """PathFinder's bookkeeping (McMurchie and Ebeling, 1995) over the grid:
+    how many routed nets deny each cell (per width class, and for vias), the
+    history cost of the cells that stayed shared, and the present factor.
+    A search may cross another net's copper at a price (strict=False) or not
+    at all (strict=True, the final legal pass)."""
+
+    def __init__(self, grid, greed=1.0):
+        shape = (2, grid.ny, grid.nx)
+        self.greed = greed      # the strict passes' A* weight (the negotiation's is GREED)
+        self.use = {c: np.zeros(shape, np.int16) for c in grid.classes}
+        self.use[None] = np.zeros(shape, np.int16)      # vias
+        self.hist = np.zeros(shape, np.float64)
+        self.pres = PRES_FIRST
+        self.strict = False
+
+    def add(self, footprint, sign):
+        for key, flat in footprint.items():
+            self.use[key].reshape(-1)[flat] += sign
+
+
+def _cost_window(grid, net, cls, window, cong, own):
+    """Per layer, for the window: the multiplier of a step into each cell
+    (-1: forbidden) and the history added, and the same for a via there."""
+    y0, x0, y1, x1 = window
+    rows, cols = slice(y0, y1 + 1), slice(x0, x1 + 1)
+    base = grid.track[cls][:, rows, cols]
+    ok = (base == FREE) | (base == net)
+    vb = grid.via[:, rows, cols]
+    vok = ((vb == FREE) | (vb == net)).all(axis=0)
+    vok = np.stack([vok & ok[1], vok & ok[0]])          # a via from layer l lands on 1 - l
+    if cong is None:
+        mul = np.where(ok, 1.0, -1.0)
+        vmul = np.where(vok, 1.0, -1.0)
+        return mul, np.zeros(mul.shape), vmul
+    use = cong.use[cls][:, rows, cols].astype(np.float64)
+    vuse = cong.use[None][:, rows, cols].sum(axis=0)
+    hist = cong.hist[:, rows, cols].copy()
+    if len(own):                                        # a net's own pads cost it nothing extra
+        o = own[(own[:, 1] >= y0) & (own[:, 1] <= y1) & (own[:, 2] >= x0) & (own[:, 2] <= x1)]
+        use[o[:, 0], o[:, 1] - y0, o[:, 2] - x0] = 0.0
+        hist[o[:, 0], o[:, 1] - y0, o[:, 2] - x0] = 0.0
+    vuse = vuse + use[::-1]
+    if cong.strict:
+        ok &= use == 0
+        vok &= vuse == 0
+    mul = np.where(ok, 1.0 + cong.pres * use, -1.0)
+    vmul = np.where(vok, 1.0 + cong.pres * vuse, -1.0)
+    return mul, hist * np.maximum(mul, 0), vmul
+
+
+def _search(grid, net, cls, sources, targets, window, cong=None, own=(), novia=()):
+    """Cheapest path of cells from any source to any target: (path, cost,
+    shared) or None; shared says whether it crosses another net's copper.
+    A state is a cell; the turn cost looks at the step into the cell (not
+    exact A*, but an order of magnitude fewer states than cell x direction).
+    Without cong a cell is usable or not (the grid's marks); with it a step
+    costs (base + history) x (1 + present factor x nets already there)."""
     y0, x0, y1, x1 = window
     tgt = set(targets)
     ty0 = min(c[1] for c in targets)
@@ -58,21 +121,30 @@ def _search(grid, net, cls, sources, targets, window):
         dx = tx0 - ix if ix < tx0 else (ix - tx1 if ix > tx1 else 0)
         return STEP * (dx + dy)
 
+    # the window as nested lists, offset to (y0, x0): a list lookup is several
+    # times faster than indexing a numpy array cell by cell
+    mul, add, vmul = _cost_window(grid, net, cls, window, cong, own)
+    mul_l, add_l, vmul_l = mul.tolist(), add.tolist(), vmul.tolist()
+    # weighted A*: the negotiation's costs far exceed the estimate; in the
+    # strict passes the weight is the board's (it helps one, not the other)
+    hw = 1.0 if cong is None else (cong.greed if cong.strict else GREED)
     best = {}
     parent = {}
     heap = []
     for s in sorted(c for c in sources if y0 <= c[1] <= y1 and x0 <= c[2] <= x1):
+        if mul_l[s[0]][s[1] - y0][s[2] - x0] < 0:
+            continue
         best[s] = 0
         parent[s] = None
-        heapq.heappush(heap, (h(s[1], s[2]), 0, s, 4))
-    # the window as nested lists, offset to (y0, x0): a list lookup is several
-    # times faster than indexing a numpy array cell by cell
-    rows, cols = slice(y0, y1 + 1), slice(x0, x1 + 1)
-    track_l = (track[0][rows, cols].tolist(), track[1][rows, cols].tolist())
-    via0, via1 = via[0][rows, cols].tolist(), via[1][rows, cols].tolist()
+        heapq.heappush(heap, (hw * h(s[1], s[2]), 0, s, 4))
     expanded = 0
+    limit = MAX_EXPANSIONS if cong is None or cong.strict else MAX_NEGOTIATED
+    # equal estimates pop the deepest state first (-g): on a long straight run
+    # every cell of the rectangle has the same f, and the shallowest-first
+    # order would expand all of them
     while heap:
         f, g, key, d = heapq.heappop(heap)
+        g = -g
         if best[key] < g:
             continue
         if key in tgt:
@@ -80,36 +152,41 @@ def _search(grid, net, cls, sources, targets, window):
             while key is not None:
                 path.append(key)
                 key = parent[key]
-            return path[::-1]
+            path.reverse()
+            shared = cong is not None and any(
+                mul_l[c[0]][c[1] - y0][c[2] - x0] > 1.0
+                or (c[0] != p[0] and vmul_l[p[0]][p[1] - y0][p[2] - x0] > 1.0)
+                for p, c in zip(path, path[1:]))
+            return path, g, shared
         expanded += 1
-        if expanded > MAX_EXPANSIONS:
+        if expanded > limit:
             return None
         l, iy, ix = key
-        tl = track_l[l]
+        ml, al = mul_l[l], add_l[l]
         for nd, (dy, dx) in enumerate(DIRS):
             jy, jx = iy + dy, ix + dx
             if jy < y0 or jy > y1 or jx < x0 or jx > x1:
                 continue
-            v = tl[jy - y0][jx - x0]
-            if v != FREE and v != net:
+            m = ml[jy - y0][jx - x0]
+            if m < 0:
                 continue
             along = (dx != 0) == (l == 0)
-            ng = g + (STEP if along else CROSS) + (TURN if d != 4 and d != nd else 0)
+            ng = g + ((STEP if along else CROSS) + (TURN if d != 4 and d != nd else 0)) * m \
+                + al[jy - y0][jx - x0]
             nkey = (l, jy, jx)
             if ng < best.get(nkey, 1 << 60):
                 best[nkey] = ng
                 parent[nkey] = key
-                heapq.heappush(heap, (ng + h(jy, jx), ng, nkey, nd))
-        o = 1 - l
-        wy, wx = iy - y0, ix - x0
-        v0, v1, vt = via0[wy][wx], via1[wy][wx], track_l[o][wy][wx]
-        if (v0 == FREE or v0 == net) and (v1 == FREE or v1 == net) and (vt == FREE or vt == net):
-            ng = g + VIA
+                heapq.heappush(heap, (ng + hw * h(jy, jx), -ng, nkey, nd))
+        m = vmul_l[l][iy - y0][ix - x0]
+        if m >= 0 and (iy, ix) not in novia:
+            o = 1 - l
+            ng = g + VIA * m + add_l[o][iy - y0][ix - x0]
             nkey = (o, iy, ix)
             if ng < best.get(nkey, 1 << 60):
                 best[nkey] = ng
                 parent[nkey] = key
-                heapq.heappush(heap, (ng + h(iy, ix), ng, nkey, 4))
+                heapq.heappush(heap, (ng + hw * h(iy, ix), -ng, nkey, 4))
     return None
 
 
@@ -145,55 +222,66 @@ def _cells_of_segment(grid, layer, a, b):
     return [(layer, iy0 + k * sy, ix0 + k * sx) for k in range(n + 1)]
 
 
-def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100)):
-    """Connect the terminals of one net; marks its copper on the grid.
-    classes: the width classes to try, widest first (a power net narrows to
-    reach a fine-pitch pin)."""
+def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=None):
+    """Connect the terminals of one net. classes: the width classes to try,
+    widest first (a power net narrows to reach a fine-pitch pin). Without
+    cong its copper is marked on the grid at once; with cong (the negotiated
+    router) the grid is left alone and route_all counts the copper."""
     result = Route(net, classes[0])
     todo = list(terminals[1:])
     tree = set(terminals[0].cells)
+    own = np.array(sorted({c for t in terminals for c in t.cells}), np.int64).reshape(-1, 3) \
+        if cong is not None else ()
+    novia = set()              # hole to hole: this net's own vias keep apart too
     done_xy = [terminals[0].xy]
     while todo:
         # Prim: the pad nearest to the copper placed so far
         todo.sort(key=lambda t: (min(abs(t.xy[0] - x) + abs(t.xy[1] - y) for x, y in done_xy), t.name))
         t = todo.pop(0)
-        path = None
+        found = None
         for cls in classes:
             usable = [c for c in t.cells if grid.track[cls][c] in (FREE, net)]
             src = [c for c in tree if grid.track[cls][c] in (FREE, net)]
             if not (usable and src):
                 continue
             for grow in windows:
-                cells = src + usable
-                if grow is None:
-                    win = (0, 0, grid.ny - 1, grid.nx - 1)
-                else:
-                    # the window spans the pad and the part of the tree nearest to it
-                    ty, tx = grid.cell(*t.xy)
-                    near = min(src, key=lambda c: abs(c[1] - ty) + abs(c[2] - tx))
-                    ys = [near[1], ty]
-                    xs = [near[2], tx]
-                    win = (max(0, min(ys) - grow), max(0, min(xs) - grow),
-                           min(grid.ny - 1, max(ys) + grow), min(grid.nx - 1, max(xs) + grow))
-                path = _search(grid, net, cls, src, usable, win)
-                if path:
-                    break
-            if path:
+                # the window spans the pad and the part of the tree nearest to it
+                ty, tx = grid.cell(*t.xy)
+                near = min(src, key=lambda c: (abs(c[1] - ty) + abs(c[2] - tx), c))
+                ys = [near[1], ty]
+                xs = [near[2], tx]
+                win = (max(0, min(ys) - grow), max(0, min(xs) - grow),
+                       min(grid.ny - 1, max(ys) + grow), min(grid.nx - 1, max(xs) + grow))
+                r = _search(grid, net, cls, src, usable, win, cong, own, novia)
+                # a wider window if cheaper; a narrower class only if it shares no cell
+                if r and (found is None or (found[0] == cls and r[1] < found[1][1])
+                          or (found[1][2] and not r[2])):
+                    found = (cls, r)
+                if found and not found[1][2]:
+                    break          # a path that shares no cell: no wider window needed
+            if found and not found[1][2]:
                 break
-        if not path:
+        if not found:
             if DEBUG:
                 print("fail", t.name, len(t.cells), net)
             result.failed.append(t.name)
             continue
+        cls, (path, _cost, _shared) = found
         hw = grid.classes[cls]
         segs, vias = _segments(grid, path)
         for layer, a, b in segs:
-            grid.mark_segment((layer,), a, b, hw, net)
+            if cong is None:
+                grid.mark_segment((layer,), a, b, hw, net)
             tree.update(_cells_of_segment(grid, layer, a, b))
         for v in vias:
-            grid.mark_circle((0, 1), v, grid.via_radius, net)
-            grid.block_vias((v[0], v[1], v[0], v[1]), hole_gap)
             iy, ix = grid.cell(*v)
+            if cong is None:
+                grid.mark_circle((0, 1), v, grid.via_radius, net)
+                grid.block_vias((v[0], v[1], v[0], v[1]), hole_gap)
+            else:
+                r = int(hole_gap / grid.pitch)
+                novia.update((y, x) for y in range(iy - r, iy + r + 1) for x in range(ix - r, ix + r + 1)
+                             if (y - iy) ** 2 + (x - ix) ** 2 <= (hole_gap / grid.pitch) ** 2)
             tree.update({(0, iy, ix), (1, iy, ix)})
         tree.update(t.cells)
         done_xy.append(t.xy)
@@ -202,40 +290,148 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100)):
     return result
 
 
-def route_all(grid, jobs, hole_gap, passes=3, log=None):
-    """Route every job (name, net number, classes, terminals), in the given
-    order, then rip up and reroute: while pads stay unrouted and passes are
-    left, start again from the grid as it was with the nets that failed moved
-    to the front (those failed last pass first, then the earlier ones: a net
-    that needs a lane gets it before the nets that took it). A bounded
-    negotiation by order; the pass that leaves the fewest pads unrouted wins
-    (the first of equals), so the result is the same on every run."""
-    snap = grid.snapshot()
-    order = list(jobs)
-    best = None
-    promoted = []
+def _centres(grid, route, own):
+    """{class or None: flat indices} of the cells a route's track centres and
+    via centres occupy (its own pads left out): where it must be alone."""
+    out = {}
+    for layer, a, b, cls in route.segments:
+        for c in _cells_of_segment(grid, layer, a, b):
+            if c not in own:
+                out.setdefault(cls, set()).add((c[0] * grid.ny + c[1]) * grid.nx + c[2])
+    for v in route.vias:
+        iy, ix = grid.cell(*v)
+        for l in (0, 1):
+            if (l, iy, ix) not in own:
+                out.setdefault(None, set()).add((l * grid.ny + iy) * grid.nx + ix)
+    return {k: np.array(sorted(v), np.int64) for k, v in out.items()}
+
+
+class _Board:
+    """One routing of the jobs: the congestion counts and each net's route,
+    copper footprint and centre cells."""
+
+    def __init__(self, grid, jobs, hole_gap, greed):
+        self.grid, self.hole_gap = grid, hole_gap
+        self.jobs = {j[0]: j for j in jobs}
+        self.owns = {name: {c for t in terms for c in t.cells} for name, _n, _c, terms in jobs}
+        self.cong = Congestion(grid, greed)
+        self.routes, self.feet, self.centres = {}, {}, {}
+
+    def reroute(self, name):
+        _name, number, classes, terms = self.jobs[name]
+        if name in self.feet:
+            self.cong.add(self.feet[name], -1)
+        r = route_net(self.grid, number, classes, terms, self.hole_gap, cong=self.cong)
+        r.net = name
+        self.routes[name] = r
+        self.feet[name] = self.grid.footprint(r.segments, r.vias)
+        self.centres[name] = _centres(self.grid, r, self.owns[name])
+        self.cong.add(self.feet[name], +1)
+
+    def rip(self, name):
+        self.cong.add(self.feet.pop(name), -1)
+
+    def unrouted(self):
+        return sum(len(r.failed) for r in self.routes.values())
+
+    def shared(self, order):
+        """{net: [(map, flat indices of its centre cells another net's copper denies)]}"""
+        out = {}
+        for name in order:
+            for key, flat in self.centres[name].items():
+                hit = flat[self.cong.use[key].reshape(-1)[flat] > 1]
+                if len(hit):
+                    out.setdefault(name, []).append((key, hit))
+        return out
+
+
+def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSES, greed=1.0):
+    """Route every job (name, net number, classes, terminals); deterministic
+    (no clock, no randomness, ties broken by the job order).
+
+    1. Strict passes (rip-up and reroute by order): every net in order where
+       no other net's copper is; while pads stay unrouted and passes are
+       left, again from the bare grid with the nets that failed first (the
+       last pass's failures, then earlier ones). The best pass is kept.
+       greed weights their A* (1: exact cheapest paths).
+    2. Negotiated congestion (PathFinder) from there: the nets with unrouted
+       pads are rerouted allowed to cross other nets' copper at a price;
+       each iteration reroutes every net that shares a cell, with the
+       present-congestion factor grown and a history cost added on the cells
+       that stayed shared, until no cell is shared or the iterations run out.
+       Then the nets still sharing are ripped up and rerouted strictly one by
+       one (a pad that cannot be reached stays unrouted: never a short), and
+       if that leaves more pads unrouted than step 1, step 1's routes stay."""
+    names = [j[0] for j in jobs]
+    best, promoted, order = None, [], list(names)
     for k in range(passes):
-        if k:
-            grid.restore(snap)
-        routes = []
-        for name, number, classes, terms in order:
-            r = route_net(grid, number, classes, terms, hole_gap)
-            r.net = name
-            routes.append(r)
-        failed = [r.net for r in routes if r.failed]
-        n = sum(len(r.failed) for r in routes)
+        b = _Board(grid, jobs, hole_gap, greed)
+        b.cong.strict = True
+        for name in order:
+            b.reroute(name)
+        failed = [n for n in order if b.routes[n].failed]
         if log:
-            log("routing pass %d: %d pads unrouted in %d nets" % (k + 1, n, len(failed)))
-        if best is None or n < best[0]:
-            best = (n, routes, grid.snapshot())
-        if not n:
+            log("routing pass %d: %d pads unrouted in %d nets" % (k + 1, b.unrouted(), len(failed)))
+        if best is None or b.unrouted() < best.unrouted():
+            best = b
+        if not failed:
             break
         promoted = failed + [f for f in promoted if f not in failed]
-        rank = {f: i for i, f in enumerate(promoted)}
-        order = sorted((j for j in jobs if j[0] in rank), key=lambda j: rank[j[0]])
-        order += [j for j in jobs if j[0] not in rank]
-    grid.restore(best[2])
-    return best[1]
+        order = promoted + [n for n in names if n not in promoted]
+    b = best
+    first = (b.unrouted(), dict(b.routes))
+    todo = [n for n in names if b.routes[n].failed] if iterations else []
+    b.cong.strict = False
+    for k in range(iterations):
+        if not todo:
+            break
+        for name in todo:
+            b.reroute(name)
+        bad = b.shared(names)
+        if log:
+            log("negotiation %d: %d nets rerouted, %d nets share cells, %d pads unreachable (%s)"
+                % (k + 1, len(todo), len(bad), b.unrouted(),
+                   " ".join(p for n in names for p in b.routes[n].failed)))
+        if not bad:
+            todo = []
+            break
+        for name, hits in bad.items():
+            for key, flat in hits:
+                b.cong.hist.reshape(-1)[flat] += HIST * STEP
+        b.cong.pres *= PRES_GROWTH
+        todo = [n for n in names if n in bad]
+    routes = b.routes
+    if todo:
+        # the nets still sharing: ripped up together, then routed strictly one by one
+        b.cong.strict = True
+        for name in todo:
+            b.rip(name)
+        for name in todo:
+            b.reroute(name)
+        if log:
+            log("legalised: %d nets rerouted without sharing, %d pads unrouted" % (len(todo), b.unrouted()))
+        if b.unrouted() > first[0]:       # the negotiation ran out worse off than it started
+            routes = first[1]
+            if log:
+                log("kept the strict passes' best: %d pads unrouted" % first[0])
+    return [routes[n] for n in names]
+
+
+def _near_other_pads(grid, net, cls, window, k):
+    """[[bool]] over the window: within k cells of a cell only another net
+    may use (next to its pads), on either layer."""
+    y0, x0, y1, x1 = window
+    t = grid.track[cls]
+    ys, xs = slice(max(0, y0 - k), y1 + k + 1), slice(max(0, x0 - k), x1 + k + 1)
+    other = ((t[0][ys, xs] >= 0) & (t[0][ys, xs] != net)) | ((t[1][ys, xs] >= 0) & (t[1][ys, xs] != net))
+    grown = np.zeros_like(other)
+    h, w = other.shape
+    for dy in range(-k, k + 1):
+        for dx in range(-k, k + 1):
+            grown[max(0, dy):h + min(0, dy), max(0, dx):w + min(0, dx)] |= \
+                other[max(0, -dy):h + min(0, -dy), max(0, -dx):w + min(0, -dx)]
+    oy, ox = y0 - ys.start, x0 - xs.start
+    return grown[oy:oy + y1 - y0 + 1, ox:ox + x1 - x0 + 1].tolist()
 
 
 def stitch(grid, net, cls, terminal, hole_gap, reach=12):
@@ -251,10 +447,20 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12):
                if grid.via[0][y, x] in ok and grid.via[1][y, x] in ok
                and grid.track[cls][0][y, x] in ok and grid.track[cls][1][y, x] in ok]
     src = [c for c in terminal.cells if grid.track[cls][c] in ok]
-    path = _search(grid, net, cls, src, targets, (y0, x0, y1, x1)) if targets and src else None
-    if not path:
+    found = None
+    if targets and src:
+        # first a via out of the way of other nets' pins (a stitch in front of
+        # a fine-pitch pin would close its only escape), then anywhere
+        zone = _near_other_pads(grid, net, cls, (y0, x0, y1, x1), STITCH_AWAY)
+        away = [c for c in targets if not zone[c[1] - y0][c[2] - x0]]
+        if away:
+            found = _search(grid, net, cls, src, away, (y0, x0, y1, x1))
+        if not found:
+            found = _search(grid, net, cls, src, targets, (y0, x0, y1, x1))
+    if not found:
         result.failed.append(terminal.name)
         return result
+    path = found[0]
     segs, _ = _segments(grid, path)
     hw = grid.classes[cls]
     for lay, a, b in segs:
