@@ -175,7 +175,7 @@ class _Tiles:
         self.ids = stub.ids
         self.missing = 0
 
-    def poll(self, now, between=None):
+    def poll(self, now, between=None, budget_us=None):
         pass
 
     def view(self, fallback):
