@@ -8,6 +8,7 @@ plain Python; tests/test_engine_native.py compares its machine code with
 this plain form under MicroPython."""
 from vortex.engine import Position, MAX_DESTINATIONS, new_buffer, parse_cell
 from vortex.engine.movegen import watch, reach
+from vortex.engine.notation import board_text
 from vortex.engine.tables import OFF, STEP
 
 import engine_trace
@@ -37,20 +38,11 @@ def recount(pos):
 
 def field(cells):
     """A board field (ranks 8 down to 1) from {cell name: letter}."""
-    board = [""] * 64
+    letters = [""] + sorted(set(cells.values()))
+    codes = bytearray(64)
     for name, letter in cells.items():
-        board[parse_cell(name)] = letter
-    ranks = []
-    for r in range(7, -1, -1):
-        text, gap = "", 0
-        for c in board[r * 8:r * 8 + 8]:
-            if c:
-                text += (str(gap) if gap else "") + c
-                gap = 0
-            else:
-                gap += 1
-        ranks.append(text + (str(gap) if gap else ""))
-    return "/".join(ranks)
+        codes[parse_cell(name)] = letters.index(letter)
+    return board_text(codes, letters)
 
 
 # Light's Heart on d4 (Earth), Dark's on h8 (Earth), far from the rest;
@@ -116,28 +108,26 @@ def case_position(cells, light_heart="d4"):
     return battle(field(tiles), field(pieces))
 
 
-def test_each_way_of_reaching_a_heart():
+def watched_as(pos, want, name):
+    """watch() gives want, and so does the recount (the case says what it means)."""
+    assert recount(pos) == want, (name, pos.text())
     out = bytearray(4)
+    watch(pos, out)
+    assert list(out) == want, (name, pos.text(), list(out))
+
+
+def test_each_way_of_reaching_a_heart():
     for name, cells, want in CASES:
-        pos = case_position(cells)
-        assert recount(pos) == want, (name, pos.text())  # the case says what it means
-        watch(pos, out)
-        assert list(out) == want, (name, pos.text(), list(out))
+        watched_as(case_position(cells), want, name)
 
 
 def test_hearts_on_the_edge_and_a_heart_taken():
-    out = bytearray(4)
     # Light's Heart in the corner: steps and leaps off the board are none.
-    pos = case_position({"b2": "tE", "c3": "tA", "a3": "tA", "a2": "TE", "b1": "TF"},
-                        light_heart="a1")
-    assert recount(pos) == [3, 0, 2, 0]
-    watch(pos, out)
-    assert list(out) == [3, 0, 2, 0]
+    watched_as(case_position({"b2": "tE", "c3": "tA", "a3": "tA", "a2": "TE", "b1": "TF"},
+                             light_heart="a1"), [3, 0, 2, 0], "corner")
     # Light's Heart taken: nothing counted for it, whatever stands around d4.
-    pos = case_position({"d5": "tE", "c4": "TE", "g8": "TW"}, light_heart=None)
-    assert recount(pos) == [0, 1, 0, 0]
-    watch(pos, out)
-    assert list(out) == [0, 1, 0, 0]
+    watched_as(case_position({"d5": "tE", "c4": "TE", "g8": "TW"}, light_heart=None),
+               [0, 1, 0, 0], "taken")
 
 
 def test_watch_counts_what_the_moves_reach():

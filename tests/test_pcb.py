@@ -322,12 +322,9 @@ print(json.dumps([r.failed, r.segments, r.vias]))
             assert max(x0, x1) <= 4.9 - 0.25 + 1e-9 or min(x0, x1) >= 5.1 + 0.25 - 1e-9
 
 
-def test_rip_up_and_reroute_gives_the_lane_to_the_net_that_needs_it():
-    """The strict passes alone: one top-layer lane joins the board's two
-    halves and no via fits anywhere. S (through-hole pads, routed first)
-    takes the lane, so L (top pads only) fails; the second pass routes L
-    first and S goes along the bottom: both routed, and the passes logged."""
-    out = _run("""
+# One top-layer lane joins a small board's two halves and no via fits:
+# S (through-hole pads) and L (top pads only) both want the lane.
+ONE_LANE = """
 from grid import Grid, BLOCKED
 import route
 g = Grid(0, 0, 10, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
@@ -339,6 +336,15 @@ def pad(name, x, y, layers):
 s = [pad("S1.1", 2.5, 2, (0, 1)), pad("S2.1", 7.5, 2, (0, 1))]
 l = [pad("L1.1", 1, 2, (0,)), pad("L2.1", 9, 2, (0,))]
 log = []
+"""
+
+
+def test_rip_up_and_reroute_gives_the_lane_to_the_net_that_needs_it():
+    """The strict passes alone: one top-layer lane joins the board's two
+    halves and no via fits anywhere. S (through-hole pads, routed first)
+    takes the lane, so L (top pads only) fails; the second pass routes L
+    first and S goes along the bottom: both routed, and the passes logged."""
+    out = _run(ONE_LANE + """
 routes = route.route_all(g, [("S", 1, ["signal"], s), ("L", 2, ["signal"], l)], 0.6, 0, log.append, passes=3)
 print(json.dumps([log, [(r.net, r.failed, sorted({seg[0] for seg in r.segments})) for r in routes]]))
 """)
@@ -355,18 +361,7 @@ def test_negotiated_congestion_gives_the_lane_to_the_net_that_needs_it():
     now share cells, the present-congestion cost makes S's bottom-layer
     detour the cheaper one when both are rerouted: both routed, nothing
     shared."""
-    out = _run("""
-from grid import Grid, BLOCKED
-import route
-g = Grid(0, 0, 10, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
-g.block_vias((0, 0, 10, 4), 1.0)
-g.mark_rect((0,), (3, 0, 7, 1.65), BLOCKED)
-g.mark_rect((0,), (3, 2.35, 7, 4), BLOCKED)
-def pad(name, x, y, layers):
-    return route.Terminal(name, [(l,) + g.cell(x, y) for l in layers], (x, y))
-s = [pad("S1.1", 2.5, 2, (0, 1)), pad("S2.1", 7.5, 2, (0, 1))]
-l = [pad("L1.1", 1, 2, (0,)), pad("L2.1", 9, 2, (0,))]
-log = []
+    out = _run(ONE_LANE + """
 routes = route.route_all(g, [("S", 1, ["signal"], s), ("L", 2, ["signal"], l)], 0.6, 5, log.append, passes=1)
 print(json.dumps([log, [(r.net, r.failed, sorted({seg[0] for seg in r.segments})) for r in routes]]))
 """)
