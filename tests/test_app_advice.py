@@ -78,3 +78,10 @@ def test_each_step_for_one_cell_a_few_and_many():
     assert said(TILE_NEW, [f + "1" for f in files[:5]]) == "take the tiles off 5 cells (lit)"
     assert said(REPLACE, ["a2", "b2"]) == "swap the pieces on a2, b2 for Light Awakened"
     assert said(REPLACE, ["c2", "d2"]) == "swap the pieces on c2, d2 for Light Travellers"
+
+
+def test_a_piece_lifted_off_a_tile_changed_under_it_names_both():
+    rig = Rig(BATTLE)  # a2: Water
+    rig.run("lift a2, place a3, take-tile a2, lay E a2, settle")
+    assert todo(rig.board) == ("take the piece off a3; swap the tile on a2 for a Water one; "
+                               "put a Light Traveller on a2")
