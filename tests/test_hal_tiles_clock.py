@@ -93,6 +93,18 @@ def test_a_missing_reader_is_known_at_once_and_asked_again_once_a_second():
     assert [sc.cells[c] for c in range(24, 32)] == [want(c) for c in range(24, 32)]
 
 
+def test_a_cell_expected_before_the_first_poll_is_read_before_its_rank_s_others():
+    # (the scanner's time starts at now_ms: had it started a period off, every
+    # cell would look unread for 2**30 ms, late for the sweep, and be read first)
+    us, chips, sc = board()
+    sc.expect(13)                        # rank 2, file f
+    while sc.cells[13] == NOT_READ:
+        sc.poll(us.ms())
+        us.t += 2000
+    assert sc.cells[13] == want(13)
+    assert [sc.cells[c] for c in range(8, 16) if c != 13] == [NOT_READ] * 7
+
+
 def test_the_lowest_bit_table():
     assert tiles_mod._lowest() == tiles_mod._LOWEST
     assert tiles_mod._LOWEST[0] == 0
