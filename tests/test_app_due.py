@@ -41,6 +41,17 @@ def test_an_error_flash_is_due_when_it_ends_or_sooner():
     assert 0 < d <= ticks_diff(sense.error_until, rig.now) and d <= BLINK_MS
 
 
+def test_the_pass_the_flash_s_end_is_due_for_ends_it():
+    rig = Rig(BATTLE)
+    rig.run("lift e2, place d4, wait 400")
+    board, sense = rig.board, rig.board.sense
+    end = sense.error_until
+    rig.pass_at(end - 1)
+    assert sense.flashing and board.due_in(rig.now) == 1
+    rig.pass_at(end)
+    assert not sense.flashing
+
+
 def test_sensors_still_settling_are_due_when_they_settle():
     rig = Rig(BATTLE)
     rig.run("lift e2, place e3")  # a move, not yet still for SETTLE_MS
