@@ -393,6 +393,19 @@ def test_new_game_button():
     assert rig.board.pos.text() == START
 
 
+def test_a_new_game_counts_no_action_until_the_board_shows_it():
+    # The pieces still stand as the last game left them: e3 for e2 there
+    # is the board to put back, not the new game's first move.
+    rig = Rig(BATTLE)
+    rig.run("play e2e3")
+    rig.board.new_game(BATTLE)
+    rig.run("settle")
+    assert rig.played() == ""
+    assert todo(rig.board) == "take the piece off e3; put a Light Traveller on e2"
+    rig.run("lift e3, place e2, settle, play e2e3")
+    assert rig.played() == "e2e3"
+
+
 def test_brightness_button():
     rig = Rig(BATTLE)
     rig.run("play e2e4")
