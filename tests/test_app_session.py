@@ -1,10 +1,13 @@
 """The saved game (vortex.app.session): older saves' settings lines load
 with the defaults of what they lack, a save edited by hand without its last
 newline loads, the journal's records replay (a takeback back to the start,
-the clock), and anything else is refused with a one-line reason.
+the clock), and anything else is refused with a one-line reason, which a
+board given that save says before it starts afresh.
 Plain asserts."""
 from vortex.app import session
+from vortex.app.board import Board
 from vortex.app.session import Settings
+from vortex.engine import START
 from vortex.engine.defs import DARK
 from test_app_scenarios import BATTLE
 
@@ -70,3 +73,27 @@ def test_a_bad_record_is_refused_with_it_named():
     for bad in (b"c 1 2 3", b"a e2e4 1", b"u 1", b"x 1 2 3", b"a"):
         assert refused(text, [bad]) == "save: bad record %r" % bad
     assert refused(text, [b"a e2d3 1 2"]) == "save: illegal action e2d3"
+
+
+class _Saved:
+    """A store holding one save and no journal."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def load(self):
+        return self.data
+
+    def records(self):
+        return []
+
+    def save(self, data):
+        self.data = bytes(data)
+
+
+def test_a_board_given_a_save_it_refuses_says_why_and_starts_afresh():
+    text = save()
+    line = text.split("\n")[1]
+    board = Board(_Saved(text.replace(line, line + " 7").encode()))
+    assert board.messages == ["save not resumed: save: bad settings or clock line"]
+    assert board.pos.text() == START
