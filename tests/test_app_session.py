@@ -9,6 +9,7 @@ from vortex.app.board import Board
 from vortex.app.session import Settings
 from vortex.engine import START
 from vortex.engine.defs import DARK
+from host_sim.web.game import MemoryStore
 from test_app_scenarios import BATTLE
 
 
@@ -75,25 +76,11 @@ def test_a_bad_record_is_refused_with_it_named():
     assert refused(text, [b"a e2d3 1 2"]) == "save: illegal action e2d3"
 
 
-class _Saved:
-    """A store holding one save and no journal."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def load(self):
-        return self.data
-
-    def records(self):
-        return []
-
-    def save(self, data):
-        self.data = bytes(data)
-
-
 def test_a_board_given_a_save_it_refuses_says_why_and_starts_afresh():
     text = save()
     line = text.split("\n")[1]
-    board = Board(_Saved(text.replace(line, line + " 7").encode()))
+    store = MemoryStore()
+    store.data = text.replace(line, line + " 7").encode()
+    board = Board(store)
     assert board.messages == ["save not resumed: save: bad settings or clock line"]
     assert board.pos.text() == START
