@@ -48,7 +48,7 @@ THERMAL_PAD_MM2 = 4.0      # an SMD pad of the pour's net this big may hold its 
 # layers). The controller, routed without either, keeps its routing: the
 # escape lanes there cut two of its ribbon's GND pins off the pour.
 ROUTING = {
-    "rank": {"passes": 1, "greed": 1.5, "iterations": 0, "power_first": True, "escape_mm": 2.0},
+    "rank": {"passes": 1, "greed": 1.5, "iterations": 12, "power_first": True, "escape_mm": 2.0},
     "controller": {"passes": 4, "greed": 1.0, "iterations": 0, "power_first": False, "escape_mm": 0.0},
 }
 FINE_PITCH_MM = 0.6        # a pad narrower than this, on a part of 5 pads or more
