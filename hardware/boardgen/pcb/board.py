@@ -39,9 +39,19 @@ EDGE_CLEARANCE_MM = 0.3
 ORIGIN = (20.0, 20.0)      # the board's top-left corner on KiCad's page
 POUR = "GND"
 THERMAL_PAD_MM2 = 4.0      # an SMD pad of the pour's net this big may hold its vias
-# route.route_all per board: strict rip-up-and-reroute passes, their A*
-# weight, negotiation iterations after them (measured: hardware/layout.md)
-ROUTING = {"rank": (1, 1.5, 0), "controller": (4, 1.0, 0)}
+# Per board (measured: hardware/layout.md, Routing): route.route_all's strict
+# rip-up-and-reroute passes, their A* weight and the negotiation iterations
+# after them; whether the power nets go first (the rank board's +5V must find
+# a lane along all eight LEDs before the strips fill); and how far beyond a
+# fine-pitch pad its way out is kept for its own net (a track of another net
+# laid along a row of TSSOP pins, with a via's room, walls them in on both
+# layers). The controller, routed without either, keeps its routing: the
+# escape lanes there cut two of its ribbon's GND pins off the pour.
+ROUTING = {
+    "rank": {"passes": 1, "greed": 1.5, "iterations": 12, "power_first": True, "escape_mm": 2.0},
+    "controller": {"passes": 4, "greed": 1.0, "iterations": 0, "power_first": False, "escape_mm": 0.0},
+}
+FINE_PITCH_MM = 0.6        # a pad narrower than this, on a part of 5 pads or more
 MOUNTING_HOLE = ("MountingHole", "MountingHole_2.7mm_M2.5")
 
 
@@ -190,6 +200,24 @@ def _terminal_cells(grid, pad, layers):
     return cells
 
 
+def _reserve_escape(grid, fp, pad, layers, net, length):
+    """Claim for the pad's net the cells along its way out of a fine-pitch
+    part: length mm beyond the pad's outer end, as a track of that net would."""
+    x0, y0, x1, y1 = _pad_rect(pad)
+    if not length or len(layers) != 1 or len(fp.Pads()) < 5 or min(x1 - x0, y1 - y0) >= FINE_PITCH_MM:
+        return
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    o = fp.GetPosition()
+    dx, dy = cx - (pcbnew.ToMM(o.x) - ORIGIN[0]), cy - (pcbnew.ToMM(o.y) - ORIGIN[1])
+    if x0 <= cx - dx <= x1 and y0 <= cy - dy <= y1:
+        return                      # the part's centre pad (an exposed pad)
+    if abs(dx) > abs(dy):
+        end = (x1 + length if dx > 0 else x0 - length, cy)
+    else:
+        end = (cx, y1 + length if dy > 0 else y0 - length)
+    grid.mark_segment(layers, (cx, cy), end, SIGNAL_MM / 2, net)
+
+
 def net_class(name, nodes):
     return "power" if place.is_power(name, nodes) else "signal"
 
@@ -291,6 +319,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 grid.mark_circle(layers, (px, py), pcbnew.ToMM(pad.GetSize().x) / 2, net)
             else:
                 grid.mark_rect(layers, _pad_rect(pad), net)
+                if name is not None and name != POUR:
+                    _reserve_escape(grid, fp, pad, layers, net, ROUTING[kind]["escape_mm"])
             if pad.GetDrillSize().x > 0:
                 r = _pad_rect(pad)
                 c = ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)
@@ -318,7 +348,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     for hx, hy in layout.holes:
         grid.mark_circle((0, 1), (hx, hy), 1.35 + 0.2, BLOCKED)
         grid.block_vias((hx, hy, hx, hy), 1.35 + VIA_DRILL_MM / 2 + HOLE_GAP_MM)
-    # -- routing: the nets with the smallest spread first -----------------------
+    # -- routing: the nets with the smallest spread first (on the rank board
+    # the power nets before them) -----------------------------------------------
     def spread(name):
         pts = [t.xy for t in terminals[name].values()]
         return (max(p[0] for p in pts) - min(p[0] for p in pts)
@@ -334,14 +365,16 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 r.net = POUR
                 routes.append(r)
     order = [n for n in terminals if len(terminals[n]) > 1 and n != POUR]
-    order.sort(key=lambda n: (spread(n), n))
+    first = ROUTING[kind]["power_first"]
+    order.sort(key=lambda n: (first and net_class(n, netlist.nets[n]) != "power", spread(n), n))
     jobs = []
     for name in order:
         terms = [terminals[name][k] for k in sorted(terminals[name], key=_natural_pad)]
         classes = ["power", "signal"] if net_class(name, netlist.nets[name]) == "power" else ["signal"]
         jobs.append((name, number[name], classes, terms))
-    passes, greed, iterations = ROUTING[kind]
-    for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, iterations, log, passes, greed):
+    how = ROUTING[kind]
+    for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, how["iterations"], log,
+                             how["passes"], how["greed"]):
         routes.append(r)
         if log and r.failed:
             log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))

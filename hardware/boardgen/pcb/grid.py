@@ -11,6 +11,7 @@ import numpy as np
 
 FREE = -1
 BLOCKED = -2
+COARSE = 4      # cells per side of a coarse cell: the A* estimate's map (1 mm at 0.25 mm)
 
 
 class Grid:
@@ -27,6 +28,23 @@ class Grid:
         # track[cls][layer, y, x], via[layer, y, x] (vias have one size)
         self.track = {c: np.full(shape, FREE, np.int32) for c in self.classes}
         self.via = np.full(shape, FREE, np.int32)
+        self._coarse = None
+        self.fields = {}        # route._distance_field's, per target's coarse cells
+
+    def coarse_open(self):
+        """[[bool]] per coarse cell (COARSE x COARSE cells): whether some
+        cell of it is not BLOCKED on some layer for the narrowest track. Taken
+        once, at the first call (before any route: the keep-outs, holes and
+        edge are what close a coarse cell; a route search's estimate of the
+        way around them is measured on it)."""
+        if self._coarse is None:
+            t = min(self.classes, key=self.classes.get)
+            open_ = (self.track[t] != BLOCKED).any(axis=0)
+            ny, nx = -(-self.ny // COARSE), -(-self.nx // COARSE)
+            pad = np.zeros((ny * COARSE, nx * COARSE), bool)
+            pad[:self.ny, :self.nx] = open_
+            self._coarse = pad.reshape(ny, COARSE, nx, COARSE).any(axis=(1, 3)).tolist()
+        return self._coarse
 
     def snapshot(self):
         """A copy of every map, for restore() (a rip-up pass starts from it)."""

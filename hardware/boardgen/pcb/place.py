@@ -7,7 +7,8 @@ reference numbers, so a regenerated schematic places the same way:
 * a cell is a coil, the reed under it and an LED beside it, the n-th of each
   in reference order (cell c = rank * 8 + file, file = index on the board);
 * a part whose signal net touches exactly one cell's parts belongs to that
-  cell (the coil's series capacitors, the reed's diode); the decoupling
+  cell (the coil's series capacitors, in the channel left of the coil; the
+  reed's diode); the decoupling
   capacitor of an LED is the n-th capacitor wired only to the LED's supply;
 * every other part is packed into the free rectangles between the coils
   (the channels), the biggest first, each as near the board's middle as it
@@ -30,6 +31,7 @@ ROUTE_ROOM_MM = 1.6       # and room around each for its pins' escapes
 SIDE_COLUMN_MM = 48.0     # the rank board's electronics end, beside its connectors
 RANK_ROUTE_ROOM_MM = 2.4  # room around each part there for its pins' escapes
 EDGE_MM = 0.6             # courtyard to board edge
+CAP_ROOM_MM = 1.5         # a coil's capacitors to its keep-out: room for its pad's track
 
 
 class Place:
@@ -216,7 +218,15 @@ def rank_layout(netlist, boxes):
         k = slots_used.get((owner,), 0)
         slots_used[(owner,)] = k + 1
         w, h = _size(boxes[ref])
-        if role == "coil":       # in the strip below the coil, beside its feeds
+        if role == "coil" and i > 0:
+            # two by two in the channel left of the coil, beside its pads (at
+            # the coil's bottom left corner), so the strip below stays whole
+            # for the other cells' feeds; a track's room to the keep-out
+            places[ref] = _centre_place(boxes[ref],
+                                        cx - half - CAP_ROOM_MM - w / 2 - (k % 2) * (w + PART_GAP_MM),
+                                        cy + half - EDGE_MM - h / 2 - (k // 2) * (h + PART_GAP_MM), 0)
+        elif role == "coil":     # the first cell has no channel on its left: the
+            # strip below it, which no other cell's feed passes
             places[ref] = _centre_place(boxes[ref], cx - 3.0 + k * (h + PART_GAP_MM),
                                         height - (height - cy - half) / 2, 90)
         elif role == "reed":     # bottom side, in the channel beside the reed's pad 2

@@ -9,10 +9,11 @@ coils) and the pads of other nets are cells no search may enter, so every
 route stays in the channels between the coils. Same input, same board.
 """
 import heapq
+from collections import deque
 
 import numpy as np
 
-from grid import BLOCKED, FREE
+from grid import BLOCKED, COARSE, FREE
 
 STEP = 10          # cost of one cell along the layer's preferred direction
 CROSS = 14         # one cell against it
@@ -102,6 +103,37 @@ def _cost_window(grid, net, cls, window, cong, own):
     return mul, hist * np.maximum(mul, 0), vmul
 
 
+def _distance_field(grid, targets):
+    """Per coarse cell, the fewest coarse steps to a target's coarse cell
+    through open coarse cells (None: no way), as nested lists. A fine path
+    crosses only open coarse cells, so this never overstates its length by
+    more than one coarse cell: around the coils it is the estimate Manhattan
+    is not (a route to a reed in the channel between two coils otherwise
+    floods the whole end of the board before it finds the strip)."""
+    key = tuple(sorted({(c[1] // COARSE, c[2] // COARSE) for c in targets}))
+    cache = grid.fields
+    if key in cache:
+        return cache[key]
+    open_ = grid.coarse_open()
+    ny, nx = len(open_), len(open_[0])
+    dist = [[None] * nx for _ in range(ny)]
+    todo = deque()
+    for cy, cx in key:
+        dist[cy][cx] = 0
+        todo.append((cy, cx))
+    while todo:
+        cy, cx = todo.popleft()
+        d = dist[cy][cx] + 1
+        for jy, jx in ((cy + 1, cx), (cy - 1, cx), (cy, cx + 1), (cy, cx - 1)):
+            if 0 <= jy < ny and 0 <= jx < nx and dist[jy][jx] is None and open_[jy][jx]:
+                dist[jy][jx] = d
+                todo.append((jy, jx))
+    if len(cache) > 4096:
+        cache.clear()
+    cache[key] = dist
+    return dist
+
+
 def _search(grid, net, cls, sources, targets, window, cong=None, own=(), novia=()):
     """Cheapest path of cells from any source to any target: (path, cost,
     shared) or None; shared says whether it crosses another net's copper.
@@ -116,10 +148,14 @@ def _search(grid, net, cls, sources, targets, window, cong=None, own=(), novia=(
     tx0 = min(c[2] for c in targets)
     tx1 = max(c[2] for c in targets)
 
+    field = _distance_field(grid, targets)
+    far = COARSE * STEP
+
     def h(iy, ix):
         dy = ty0 - iy if iy < ty0 else (iy - ty1 if iy > ty1 else 0)
         dx = tx0 - ix if ix < tx0 else (ix - tx1 if ix > tx1 else 0)
-        return STEP * (dx + dy)
+        d = field[iy // COARSE][ix // COARSE]
+        return max(STEP * (dx + dy), far * (d - 1)) if d else STEP * (dx + dy)
 
     # the window as nested lists, offset to (y0, x0): a list lookup is several
     # times faster than indexing a numpy array cell by cell
@@ -471,3 +507,4 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12):
     result.segments = [(lay, a, b, cls) for lay, a, b in segs]
     result.vias = [v]
     return result
+
