@@ -26,6 +26,7 @@ leaves it out.
 """
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -50,6 +51,22 @@ from vortex.app.sensing import SETTLE_MS  # noqa: E402
 SCRIPTS = ("bench_app_mpy.py", "bench_device_mpy.py")
 SAVES = (10, 300)
 LIFT_CELL = "e2"
+
+
+def _test_modules():
+    """The names of the tests/ modules the device scripts import, following
+    those modules' own imports."""
+    tests = os.path.join(os.path.dirname(TOOLS), "tests")
+    todo, found = [os.path.join(TOOLS, n) for n in SCRIPTS], set()
+    while todo:
+        with open(todo.pop()) as f:
+            names = re.findall(r"^\s*(?:from|import)\s+(\w+)", f.read(), re.M)
+        for name in names:
+            path = os.path.join(tests, name + ".py")
+            if name not in found and os.path.exists(path):
+                found.add(name)
+                todo.append(path)
+    return found
 
 
 class Bench:
@@ -80,14 +97,18 @@ class Bench:
         self.rows = []  # (section, figure, unix, device, unit, circuitpython)
 
     def device_files(self, runtime="micropython"):
-        """The test-side tree under /t, beside the deploy tree that pico adds."""
+        """The test-side tree under /t, beside the deploy tree that pico adds:
+        host_sim's device modules and, of tests/, only the modules the scripts
+        import (the whole of tests/ no longer fits CIRCUITPY's 1 MB)."""
         files = {"actions.txt": self.actions}
         tree = self.cp_tree if runtime == "circuitpython" else self.tree
-        for sub in ("tests", "host_sim"):
-            for folder, _, names in os.walk(os.path.join(tree, sub)):
-                for name in names:
-                    local = os.path.join(folder, name)
-                    files["t/" + os.path.relpath(local, tree)] = local
+        for folder, _, names in os.walk(os.path.join(tree, "host_sim")):
+            for name in names:
+                local = os.path.join(folder, name)
+                files["t/" + os.path.relpath(local, tree)] = local
+        ext = ".py" if runtime == "circuitpython" else ".mpy"
+        for name in sorted(_test_modules()):
+            files["t/tests/" + name + ext] = os.path.join(tree, "tests", name + ext)
         for name in SCRIPTS:
             name = name if runtime == "circuitpython" else name[:-3] + ".mpy"
             files["t/" + name] = os.path.join(tree, name)
