@@ -53,3 +53,22 @@ def test_each_benchmark_mode_runs_and_prints_its_figures(mpy_tree, tmp_path, mod
     figures = bench.dict_of(p.stdout.splitlines())
     missing = [k for k in keys if k not in figures]
     assert not missing, (missing, p.stdout[-800:])
+
+
+def test_bench_device_ships_the_test_modules_its_scripts_import_and_they_fit_circuitpy():
+    """`make bench-device` puts the scripts' own modules from tests/ on the
+    emulated Pico, not the whole folder: with all of tests/ (1.1 MB) the
+    CircuitPython runs stopped at FatFS, CIRCUITPY being 1 MB. Every module
+    a script imports from tests/ is shipped, and what is shipped from
+    tests/ is a small part of the drive."""
+    import re
+    import bench_device
+    import pico
+    shipped = bench_device._test_modules()
+    imported = set()
+    for name in bench_device.SCRIPTS:
+        with open(os.path.join(TOOLS, name)) as f:
+            imported |= set(re.findall(r"^\s*(?:from|import)\s+(test_\w+)", f.read(), re.M))
+    assert imported and imported <= shipped
+    size = sum(os.path.getsize(os.path.join(ROOT, "tests", n + ".py")) for n in shipped)
+    assert size < pico.CP_FS_BYTES // 20, size
