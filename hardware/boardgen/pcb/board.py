@@ -18,16 +18,13 @@ the next reader (KiCad 6.0.11):
 """
 import os
 
-import numpy as np
 import pcbnew
 
 import controller_place
-import feeds
 import footprints
-import lanes
 import place
 import route
-from grid import BLOCKED, FREE, Grid
+from grid import BLOCKED, Grid
 
 STD_LIBS = "/usr/share/kicad/footprints"
 
@@ -55,7 +52,6 @@ ROUTING = {
     "controller": {"passes": 4, "greed": 1.0, "iterations": 0, "power_first": False, "escape_mm": 0.0},
 }
 FINE_PITCH_MM = 0.6        # a pad narrower than this, on a part of 5 pads or more
-LANE_MIN_CELLS = 8         # a lane shorter than this (2 mm) is left to the router
 MOUNTING_HOLE = ("MountingHole", "MountingHole_2.7mm_M2.5")
 
 
@@ -359,25 +355,6 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         return (max(p[0] for p in pts) - min(p[0] for p in pts)
                 + max(p[1] for p in pts) - min(p[1] for p in pts))
     routes = []
-    if kind == "rank":
-        for lane in _lanes(netlist, fps, layout, grid, log):
-            # from past the last cell its net may not use (a hole, another
-            # net's pad): the router joins the rest
-            iy, ix0 = grid.cell(lane.x0, lane.y)
-            ix1 = grid.cell(lane.x1, lane.y)[1]
-            row = grid.track["signal"][lane.layer, iy, ix0:ix1 + 1]
-            bad = np.nonzero((row != FREE) & (row != number[lane.net]))[0]
-            if len(bad):
-                ix0 += int(bad[-1]) + 1
-            if ix1 - ix0 < LANE_MIN_CELLS:
-                continue
-            a, b = grid.xy(iy, ix0), grid.xy(iy, ix1)
-            grid.mark_segment((lane.layer,), a, b, SIGNAL_MM / 2, number[lane.net])
-            key = "lane:" + lane.net
-            terminals[lane.net][key] = route.Terminal(key, [(lane.layer, iy, ix) for ix in range(ix0, ix1 + 1)], a)
-            r = route.Route(lane.net, "signal")
-            r.segments = [(lane.layer, a, b, "signal")]
-            routes.append(r)
     if POUR in terminals:
         # the pour's net: every pad on one layer only gets a stub and a via,
         # the pours on both layers join them (a through-hole pad is on both)
@@ -437,43 +414,6 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
             _zone(board, layout.outline, layer, nets[POUR])
     layout.grid = grid
     return board, routes, layout
-
-
-def _lanes(netlist, fps, layout, grid, log):
-    """The rank board's long lines laid as lanes along its strips (lanes.py):
-    each coil's feed pair (its two switch-side nets, from its capacitors'
-    pads) in the strip below the coils on both layers, each reed's column
-    line (from the reed's pad) in the strip above them on the bottom layer
-    (the top one holds the LEDs); all to the last coil's end."""
-    def west(net, refs):
-        return min(pcbnew.ToMM(p.GetPosition().x) - ORIGIN[0]
-                   for ref in refs for p in fps[ref].Pads() if p.GetNetname() == net)
-    pairs, columns = [], []
-    for coil, _x, _y in layout.cells:
-        pair = []
-        for names in feeds.feed_nets(netlist, coil):
-            net = names[-1]
-            pair.append((net, west(net, [r for r, _p in netlist.nets[net]
-                                         if r != coil and len(fps[r].Pads()) == 2])))
-        pairs.append(pair)
-    for ref, part in netlist.parts.items():
-        if part.footprint.startswith("vortex:Reed"):
-            for pad in fps[ref].Pads():
-                net = pad.GetNetname()
-                if net and any(r.startswith("J") for r, _p in netlist.nets.get(net, ())):
-                    columns.append([(net, west(net, [ref]))])
-    reach = SIGNAL_MM / 2 + CLEARANCE_MM + MARGIN_MM
-    edge = EDGE_CLEARANCE_MM + SIGNAL_MM / 2 + MARGIN_MM
-    below = lanes.rows(max(k[3] for k in layout.keepouts) + reach, layout.outline[3] - edge, grid.pitch)
-    above = lanes.rows(layout.outline[1] + edge, min(k[1] for k in layout.keepouts) - reach, grid.pitch)[::-1]
-    east = max(k[2] for k in layout.keepouts)
-    out = []
-    for what, groups, rows, layers in (("feed pairs", pairs, below, (0, 1)), ("column lines", columns, above, (1,))):
-        planned, left = lanes.plan(groups, rows, east, layers)
-        out += planned
-        if log and left:
-            log("%s left to the router: %s" % (what, ", ".join("/".join(n for n, _x in g) for g in left)))
-    return out
 
 
 def save(board, path):
