@@ -40,7 +40,7 @@ def build(out, boards=None):
     unrouted = generate.generate(GENERATED, out, boards=boards or generate.BOARDS)
     bad = {k: v for k, v in unrouted.items() if v}
     if bad:
-        raise Failure("unrouted pads: " + "; ".join("%s: %s" % (k, ", ".join(v)) for k, v in bad.items()))
+        raise Failure("unconnected: " + "; ".join("%s: %s" % (k, ", ".join(v)) for k, v in bad.items()))
     return 0
 
 

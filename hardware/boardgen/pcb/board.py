@@ -378,6 +378,14 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         routes.append(r)
         if log and r.failed:
             log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))
+    if POUR in terminals:
+        terms = [terminals[POUR][k] for k in sorted(terminals[POUR], key=_natural_pad)]
+        r = route.join_pour(grid, number[POUR], terms, [(number[x.net], x) for x in routes if x.net != POUR],
+                            VIA_DRILL_MM + HOLE_GAP_MM)
+        r.net = POUR
+        routes.append(r)
+        if log:
+            log("%s tree: %d of %d pads reached" % (POUR, len(terms) - len(r.failed), len(terms)))
     for r in routes:
         for layer, a, b, cls in r.segments:
             width = pcbnew.FromMM(2 * grid.classes[cls])

@@ -15,10 +15,10 @@ BOARDS = ("rank", "controller")
 def generate(generated, out, log=print, boards=BOARDS):
     """Read generated/<board>.net, write into out: vortex.pretty/,
     <board>.kicad_pcb for each of boards, and feeds.csv when every pad of the
-    rank board is routed (a feed measured on a half-routed board would
+    rank board is connected (a feed measured on a half-routed board would
     mislead the matching; without the file physics uses its estimate; a
     build without the rank board leaves feeds.csv as it is). Returns
-    {board: unrouted pad names}."""
+    {board: what KiCad finds unconnected, named where the router knows}."""
     unknown = [b for b in boards if b not in BOARDS]
     if unknown:
         raise ValueError("no such board: %s (the boards: %s)" % (", ".join(unknown), ", ".join(BOARDS)))
@@ -39,8 +39,8 @@ def generate(generated, out, log=print, boards=BOARDS):
         prl = path[:-len(".kicad_pcb")] + ".kicad_prl"
         if os.path.exists(prl):
             os.remove(prl)
-        unrouted[kind] = sorted(p for r in routes for p in r.failed)
-        log("%s: %d parts, %d nets routed, %d pads unrouted (%.0f s)"
+        unrouted[kind] = _unconnected(loaded, routes)
+        log("%s: %d parts, %d nets routed, %d unconnected (%.0f s)"
             % (kind, len(net.parts), len(routes), len(unrouted[kind]), time.time() - t))
         if kind == "rank" and not unrouted[kind]:
             rows = feeds.measure(loaded, net)
@@ -51,7 +51,20 @@ def generate(generated, out, log=print, boards=BOARDS):
         with open(path, "w") as f:
             f.write(feeds.csv_text(rows))
     else:
-        log("feeds.csv not written: the rank board has unrouted pads")
+        log("feeds.csv not written: the rank board has unconnected items")
         if os.path.exists(path):
             os.remove(path)
     return unrouted
+
+
+def _unconnected(loaded, routes):
+    """KiCad's count of unconnected items on the filled board, as names: the
+    pads the router left, then one entry for what the pour leaves unjoined
+    (its islands and the pads its tree did not reach)."""
+    conn = loaded.GetConnectivity()
+    conn.RecalculateRatsnest()
+    count = conn.GetUnconnectedCount()
+    names = sorted(p for r in routes if r.net != board.POUR for p in r.failed)
+    if count > len(names):
+        names.append("%d more items of the pour's net" % (count - len(names)))
+    return names if count else []

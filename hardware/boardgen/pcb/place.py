@@ -32,6 +32,8 @@ SIDE_COLUMN_MM = 48.0     # the rank board's electronics end, beside its connect
 RANK_ROUTE_ROOM_MM = 2.4  # room around each part there for its pins' escapes
 EDGE_MM = 0.6             # courtyard to board edge
 CAP_ROOM_MM = 1.5         # a coil's capacitors to its keep-out: room for its pad's track
+CAP_GAP_MM = 0.4          # between those capacitors' courtyards (they share their nets two by two)
+COIL_ROT = 90             # the coil's pads (below it as drawn) in the channel on its right
 
 
 class Place:
@@ -197,7 +199,7 @@ def rank_layout(netlist, boxes):
     places, keepouts, cells = {}, [], []
     for i, ref in enumerate(coils):
         cx = pitch / 2 + i * pitch
-        places[ref] = Place(cx, cy)
+        places[ref] = Place(cx, cy, COIL_ROT)
         keepouts.append((cx - half, cy - half, cx + half, cy + half))
         cells.append((ref, cx, cy))
     for i, ref in enumerate(reeds[:n]):
@@ -211,6 +213,7 @@ def rank_layout(netlist, boxes):
     owners.update({r: i for i, r in enumerate(leds[:n])})
     sats = _satellites(netlist, owners)
     slots_used = {}
+    caps_end = 0.0
     for ref, owner in sorted(sats.items(), key=lambda kv: natural(kv[0])):
         i = owners[owner]
         cx = cells[i][1]
@@ -218,17 +221,14 @@ def rank_layout(netlist, boxes):
         k = slots_used.get((owner,), 0)
         slots_used[(owner,)] = k + 1
         w, h = _size(boxes[ref])
-        if role == "coil" and i > 0:
-            # two by two in the channel left of the coil, beside its pads (at
-            # the coil's bottom left corner), so the strip below stays whole
-            # for the other cells' feeds; a track's room to the keep-out
-            places[ref] = _centre_place(boxes[ref],
-                                        cx - half - CAP_ROOM_MM - w / 2 - (k % 2) * (w + PART_GAP_MM),
-                                        cy + half - EDGE_MM - h / 2 - (k // 2) * (h + PART_GAP_MM), 0)
-        elif role == "coil":     # the first cell has no channel on its left: the
-            # strip below it, which no other cell's feed passes
-            places[ref] = _centre_place(boxes[ref], cx - 3.0 + k * (h + PART_GAP_MM),
-                                        height - (height - cy - half) / 2, 90)
+        if role == "coil":
+            # in a row along the foot of the channel right of the coil, beside
+            # its pads, upright: the coil's side on top, the switch's side at
+            # the bottom, dropping straight into the feed lanes of the strip
+            # below; side A's pair (k 0, 1) nearest the coil's pad 1
+            x = cx + half + CAP_ROOM_MM + h / 2 + k * (h + CAP_GAP_MM)
+            places[ref] = _centre_place(boxes[ref], x, cy + half - EDGE_MM - w / 2, 90)
+            caps_end = max(caps_end, x + h / 2)      # the last coil's: where the end's column starts
         elif role == "reed":     # bottom side, in the channel beside the reed's pad 2
             places[ref] = _centre_place(boxes[ref], cx + 17.5, cy + 5.0 + k * 2.5, 0, "B")
         else:                    # the LED's: right of it
@@ -254,7 +254,7 @@ def rank_layout(netlist, boxes):
         else:
             band[1] = height - EDGE_MM - h - PART_GAP_MM
     holes = [(3.0, 3.0), (3.0, height - 3.0), (width - 3.0, cy - 3.5), (width - 3.0, cy + 3.5)]
-    column = (cells_w + 2.5, EDGE_MM, width - conn_len - 2 * EDGE_MM, height - EDGE_MM)
+    column = (max(cells_w + 2.5, caps_end + PART_GAP_MM), EDGE_MM, width - conn_len - 2 * EDGE_MM, height - EDGE_MM)
     slots = [column, (column[2] + PART_GAP_MM, band[0], width - 6.5, band[1])]
     for i in range(n - 1):      # small parts may also go between the coils
         x0 = cells[i][1] + half + 0.6

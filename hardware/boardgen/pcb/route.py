@@ -303,18 +303,14 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=N
             result.failed.append(t.name)
             continue
         cls, (path, _cost, _shared) = found
-        hw = grid.classes[cls]
         segs, vias = _segments(grid, path)
+        if cong is None:
+            _mark(grid, net, [(layer, a, b, cls) for layer, a, b in segs], vias, hole_gap)
         for layer, a, b in segs:
-            if cong is None:
-                grid.mark_segment((layer,), a, b, hw, net)
             tree.update(_cells_of_segment(grid, layer, a, b))
         for v in vias:
             iy, ix = grid.cell(*v)
-            if cong is None:
-                grid.mark_circle((0, 1), v, grid.via_radius, net)
-                grid.block_vias((v[0], v[1], v[0], v[1]), hole_gap)
-            else:
+            if cong is not None:
                 r = int(hole_gap / grid.pitch)
                 novia.update((y, x) for y in range(iy - r, iy + r + 1) for x in range(ix - r, ix + r + 1)
                              if (y - iy) ** 2 + (x - ix) ** 2 <= (hole_gap / grid.pitch) ** 2)
@@ -324,6 +320,28 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=N
         result.segments += [(layer, a, b, cls) for layer, a, b in segs]
         result.vias += vias
     return result
+
+
+def _mark(grid, net, segments, vias, hole_gap):
+    """Write copper into the grid's maps: from then on it denies its cells to
+    every other net."""
+    for layer, a, b, cls in segments:
+        grid.mark_segment((layer,), a, b, grid.classes[cls], net)
+    for v in vias:
+        grid.mark_circle((0, 1), v, grid.via_radius, net)
+        grid.block_vias((v[0], v[1], v[0], v[1]), hole_gap)
+
+
+def join_pour(grid, net, terminals, routes, hole_gap):
+    """The pour's net as a tree of tracks, routed last in what the other nets
+    left: a pour cannot reach a pad the tracks wall in, or join islands they
+    cut apart, so every pad the tree reaches is joined whatever the fill does.
+    routes: [(net number, Route)] of the other nets (route_all leaves the
+    maps unmarked), written into the maps first; the pour's stitches are
+    there already."""
+    for number, r in routes:
+        _mark(grid, number, r.segments, r.vias, hole_gap)
+    return route_net(grid, net, ["signal"], terminals, hole_gap)
 
 
 def _centres(grid, route, own):
