@@ -110,6 +110,117 @@ print(json.dumps([coil, caps]))
             assert cx + 12.5 < x < cx + 22.5 and cy + 8 < y < cy + 12.5 and rot == 90, (f, x, y, rot)
 
 
+def test_the_controller_is_placed_by_its_connections():
+    """On the committed controller: USB-C at the left edge; the Pico at the
+    top edge (its micro-USB over it); the header pins wired to the Pico's
+    pin-1 column under the Pico and in the column's order (the higher the
+    Pico pin, the farther right its header pin: the traces run down under
+    the Pico without crossing); each pull resistor level with its Pico pin,
+    just outside it."""
+    out = _run("""
+import pcbnew
+b = pcbnew.LoadBoard(%r)
+o = b.GetBoardEdgesBoundingBox()
+mm = pcbnew.ToMM
+def box(fp):
+    bbs = [g.GetBoundingBox() for g in fp.GraphicalItems() if g.GetLayer() == pcbnew.F_CrtYd]
+    return [mm(min(r.GetLeft() for r in bbs) - o.GetLeft()), mm(min(r.GetTop() for r in bbs) - o.GetTop()),
+            mm(max(r.GetRight() for r in bbs) - o.GetLeft()), mm(max(r.GetBottom() for r in bbs) - o.GetTop())]
+def xy(pad):
+    return [mm(pad.GetPosition().x - o.GetLeft()), mm(pad.GetPosition().y - o.GetTop())]
+fps = {fp.GetReference(): fp for fp in b.GetFootprints()}
+pico = {p.GetNetname(): xy(p) for p in fps["U2"].Pads() if p.GetNetname() not in ("", "GND", "+3V3")}
+pairs = [[pico[p.GetNetname()], xy(p)] for p in fps["J2"].Pads() if p.GetNetname() in pico]
+pulls = []
+for ref, fp in fps.items():
+    nets = [p.GetNetname() for p in fp.Pads()]
+    if ref.startswith("R") and len(nets) == 2 and any(x in pico for x in nets) \\
+            and any(x in ("GND", "+3V3") for x in nets):
+        pulls.append([pico[[x for x in nets if x in pico][0]], box(fp)])
+print(json.dumps({"usb": box(fps["J1"]), "pico": box(fps["U2"]), "pairs": pairs, "pulls": pulls}))
+""" % os.path.join(GENERATED, "controller.kicad_pcb"))
+    assert out["usb"][0] < 1.0 and out["pico"][1] < 1.0
+    pico_x0, pico_x1 = out["pico"][0], out["pico"][2]
+    column = sorted((p, h) for p, h in out["pairs"] if p[0] < (pico_x0 + pico_x1) / 2)
+    assert len(column) == 16
+    xs = [h[0] for _p, h in sorted(column, key=lambda ph: ph[0][1])]
+    assert xs == sorted(xs, reverse=True)
+    assert all(pico_x0 <= x <= pico_x1 for x in xs)
+    assert len(out["pulls"]) >= 9
+    for (px, py), (x0, y0, x1, y1) in out["pulls"]:
+        assert y0 < py < y1, "a pull resistor beside its Pico pin"
+        assert 0 < min(abs(x0 - pico_x1), abs(pico_x0 - x1)) < 0.5
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_every_netlist_pin_is_a_pad_with_the_same_net_and_no_pad_has_another(board):
+    out = _run("""
+import pcbnew, netlist
+b = pcbnew.LoadBoard(%r)
+pads = {}
+for fp in b.GetFootprints():
+    for p in fp.Pads():
+        pads.setdefault((fp.GetReference(), p.GetNumber()), set()).add(p.GetNetname())
+n = netlist.read(%r)
+print(json.dumps({"pads": [[r, p, sorted(v)] for (r, p), v in pads.items()],
+                  "pins": [[r, p, net] for (r, p), net in n.pin_nets().items()],
+                  "parts": sorted(n.parts)}))
+""" % (os.path.join(GENERATED, board + ".kicad_pcb"), os.path.join(GENERATED, board + ".net")))
+    pads = {(r, p): set(v) for r, p, v in out["pads"]}
+    pins = {(r, p): net for r, p, net in out["pins"]}
+    for key, net in pins.items():
+        assert key in pads, "%s pin %s is no pad on the board" % key
+        assert pads[key] == {net}, (key, net, pads[key])
+    for key, nets in pads.items():
+        if key[0] in out["parts"] and key not in pins:
+            assert nets <= {""}, "%s pad %s carries %s, the netlist leaves it open" % (key + (nets,))
+    placed = {r for r, _p in pads if not r.startswith("H")}
+    assert placed == set(out["parts"])
+
+
+def test_the_vortex_footprints_are_the_ones_the_code_draws(tmp_path):
+    """The library is generated: the committed one equals a fresh one."""
+    out = _run("import footprints\nprint(json.dumps(footprints.library()))")
+    lib = os.path.join(GENERATED, "vortex.pretty")
+    assert sorted(os.listdir(lib)) == sorted(out)
+    for name, text in out.items():
+        with open(os.path.join(lib, name)) as f:
+            assert f.read() == text, "hardware/generated/vortex.pretty/%s is stale: run `make pcb`" % name
+
+
+def test_the_coil_footprint_is_the_coil_of_dims():
+    """Turns, outer side and the trace of the printed coil as drawn: the
+    spiral's length matches physics.square_spiral_length."""
+    out = _run("""
+import math, dims, physics, footprints
+pts = footprints.coil_path()
+length = sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:]))
+xs = [p[0] for p in pts]
+print(json.dumps([length, max(xs) - min(xs) + dims.COIL_TRACE_MM, dims.COIL_OUTER_MM,
+                  physics.square_spiral_length(dims.COIL_TURNS, dims.COIL_OUTER_MM,
+                                               dims.COIL_TRACE_MM, dims.COIL_SPACE_MM)]))
+""")
+    length, side, outer, expected = out
+    assert abs(side - outer) < 1e-9
+    # the drawn spiral steps in by one pitch per side, the formula per turn
+    assert abs(length - expected) / expected < 0.05
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_board_is_stale_when_its_netlist_or_the_layout_code_changed(board):
+    """Each board carries in its title block the digest of what it was made
+    from (its netlist, dims.py, the layout code); the digest of today's
+    sources must equal it. (`tools/pcb.py check` regenerates every file and
+    compares; that takes minutes, this milliseconds.)"""
+    out = _run("""
+import pcbnew, board
+b = pcbnew.LoadBoard(%r)
+print(json.dumps([b.GetTitleBlock().GetComment(1), board.source_digest(%r)]))
+""" % (os.path.join(GENERATED, board + ".kicad_pcb"), os.path.join(GENERATED, board + ".net")))
+    stored, current = out
+    assert stored == "source digest " + current, "hardware/generated/%s.kicad_pcb is stale: run `make pcb`" % board
+
+
 FEEDS = os.path.join(GENERATED, "feeds.csv")
 
 
