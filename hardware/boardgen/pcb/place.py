@@ -7,7 +7,7 @@ reference numbers, so a regenerated schematic places the same way:
 * a cell is a coil, the reed under it and an LED beside it, the n-th of each
   in reference order (cell c = rank * 8 + file, file = index on the board);
 * a part whose signal net touches exactly one cell's parts belongs to that
-  cell (the coil's series capacitors, in the channel left of the coil; the
+  cell (the coil's series capacitors, in the channel right of the coil; the
   reed's diode); the decoupling
   capacitor of an LED is the n-th capacitor wired only to the LED's supply;
 * every other part is packed into the free rectangles between the coils
@@ -224,8 +224,8 @@ def rank_layout(netlist, boxes):
         if role == "coil":
             # in a row along the foot of the channel right of the coil, beside
             # its pads, upright: the coil's side on top, the switch's side at
-            # the bottom, dropping straight into the feed lanes of the strip
-            # below; side A's pair (k 0, 1) nearest the coil's pad 1
+            # the bottom, over the strip below that carries the feeds; side
+            # A's pair (k 0, 1) nearest the coil's pad 1
             x = cx + half + CAP_ROOM_MM + h / 2 + k * (h + CAP_GAP_MM)
             places[ref] = _centre_place(boxes[ref], x, cy + half - EDGE_MM - w / 2, 90)
             caps_end = max(caps_end, x + h / 2)      # the last coil's: where the end's column starts
