@@ -57,38 +57,32 @@ def coils(net):
                   key=place.natural)
 
 
-def feed_nets(net, coil):
-    """[side A's nets, side B's nets] of a coil: the net of its pad 1 (2),
-    then the nets beyond its series parts (two-pin capacitors, resistors,
-    inductors) up to the switch's pin, coil side first."""
+def measure(board, net):
+    """[(board, coil, feed length mm, feed inductance nH)] per coil, coil =
+    its file on the rank board (0-7, cell order), as physics reads it. A coil's feed nets are the nets of its pads 1 and 2, followed
+    through series parts (two-pin parts) to the switch."""
     pin_nets = net.pin_nets()
     by_net = {}
     for (ref, pin), name in pin_nets.items():
         by_net.setdefault(name, []).append((ref, pin))
-    sides = []
-    for pad in ("1", "2"):
-        seen, names, frontier = {coil}, [], [pin_nets.get((coil, pad))]
-        while frontier:
-            name = frontier.pop()
-            if name is None or name in names:
-                continue
-            names.append(name)
-            for ref, _pin in by_net[name]:
-                pins = [p for (r, p) in pin_nets if r == ref]
-                if ref not in seen and len(pins) == 2 and net.parts[ref].footprint.startswith(
-                        ("Capacitor", "Resistor", "Inductor")):
-                    seen.add(ref)
-                    frontier += [pin_nets[(ref, p)] for p in pins]
-        sides.append(names)
-    return sides
-
-
-def measure(board, net):
-    """[(board, coil, feed length mm, feed inductance nH)] per coil, coil =
-    its file on the rank board (0-7, cell order), as physics reads it."""
     rows = []
     for index, coil in enumerate(coils(net)):
-        sides = [[t for name in names for t in _tracks(board, name)] for names in feed_nets(net, coil)]
+        sides = []
+        for pad in ("1", "2"):
+            seen, names, frontier = {coil}, [], [pin_nets.get((coil, pad))]
+            while frontier:
+                name = frontier.pop()
+                if name is None or name in names:
+                    continue
+                names.append(name)
+                for ref, _pin in by_net[name]:
+                    part = net.parts[ref]
+                    pins = [p for (r, p) in pin_nets if r == ref]
+                    if ref not in seen and len(pins) == 2 and part.footprint.startswith(
+                            ("Capacitor", "Resistor", "Inductor")):
+                        seen.add(ref)
+                        frontier += [pin_nets[(ref, p)] for p in pins]
+            sides.append([t for name in names for t in _tracks(board, name)])
         la, lb = _length(sides[0]), _length(sides[1])
         length = (la + lb) / 2
         spacing = _spacing(sides[0], sides[1]) or 1.0

@@ -525,4 +525,3 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12):
     result.segments = [(lay, a, b, cls) for lay, a, b in segs]
     result.vias = [v]
     return result
-
