@@ -551,3 +551,96 @@ print(json.dumps([s.segments, gnd.failed, gnd.segments, gnd.vias]))
                 assert dist(p, track) >= 0.2 + 0.15 - 1e-6, (a, b)
     for v in vias:
         assert dist(v, track) >= 0.1 + 0.3 + 0.15 - 1e-6
+
+
+# Two coils' keep-outs (x 5-25 and 35-55, y 2-12) above a strip (y 12-20) and
+# each coil's four series capacitors in the channel on its right, side A's
+# pair nearer the coil: strips.py lays the pairs in the strip.
+STRIP = """
+from grid import Grid, BLOCKED
+import strips
+g = Grid(0, 0, 80, 20, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+number = {}
+def net(name):
+    return number.setdefault(name, len(number))
+for x0 in (5, 35):
+    g.mark_rect((0, 1), (x0, 2, x0 + 20, 12), BLOCKED)
+pairs = []
+for k, x0 in enumerate((25, 55)):
+    pair = []
+    for side, xs in (("A", (2.0, 4.0)), ("B", (6.0, 8.0))):
+        name = "S%s_%d" % (side, k)
+        pads = [("C%d%s.%d" % (k, side, i), (x0 + x - 0.48, 10.5, x0 + x + 0.48, 11.4)) for i, x in enumerate(xs)]
+        for _key, rect in pads:
+            g.mark_rect((0,), rect, net(name))
+        pair.append((name, pads))
+    pairs.append(pair)
+rows = strips.rows(12 + 0.28, 20 - 0.43, 0.25)
+planner = strips.Planner(g, number)
+"""
+
+
+def test_the_strips_plan_lays_each_feed_pair_on_two_neighbouring_rows_the_last_nearest_the_coils():
+    """The pair that starts furthest right takes the rows nearest the coils
+    (the other's drops pass where they have not begun), the pairs take the
+    layers in turn, and in a pair the side starting further right has the
+    upper row; a bottom-layer drop starts at a via below its pad. Every
+    piece stays in its channel or its row."""
+    out = _run(STRIP + """
+laid, left = strips.lay_pairs(planner, pairs, {0: rows, 1: rows}, 70.0, 0.6)
+print(json.dumps([rows, left, [[l.net, l.segments, l.vias, l.pads] for l in laid]]))
+""")
+    rows, left, laid = out
+    assert left == []
+    by = {net: (segs, vias, pads) for net, segs, vias, pads in laid}
+    assert sorted(by) == ["SA_0", "SA_1", "SB_0", "SB_1"]
+
+    def row(net):
+        horizontal = [(layer, a[1]) for layer, a, b in by[net][0] if a[1] == b[1] and b[0] == 70.0]
+        assert len(horizontal) == 1, net
+        return horizontal[0]
+    assert row("SB_1") == (0, rows[0]) and row("SA_1") == (0, rows[1])
+    assert row("SB_0") == (1, rows[0]) and row("SA_0") == (1, rows[1])
+    assert len(by["SA_0"][1]) == 2 and by["SA_1"][1] == []       # a via per pad on the bottom layer only
+    assert sorted(by["SA_0"][2]) == ["C0A.0", "C0A.1"]
+    for net, (segs, _vias, _pads) in by.items():
+        k = int(net[-1])
+        for layer, a, b in segs:
+            if a[0] == b[0]:                 # a drop: inside its own channel
+                assert 25 + 30 * k < a[0] < 35 + 30 * k, (net, a)
+
+
+def test_the_strips_plan_will_not_lay_copper_across_another_nets_pad():
+    """A pad of another net on a pair's row: the plan stops with one line
+    naming the piece, it does not lay a short."""
+    out = _run(STRIP + """
+g.mark_rect((0, 1), (64.0, rows[1] - 0.2, 64.5, rows[1] + 0.2), net("X"))
+try:
+    strips.lay_pairs(planner, pairs, {0: rows, 1: rows}, 70.0, 0.6)
+    print(json.dumps(None))
+except strips.PlanError as e:
+    print(json.dumps(str(e)))
+""")
+    assert out and "SA_1" in out and "the row" in out and "\\n" not in out
+
+
+def test_the_reed_row_visits_each_channel_and_never_runs_under_its_capacitors():
+    """The chain through three channels' diodes (bottom layer): in a channel
+    it rises at the left, reaches the diode's pad, and comes down at the
+    right; along the strip's row it only runs between channels, so it
+    crosses no drop from the capacitors between its rise and descent."""
+    out = _run(STRIP + """
+g.mark_rect((0, 1), (65, 2, 85, 12), BLOCKED)
+pads = [("D%d.2" % k, (x0 + 2.5, 6.0, x0 + 3.4, 7.2)) for k, x0 in enumerate((25, 55))]
+for _key, rect in pads:
+    g.mark_rect((1,), rect, net("ROW"))
+laid = strips.lay_chain(planner, "ROW", pads, [(25, 35), (55, 65)], rows[0], 0.28)
+print(json.dumps([laid.segments, laid.pads]))
+""")
+    segments, pads = out
+    assert pads == ["D0.2", "D1.2"]
+    assert all(layer == 1 for layer, _a, _b in segments)
+    along = [(min(a[0], b[0]), max(a[0], b[0])) for _l, a, b in segments if a[1] == b[1] > 12]
+    assert along, "the chain runs along the strip between the channels"
+    for x0, x1 in along:
+        assert x0 >= 34 and x1 <= 56, (x0, x1)        # from the first channel's right to the next one's left

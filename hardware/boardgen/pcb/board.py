@@ -24,6 +24,7 @@ import controller_place
 import footprints
 import place
 import route
+import strips
 from grid import BLOCKED, Grid
 
 STD_LIBS = "/usr/share/kicad/footprints"
@@ -355,6 +356,19 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         return (max(p[0] for p in pts) - min(p[0] for p in pts)
                 + max(p[1] for p in pts) - min(p[1] for p in pts))
     routes = []
+    if kind == "rank":
+        # the strip below the coils, planned: its long nets laid first
+        planner = strips.Planner(grid, number)
+        for laid in _plan_strips(netlist, fps, layout, planner, log):
+            key = "strip:" + laid.net
+            for k in laid.pads:
+                terminals[laid.net].pop(k, None)
+            ends = [p for _l, a, b in laid.segments for p in (a, b)]
+            terminals[laid.net][key] = route.Terminal(key, planner.terminal_cells(laid), max(ends))
+            r = route.Route(laid.net, "signal")
+            r.segments = [(layer, a, b, "signal") for layer, a, b in laid.segments]
+            r.vias = list(laid.vias)
+            routes.append(r)
     if POUR in terminals:
         # the pour's net: every pad on one layer only gets a stub and a via,
         # the pours on both layers join them (a through-hole pad is on both)
@@ -414,6 +428,66 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
             _zone(board, layout.outline, layer, nets[POUR])
     layout.grid = grid
     return board, routes, layout
+
+
+def _plan_strips(netlist, fps, layout, planner, log):
+    """What strips.py lays on the rank board: the reed row (the net that
+    joins every reed's diode) and each coil's feed pair (the switch-side
+    nets of its series capacitors), in the strip below the coils."""
+    pin_nets = netlist.pin_nets()
+
+    def pins(ref):
+        return [p.GetNumber() for p in fps[ref].Pads() if (ref, p.GetNumber()) in pin_nets]
+
+    def pads(ref, net):
+        return [("%s.%s" % (ref, p.GetNumber()), _pad_rect(p)) for p in fps[ref].Pads()
+                if pin_nets.get((ref, p.GetNumber())) == net]
+
+    def across(ref, net):
+        """{the other net of each two-pin part on ref's net: [(part, ...)]}"""
+        out = {}
+        for r, _p in netlist.nets.get(net, ()):
+            if r != ref and len(pins(r)) == 2:
+                for other in {pin_nets[(r, q)] for q in pins(r)} - {net}:
+                    out.setdefault(other, []).append(r)
+        return out
+    pairs = []
+    for coil, _x, _y in layout.cells:
+        pair = []
+        for pin in ("1", "2"):
+            sides = across(coil, pin_nets.get((coil, pin)))
+            if len(sides) == 1:
+                (net, refs), = sides.items()
+                pair.append((net, [pd for r in refs for pd in pads(r, net)]))
+        if len(pair) == 2:
+            pairs.append(pair)
+    reeds = [ref for ref, part in netlist.parts.items() if part.footprint.startswith("vortex:Reed")]
+    reach = SIGNAL_MM / 2 + CLEARANCE_MM + MARGIN_MM
+    edge = EDGE_CLEARANCE_MM + SIGNAL_MM / 2 + MARGIN_MM
+    below = strips.rows(max(k[3] for k in layout.keepouts) + reach, layout.outline[3] - edge, planner.grid.pitch)
+    laid = []
+    layer_rows = {0: below, 1: below}
+    # the reed row: the net every reed reaches through a two-pin part (its diode)
+    reached = [{net: refs for pin in pins(reed) for net, refs in across(reed, pin_nets[(reed, pin)]).items()}
+               for reed in reeds]
+    common = set.intersection(*[set(r) for r in reached]) if reached else set()
+    if len(common) == 1:
+        net = common.pop()
+        diode_pads = sorted((pd for r in reached for ref in r[net] for pd in pads(ref, net)),
+                            key=lambda kr: kr[1][0])
+        edges = sorted(layout.keepouts)
+        gap = min(b[0] - a[2] for a, b in zip(edges, edges[1:]))
+        channels = []
+        for _key, rect in diode_pads:
+            x = (rect[0] + rect[2]) / 2
+            left = max(k[2] for k in edges if k[2] <= x)
+            channels.append((left, min([k[0] for k in edges if k[0] >= x] or [left + gap])))
+        laid.append(strips.lay_chain(planner, net, diode_pads, channels, below[0], reach))
+        layer_rows = {0: below, 1: below[1:]}
+    east = max(r[2] for pair in pairs for _net, pds in pair for _k, r in pds) + 1.0
+    east = round(-(-east // planner.grid.pitch) * planner.grid.pitch, 6)
+    feeds_laid, _left = strips.lay_pairs(planner, pairs, layer_rows, east, VIA_DRILL_MM + HOLE_GAP_MM, log)
+    return laid + feeds_laid
 
 
 def save(board, path):

@@ -250,7 +250,7 @@ def _segments(grid, path):
     return segs, vias
 
 
-def _cells_of_segment(grid, layer, a, b):
+def segment_cells(grid, layer, a, b):
     (iy0, ix0), (iy1, ix1) = grid.cell(*a), grid.cell(*b)
     n = max(abs(iy1 - iy0), abs(ix1 - ix0))
     sy = (iy1 > iy0) - (iy1 < iy0)
@@ -307,7 +307,7 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=N
         if cong is None:
             _mark(grid, net, [(layer, a, b, cls) for layer, a, b in segs], vias, hole_gap)
         for layer, a, b in segs:
-            tree.update(_cells_of_segment(grid, layer, a, b))
+            tree.update(segment_cells(grid, layer, a, b))
         for v in vias:
             iy, ix = grid.cell(*v)
             if cong is not None:
@@ -349,7 +349,7 @@ def _centres(grid, route, own):
     via centres occupy (its own pads left out): where it must be alone."""
     out = {}
     for layer, a, b, cls in route.segments:
-        for c in _cells_of_segment(grid, layer, a, b):
+        for c in segment_cells(grid, layer, a, b):
             if c not in own:
                 out.setdefault(cls, set()).add((c[0] * grid.ny + c[1]) * grid.nx + c[2])
     for v in route.vias:
