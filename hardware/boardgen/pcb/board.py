@@ -23,6 +23,7 @@ import pcbnew
 import controller_place
 import footprints
 import place
+import pour
 import route
 import strips
 from grid import BLOCKED, Grid
@@ -369,6 +370,7 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
             r.segments = [(layer, a, b, "signal") for layer, a, b in laid.segments]
             r.vias = list(laid.vias)
             routes.append(r)
+        planner.close()
     if POUR in terminals:
         # the pour's net: every pad on one layer only gets a stub and a via,
         # the pours on both layers join them (a through-hole pad is on both)
@@ -426,7 +428,7 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     if POUR in nets:
         for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
             _zone(board, layout.outline, layer, nets[POUR])
-    layout.grid = grid
+    layout.grid, layout.numbers = grid, number
     return board, routes, layout
 
 
@@ -487,17 +489,30 @@ def _plan_strips(netlist, fps, layout, planner, log):
     east = max(r[2] for pair in pairs for _net, pds in pair for _k, r in pds) + 1.0
     east = round(-(-east // planner.grid.pitch) * planner.grid.pitch, 6)
     feeds_laid, _left = strips.lay_pairs(planner, pairs, layer_rows, east, VIA_DRILL_MM + HOLE_GAP_MM, log)
-    return laid + feeds_laid
+    # the column lines: each reed's pad whose net is not the reed row's
+    above = strips.rows(layout.outline[1] + edge, min(k[1] for k in layout.keepouts) - reach, planner.grid.pitch)
+    lines = [(pin_nets[(reed, pin)], pd) for reed in reeds for pin in pins(reed)
+             if not across(reed, pin_nets[(reed, pin)]) for pd in pads(reed, pin_nets[(reed, pin)])]
+    columns, left = strips.lay_columns(planner, lines, above, east)
+    if log and left:
+        log("column lines left to the router: %s" % ", ".join(left))
+    return laid + feeds_laid + columns
 
 
-def save(board, path):
-    """Save, then fill the pours on the board read back: ZONE_FILLER crashes
-    on a BOARD made in Python that was never loaded from a file (it has no
-    project and no DRC engine)."""
+def save(board, path, layout=None, log=None):
+    """Save, then fill the pours on the board read back (ZONE_FILLER crashes
+    on a BOARD made in Python that was never loaded from a file: it has no
+    project and no DRC engine), stitch them (pour.py: layout is build's,
+    with the router's grid) and save that."""
     board.Save(path)
     loaded = pcbnew.LoadBoard(path)
     if any(not z.GetIsRuleArea() for z in loaded.Zones()):
         pcbnew.ZONE_FILLER(loaded).Fill(loaded.Zones())
+        if layout is not None and POUR in layout.numbers:
+            n = pour.stitch(loaded, layout.grid, POUR, layout.numbers[POUR], ORIGIN, VIA_MM, VIA_DRILL_MM,
+                            VIA_DRILL_MM + HOLE_GAP_MM)
+            if log:
+                log("%s: %d stitching vias" % (POUR, n))
         loaded.Save(path)
     return loaded
 

@@ -32,16 +32,16 @@ def generate(generated, out, log=print, boards=BOARDS):
         net = netlist.read(path)
         pcb, routes, layout = board.build(net, kind, lib, log=log, digest=board.source_digest(path))
         path = os.path.join(out, kind + ".kicad_pcb")
-        loaded = board.save(pcb, path)
+        loaded = board.save(pcb, path, layout, log)
         # KiCad 6 keeps the net classes (the clearance the DRC checks) in the
         # project file <board>.kicad_pro: it is part of the board. The .kicad_prl
         # holds the editor's local view settings: not ours to commit.
         prl = path[:-len(".kicad_pcb")] + ".kicad_prl"
         if os.path.exists(prl):
             os.remove(prl)
-        unrouted[kind] = _unconnected(loaded, routes)
-        log("%s: %d parts, %d nets routed, %d unconnected (%.0f s)"
-            % (kind, len(net.parts), len(routes), len(unrouted[kind]), time.time() - t))
+        count, unrouted[kind] = _unconnected(loaded, routes)
+        log("%s: %d parts, %d nets routed, %d unconnected in KiCad (%.0f s)"
+            % (kind, len(net.parts), len({r.net for r in routes}), count, time.time() - t))
         if kind == "rank" and not unrouted[kind]:
             rows = feeds.measure(loaded, net)
     path = os.path.join(out, "feeds.csv")
@@ -58,13 +58,13 @@ def generate(generated, out, log=print, boards=BOARDS):
 
 
 def _unconnected(loaded, routes):
-    """KiCad's count of unconnected items on the filled board, as names: the
-    pads the router left, then one entry for what the pour leaves unjoined
-    (its islands and the pads its tree did not reach)."""
+    """KiCad's count of unconnected items on the filled board, and them as
+    names: the pads the router left, then one entry for what the pour leaves
+    unjoined (its islands and the pads its tree did not reach)."""
     conn = loaded.GetConnectivity()
     conn.RecalculateRatsnest()
     count = conn.GetUnconnectedCount()
     names = sorted(p for r in routes if r.net != board.POUR for p in r.failed)
     if count > len(names):
         names.append("%d more items of the pour's net" % (count - len(names)))
-    return names if count else []
+    return count, (names if count else [])

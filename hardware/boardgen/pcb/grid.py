@@ -30,16 +30,22 @@ class Grid:
         self.via = np.full(shape, FREE, np.int32)
         self._coarse = None
         self.fields = {}        # route._distance_field's, per target's coarse cells
+        self.planned = None     # cells laid by a plan before routing (strips.py): [layer, y, x] bool
 
     def coarse_open(self):
         """[[bool]] per coarse cell (COARSE x COARSE cells): whether some
-        cell of it is not BLOCKED on some layer for the narrowest track. Taken
-        once, at the first call (before any route: the keep-outs, holes and
-        edge are what close a coarse cell; a route search's estimate of the
-        way around them is measured on it)."""
+        cell of it is not BLOCKED on some layer for the narrowest track, nor
+        taken by the copper a plan laid (a strip full of planned rows is no
+        way for other nets: an estimate through it sends their searches
+        into it). Taken once, at the first call (before any route: the keep-
+        outs, holes, edge and plan are what close a coarse cell; a route
+        search's estimate of the way around them is measured on it)."""
         if self._coarse is None:
             t = min(self.classes, key=self.classes.get)
-            open_ = (self.track[t] != BLOCKED).any(axis=0)
+            usable = self.track[t] != BLOCKED
+            if self.planned is not None:
+                usable &= ~self.planned
+            open_ = usable.any(axis=0)
             ny, nx = -(-self.ny // COARSE), -(-self.nx // COARSE)
             pad = np.zeros((ny * COARSE, nx * COARSE), bool)
             pad[:self.ny, :self.nx] = open_
