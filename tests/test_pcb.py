@@ -110,6 +110,80 @@ print(json.dumps([coil, caps]))
             assert cx + 12.5 < x < cx + 22.5 and cy + 8 < y < cy + 12.5 and rot == 90, (f, x, y, rot)
 
 
+def test_each_feed_pair_runs_as_two_neighbouring_rows_below_the_coils():
+    """On the committed rank board (strips.py): a coil's two feed nets (the
+    switch side of its series capacitors) have no copper in the strip above
+    the coils (a pair split between the strips is a loop around the coils),
+    and along the strip below they run on one layer, 0.5 mm apart, from the
+    coil's capacitors to past the last coil."""
+    out = _run("""
+import pcbnew
+b = pcbnew.LoadBoard(%r)
+mm = pcbnew.ToMM
+sides = {}
+for fp in b.GetFootprints():
+    nets = sorted({p.GetNetname() for p in fp.Pads()})
+    if fp.GetReference().startswith("C") and any(n.startswith("COIL_") for n in nets):
+        coil = [n for n in nets if n.startswith("COIL_")][0]
+        sides.setdefault(coil[5], {})[coil[-1]] = [n for n in nets if n != coil][0]
+tracks = {}
+for t in b.GetTracks():
+    if t.GetClass() == "PCB_TRACK":
+        s, e = t.GetStart(), t.GetEnd()
+        tracks.setdefault(t.GetNetname(), []).append(
+            [0 if t.GetLayer() == pcbnew.F_Cu else 1, mm(s.x) - 20, mm(s.y) - 20, mm(e.x) - 20, mm(e.y) - 20])
+print(json.dumps([sides, {n: tracks.get(n, []) for f in sides.values() for n in f.values()}]))
+""" % os.path.join(GENERATED, "rank.kicad_pcb"))
+    sides, tracks = out
+    assert sorted(sides) == list("abcdefgh")
+    for f in "abcdefgh":
+        rows = []
+        for side in "AB":
+            segs = tracks[sides[f][side]]
+            assert all(min(y0, y1) > 17.4 for _l, x0, y0, x1, y1 in segs if max(x0, x1) < 8 * 35.0), \
+                (f, side, "in the upper half of the cells")
+            along = [(abs(x1 - x0), layer, y0, min(x0, x1), max(x0, x1))
+                     for layer, x0, y0, x1, y1 in segs if y0 == y1 and y0 > 29.9 and max(x0, x1) < 8 * 35.0 + 5]
+            assert along, (f, side)
+            rows.append(max(along)[1:])
+        (la, ya, a0, a1), (lb, yb, b0, b1) = rows
+        assert la == lb and abs(abs(ya - yb) - 0.5) < 1e-6, (f, rows)
+        assert min(a1, b1) - max(a0, b0) > 0.9 * min(a1 - a0, b1 - b0), (f, rows)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_no_via_of_the_pour_is_left_dangling(board, tmp_path):
+    """pour.py keeps a stitching via only where it joins copper on both
+    layers: on each committed board KiCad finds every GND via connected on
+    the top and on the bottom layer (and the check does find a via put
+    where neither layer has copper of the net)."""
+    check = """
+import pcbnew
+def dangling(path):
+    b = pcbnew.LoadBoard(path)
+    b.BuildConnectivity()
+    conn = b.GetConnectivity()
+    vias = [t for t in b.GetTracks() if t.GetClass() == "PCB_VIA" and t.GetNetname() == "GND"]
+    return len(vias), [[pcbnew.ToMM(v.GetPosition().x) - 20, pcbnew.ToMM(v.GetPosition().y) - 20] for v in vias
+                       if not (conn.IsConnectedOnLayer(v, pcbnew.F_Cu) and conn.IsConnectedOnLayer(v, pcbnew.B_Cu))]
+b = pcbnew.LoadBoard(%r)
+v = pcbnew.PCB_VIA(b)
+v.SetPosition(pcbnew.wxPointMM(15.0, 15.0))   # off the board: no copper on either layer
+v.SetWidth(pcbnew.FromMM(0.6))
+v.SetDrill(pcbnew.FromMM(0.3))
+v.SetNet(b.FindNet("GND"))
+b.Add(v)
+b.Save(%r)
+print(json.dumps([dangling(%r), dangling(%r)]))
+"""
+    path = os.path.join(GENERATED, board + ".kicad_pcb")
+    spoilt = str(tmp_path / "spoilt.kicad_pcb")
+    (vias, bad), (_n, found) = _run(check % (path, spoilt, path, spoilt))
+    assert vias > 50
+    assert bad == [], bad
+    assert [-5.0, -5.0] in found
+
+
 def test_the_controller_is_placed_by_its_connections():
     """On the committed controller: USB-C at the left edge; the Pico at the
     top edge (its micro-USB over it); the header pins wired to the Pico's

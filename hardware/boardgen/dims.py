@@ -68,8 +68,10 @@ SWITCH_RON_OHM = 4.5      # ADG1608 data sheet, typical
 SWITCH_RON_MAX_OHM = 8.0  # design margin over temperature and supply
 C1_TOLERANCE = 0.02      # a single E24 C0G part for C1 when within 2 % (else a pair)
 # -- each coil's feed (the pair from the reader's switches to the coil) -------------
-READER_X_MM = 288.5       # the switches' position along the rank board (in its
-                          # electronics end, beside file h), the estimate's origin
+READER_X_MM = 298.0       # the switches' position along the rank board (in its
+                          # electronics end, 13 mm past file h's capacitors: room
+                          # for the feed rows to fan out to their pins; measured,
+                          # hardware/layout.md), the estimate's origin
 FEED_EXTRA_MM = 12.0      # from the switch to the pair's run, and into the coil
 FEED_TRACE_MM = 0.3       # the pair's traces and gap, on one layer, no plane under
 FEED_GAP_MM = 0.3

@@ -489,14 +489,7 @@ def _plan_strips(netlist, fps, layout, planner, log):
     east = max(r[2] for pair in pairs for _net, pds in pair for _k, r in pds) + 1.0
     east = round(-(-east // planner.grid.pitch) * planner.grid.pitch, 6)
     feeds_laid, _left = strips.lay_pairs(planner, pairs, layer_rows, east, VIA_DRILL_MM + HOLE_GAP_MM, log)
-    # the column lines: each reed's pad whose net is not the reed row's
-    above = strips.rows(layout.outline[1] + edge, min(k[1] for k in layout.keepouts) - reach, planner.grid.pitch)
-    lines = [(pin_nets[(reed, pin)], pd) for reed in reeds for pin in pins(reed)
-             if not across(reed, pin_nets[(reed, pin)]) for pd in pads(reed, pin_nets[(reed, pin)])]
-    columns, left = strips.lay_columns(planner, lines, above, east)
-    if log and left:
-        log("column lines left to the router: %s" % ", ".join(left))
-    return laid + feeds_laid + columns
+    return laid + feeds_laid
 
 
 def save(board, path, layout=None, log=None):

@@ -11,9 +11,12 @@ wherever it joins the two layers' fills:
 2. then, in every island of either layer that holds no via yet, the first
    such point inside it (scanned on the router's grid).
 
-A via is placed only where both fills already lie, so the second fill keeps
-it joined on both layers: no via is left dangling. Deterministic (a fixed
-scan order, no randomness).
+A via is placed only where both fills lie, and the pours are filled again.
+That fill may still drop an island the via alone held (KiCad removes an
+island it finds no pad in); a via KiCad then finds unconnected on either
+layer is taken out and the pours filled once more, so no via is left
+dangling.
+Deterministic (a fixed scan order, no randomness).
 """
 import pcbnew
 
@@ -44,7 +47,8 @@ class _Stitcher:
         self.via_mm, self.drill_mm, self.hole_gap = via_mm, drill_mm, hole_gap
         self.fills = _fills(board, name)
         self.net = board.FindNet(name)
-        self.placed = []
+        self.placed = []       # [(x, y)]
+        self.vias = []         # the PCB_VIAs, in the same order
 
     def fits(self, iy, ix):
         """A via of the net may stand at this grid point and both fills cover its copper."""
@@ -66,6 +70,7 @@ class _Stitcher:
         via.SetDrill(pcbnew.FromMM(self.drill_mm))
         via.SetNet(self.net)
         self.board.Add(via)
+        self.vias.append(via)
         self.grid.block_vias((x, y, x, y), self.hole_gap)
         self.placed.append((x, y))
 
@@ -109,6 +114,16 @@ def stitch(board, grid, name, number, origin, via_mm, drill_mm, hole_gap):
     s = _Stitcher(board, grid, name, number, origin, via_mm, drill_mm, hole_gap)
     s.lattice()
     s.islands()
-    if s.placed:
+    kept = list(s.vias)
+    while kept:
         pcbnew.ZONE_FILLER(board).Fill(board.Zones())
-    return len(s.placed)
+        board.BuildConnectivity()
+        conn = board.GetConnectivity()
+        lost = [v for v in kept if not (conn.IsConnectedOnLayer(v, pcbnew.F_Cu)
+                                        and conn.IsConnectedOnLayer(v, pcbnew.B_Cu))]
+        if not lost:
+            break
+        for v in lost:
+            board.Remove(v)
+        kept = [v for v in kept if v not in lost]
+    return len(kept)

@@ -217,30 +217,3 @@ def lay_pairs(planner, pairs, layer_rows, east, hole_gap, log=None):
     if log and left:
         log("feed pairs left to the router: %s" % ", ".join("/".join(s[0] for s in pr) for pr in left))
     return laid_all, left
-
-
-def lay_columns(planner, lines, strip_rows, east, layer=1):
-    """The reeds' column lines in the strip above the coils, on one layer:
-    lines [(net, (key, rect))] (the reed's pad, in a channel below the
-    strip); strip_rows: row y from the board's edge towards the coils. The
-    line whose pad lies furthest left takes the row nearest the edge: a
-    line drops to its pad through the rows of the lines to its right, which
-    have not begun there. A drop the grid does not allow (a mounting hole
-    in the way) is left to the router, the pad staying its terminal.
-    Returns (laid, lines left to the router)."""
-    laid_all, left = [], []
-    for k, (net, (key, rect)) in enumerate(sorted(lines, key=lambda l: (_centre(l[1][1])[0], l[0]))):
-        if k >= len(strip_rows):
-            left.append(net)
-            continue
-        row = strip_rows[k]
-        x, y = _centre(rect)
-        x = round(x, 6)
-        laid = Laid(net)
-        planner.lay(laid, layer, (x, row), (east, row), "the row")
-        if planner.free(net, layer, (x, row), (x, y)):
-            planner.lay(laid, layer, (x, row), (x, y), "the drop")
-            laid.pads.append(key)
-        laid_all.append(laid)
-    return laid_all, left
-
