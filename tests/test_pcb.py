@@ -151,6 +151,45 @@ print(json.dumps([sides, {n: tracks.get(n, []) for f in sides.values() for n in 
         assert min(a1, b1) - max(a0, b0) > 0.9 * min(a1 - a0, b1 - b0), (f, rows)
 
 
+def test_no_pour_rings_a_coil_on_either_layer(tmp_path):
+    """A ring of copper around a coil is a shorted turn (review defect 10):
+    on the committed rank board no filled GND outline has a coil's centre in
+    one of its holes, on either layer: the slots cut across the strip above
+    each coil (place.py) break every ring. The check finds the rings when
+    those slots are filled, on the board with its tracks taken out."""
+    rings = """
+import pcbnew
+def rings(path, refill, fill_cuts):
+    b = pcbnew.LoadBoard(path)
+    if refill:
+        pcbnew.ZONE_FILLER(b).Fill(b.Zones())
+    coils = [(fp.GetReference(), pcbnew.VECTOR2I(fp.GetPosition().x, fp.GetPosition().y))
+             for fp in b.GetFootprints() if str(fp.GetFPID().GetLibItemName()).startswith("Coil")]
+    cuts = [z.Outline() for z in b.Zones()
+            if z.GetIsRuleArea() and z.GetDoNotAllowCopperPour() and not z.GetDoNotAllowTracks()]
+    found = []
+    for z in b.Zones():
+        for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+            if not z.GetIsRuleArea() and z.IsOnLayer(layer):
+                fill = pcbnew.SHAPE_POLY_SET(z.GetFilledPolysList(layer))
+                fill.Unfracture(pcbnew.SHAPE_POLY_SET.PM_FAST)     # KiCad keeps a fill's holes as slits
+                for cut in cuts if fill_cuts else ():
+                    fill.BooleanAdd(cut, pcbnew.SHAPE_POLY_SET.PM_FAST)
+                found += [[ref, layer] for ref, c in coils
+                          if any(fill.Hole(k, h).PointInside(c) for k in range(fill.OutlineCount())
+                                 for h in range(fill.HoleCount(k)))]
+    return len(cuts), found
+"""
+    path = os.path.join(GENERATED, "rank.kicad_pcb")
+    cuts, committed = _run(rings + "print(json.dumps(rings(%r, False, False)))" % path)
+    assert cuts == 16 and committed == [], committed          # a slot per coil, on both layers
+    bare = tmp_path / "bare.kicad_pcb"
+    with open(path) as f:       # the board's file without its tracks and vias (one line each)
+        bare.write_text("".join(l for l in f if not l.startswith(("  (segment ", "  (via "))))
+    _cuts, found = _run(rings + "print(json.dumps(rings(%r, True, True)))" % str(bare))
+    assert len(found) == 16     # eight coils, two layers
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_no_via_of_the_pour_is_left_dangling(board, tmp_path):
     """pour.py keeps a stitching via only where it joins copper on both

@@ -133,7 +133,7 @@ def _outline(board, rect):
         board.Add(s)
 
 
-def _zone(board, rect, layer, net=None, keepout=False):
+def _zone(board, rect, layer, net=None, keepout=False, pour_only=False):
     z = pcbnew.ZONE(board)
     z.SetLayer(layer)
     poly = z.Outline()
@@ -145,8 +145,8 @@ def _zone(board, rect, layer, net=None, keepout=False):
     if keepout:
         z.SetIsRuleArea(True)
         z.SetDoNotAllowCopperPour(True)
-        z.SetDoNotAllowTracks(True)
-        z.SetDoNotAllowVias(True)
+        z.SetDoNotAllowTracks(not pour_only)
+        z.SetDoNotAllowVias(not pour_only)
         z.SetDoNotAllowPads(False)
         z.SetDoNotAllowFootprints(False)
     else:
@@ -394,6 +394,10 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         routes.append(r)
         if log and r.failed:
             log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))
+    for rect in layout.cuts:
+        # no copper of the pour's net across a cut (its tree and its
+        # stitching vias come after every other net: this blocks them alone)
+        grid.mark_rect((0, 1), rect, BLOCKED)
     if POUR in terminals:
         terms = [terminals[POUR][k] for k in sorted(terminals[POUR], key=_natural_pad)]
         r = route.join_pour(grid, number[POUR], terms, [(number[x.net], x) for x in routes if x.net != POUR],
@@ -425,6 +429,9 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     for rect in layout.keepouts:
         for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
             _zone(board, rect, layer, keepout=True)
+    for rect in layout.cuts:
+        for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+            _zone(board, rect, layer, keepout=True, pour_only=True)
     if POUR in nets:
         for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
             _zone(board, layout.outline, layer, nets[POUR])
@@ -446,7 +453,7 @@ def _plan_strips(netlist, fps, layout, planner, log):
                 if pin_nets.get((ref, p.GetNumber())) == net]
 
     def across(ref, net):
-        """{the other net of each two-pin part on ref's net: [(part, ...)]}"""
+        """{the other net of each two-pin part on ref's net: [those parts]}"""
         out = {}
         for r, _p in netlist.nets.get(net, ()):
             if r != ref and len(pins(r)) == 2:
@@ -463,6 +470,8 @@ def _plan_strips(netlist, fps, layout, planner, log):
                 pair.append((net, [pd for r in refs for pd in pads(r, net)]))
         if len(pair) == 2:
             pairs.append(pair)
+        elif log:
+            log("%s: no feed pair through two-pin parts, left to the router" % coil)
     reeds = [ref for ref, part in netlist.parts.items() if part.footprint.startswith("vortex:Reed")]
     reach = SIGNAL_MM / 2 + CLEARANCE_MM + MARGIN_MM
     edge = EDGE_CLEARANCE_MM + SIGNAL_MM / 2 + MARGIN_MM

@@ -34,6 +34,7 @@ EDGE_MM = 0.6             # courtyard to board edge
 CAP_ROOM_MM = 1.5         # a coil's capacitors to its keep-out: room for its pad's track
 CAP_GAP_MM = 0.4          # between those capacitors' courtyards (they share their nets two by two)
 COIL_ROT = 90             # the coil's pads (below it as drawn) in the channel on its right
+POUR_CUT_MM = 0.5         # a slot in the pour across the strip above each coil: see rank_layout
 
 
 class Place:
@@ -45,12 +46,15 @@ class Place:
 
 class Layout:
     """A board's outline (x0, y0, x1, y1), placements, keep-out squares
-    [(x0, y0, x1, y1)] (both layers; only the coil's copper inside) and
-    mounting holes [(x, y)]."""
+    [(x0, y0, x1, y1)] (both layers; only the coil's copper inside),
+    mounting holes [(x, y)] and cuts [(x0, y0, x1, y1)]: rectangles where
+    the pour's net may have no copper (both layers; other nets' tracks may
+    cross)."""
 
-    def __init__(self, outline, places, keepouts, holes, cells):
+    def __init__(self, outline, places, keepouts, holes, cells, cuts=()):
         self.outline, self.places, self.keepouts, self.holes = outline, places, keepouts, holes
         self.cells = cells     # [(coil ref, x, y)] in cell order
+        self.cuts = list(cuts)
 
 
 def natural(ref):
@@ -196,12 +200,17 @@ def rank_layout(netlist, boxes):
     width = cells_w + zone
     cy = height / 2
     half = coil_keepout()
-    places, keepouts, cells = {}, [], []
+    places, keepouts, cells, cuts = {}, [], [], []
     for i, ref in enumerate(coils):
         cx = pitch / 2 + i * pitch
         places[ref] = Place(cx, cy, COIL_ROT)
         keepouts.append((cx - half, cy - half, cx + half, cy + half))
         cells.append((ref, cx, cy))
+        # the pour around a coil would be a shorted turn: a slot from the
+        # board's edge to the coil across the strip above it, over the
+        # coil's left half (away from its LED's and capacitor's GND pads),
+        # breaks every ring of it on either layer
+        cuts.append((cx - half / 2 - POUR_CUT_MM / 2, 0.0, cx - half / 2 + POUR_CUT_MM / 2, cy - half))
     for i, ref in enumerate(reeds[:n]):
         places[ref] = Place(cells[i][1], cy, 0, "B")
     strip = (cy - half + 0.0) / 2             # middle of the strip above a coil
@@ -290,7 +299,7 @@ def rank_layout(netlist, boxes):
             raise ValueError("no room on the rank board for %s (%.1f x %.1f mm)" % (ref, w, h))
         at[ref] = spot[:2]
         places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
-    return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells)
+    return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells, cuts)
 
 
 def _owners(netlist, refs, boxes):

@@ -48,7 +48,7 @@ class Route:
         self.segments, self.vias, self.failed = [], [], []
 
 
-MAX_EXPANSIONS = 60000   # per search in the strict passes (a failure there is cheap to leave)
+MAX_EXPANSIONS = 200000  # per search in the strict passes: a column line runs 370 mm round the planned strip
 MAX_NEGOTIATED = 250000  # in the negotiation: a 300 mm bus line around the parts needs ~10^5
 
 
