@@ -70,7 +70,7 @@ def test_kicad_drc_finds_no_error_but_the_unconnected_pads(drc):
 
 @pytest.mark.parametrize("board", [
     pytest.param("rank", marks=pytest.mark.xfail(
-        strict=True, reason="issue 24, open: KiCad counts 15 unconnected pads on the rank "
+        strict=True, reason="issue 24, open: KiCad counts 12 unconnected pads on the rank "
                             "board (hardware/layout.md, 'Open')")),
     "controller"])
 def test_kicad_drc_finds_no_unconnected_pad(board):
@@ -154,7 +154,7 @@ print(json.dumps([sides, {n: tracks.get(n, []) for f in sides.values() for n in 
 def test_no_pour_rings_a_coil_on_either_layer(tmp_path):
     """A ring of copper around a coil is a shorted turn (review defect 10):
     on the committed rank board no filled GND outline has a coil's centre in
-    one of its holes, on either layer: the slots cut across the strip above
+    one of its holes, on either layer: the slots cut across the strip below
     each coil (place.py) break every ring. The check finds the rings when
     those slots are filled, on the board with its tracks taken out."""
     rings = """

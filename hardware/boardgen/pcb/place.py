@@ -34,7 +34,7 @@ EDGE_MM = 0.6             # courtyard to board edge
 CAP_ROOM_MM = 1.5         # a coil's capacitors to its keep-out: room for its pad's track
 CAP_GAP_MM = 0.4          # between those capacitors' courtyards (they share their nets two by two)
 COIL_ROT = 90             # the coil's pads (below it as drawn) in the channel on its right
-POUR_CUT_MM = 0.5         # a slot in the pour across the strip above each coil: see rank_layout
+POUR_CUT_MM = 0.5         # a slot in the pour across the strip below each coil: see rank_layout
 
 
 class Place:
@@ -207,10 +207,10 @@ def rank_layout(netlist, boxes):
         keepouts.append((cx - half, cy - half, cx + half, cy + half))
         cells.append((ref, cx, cy))
         # the pour around a coil would be a shorted turn: a slot from the
-        # board's edge to the coil across the strip above it, over the
-        # coil's left half (away from its LED's and capacitor's GND pads),
-        # breaks every ring of it on either layer
-        cuts.append((cx - half / 2 - POUR_CUT_MM / 2, 0.0, cx - half / 2 + POUR_CUT_MM / 2, cy - half))
+        # coil to the board's edge across the strip below it breaks every
+        # ring of it on either layer, and leaves the pour along the strip
+        # above (the LEDs' return) whole
+        cuts.append((cx - half / 2 - POUR_CUT_MM / 2, cy + half, cx - half / 2 + POUR_CUT_MM / 2, height))
     for i, ref in enumerate(reeds[:n]):
         places[ref] = Place(cells[i][1], cy, 0, "B")
     strip = (cy - half + 0.0) / 2             # middle of the strip above a coil
