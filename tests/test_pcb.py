@@ -136,14 +136,16 @@ print(json.dumps([sides, {n: tracks.get(n, []) for f in sides.values() for n in 
 """ % os.path.join(GENERATED, "rank.kicad_pcb"))
     sides, tracks = out
     assert sorted(sides) == list("abcdefgh")
+    cells = 8 * 35.0            # the cells end here; the rows run 5 mm further, past the last capacitors
+    middle, below = 17.4, 29.9  # the coils' centre line and the keep-outs' lower edge
     for f in "abcdefgh":
         rows = []
         for side in "AB":
             segs = tracks[sides[f][side]]
-            assert all(min(y0, y1) > 17.4 for _l, x0, y0, x1, y1 in segs if max(x0, x1) < 8 * 35.0), \
+            assert all(min(y0, y1) > middle for _l, x0, y0, x1, y1 in segs if max(x0, x1) < cells), \
                 (f, side, "in the upper half of the cells")
             along = [(abs(x1 - x0), layer, y0, min(x0, x1), max(x0, x1))
-                     for layer, x0, y0, x1, y1 in segs if y0 == y1 and y0 > 29.9 and max(x0, x1) < 8 * 35.0 + 5]
+                     for layer, x0, y0, x1, y1 in segs if y0 == y1 and y0 > below and max(x0, x1) < cells + 5]
             assert along, (f, side)
             rows.append(max(along)[1:])
         (la, ya, a0, a1), (lb, yb, b0, b1) = rows
