@@ -22,7 +22,7 @@ import pcbnew
 
 from grid import FREE
 
-LATTICE_MM = 5.0
+LATTICE_MM = 5.0          # joins the wide pours; the island pass then takes the narrow ones a lattice misses
 
 
 def _point(origin, x, y):

@@ -305,16 +305,14 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=N
         cls, (path, _cost, _shared) = found
         segs, vias = _segments(grid, path)
         if cong is None:
-            _mark(grid, net, [(layer, a, b, cls) for layer, a, b in segs], vias, hole_gap)
-        for layer, a, b in segs:
-            tree.update(segment_cells(grid, layer, a, b))
-        for v in vias:
-            iy, ix = grid.cell(*v)
-            if cong is not None:
+            mark_copper(grid, net, [(layer, a, b, cls) for layer, a, b in segs], vias, hole_gap)
+        else:
+            for v in vias:
+                iy, ix = grid.cell(*v)
                 r = int(hole_gap / grid.pitch)
                 novia.update((y, x) for y in range(iy - r, iy + r + 1) for x in range(ix - r, ix + r + 1)
                              if (y - iy) ** 2 + (x - ix) ** 2 <= (hole_gap / grid.pitch) ** 2)
-            tree.update({(0, iy, ix), (1, iy, ix)})
+        tree |= copper_cells(grid, segs, vias)
         tree.update(t.cells)
         done_xy.append(t.xy)
         result.segments += [(layer, a, b, cls) for layer, a, b in segs]
@@ -322,9 +320,23 @@ def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=N
     return result
 
 
-def _mark(grid, net, segments, vias, hole_gap):
+def copper_cells(grid, segments, vias):
+    """The cells (layer, iy, ix) a net's copper runs through: its segments'
+    [(layer, a, b, ...)] and its vias' on both layers; a search may start
+    from any of them."""
+    cells = set()
+    for seg in segments:
+        cells.update(segment_cells(grid, *seg[:3]))
+    for v in vias:
+        iy, ix = grid.cell(*v)
+        cells.update({(0, iy, ix), (1, iy, ix)})
+    return cells
+
+
+def mark_copper(grid, net, segments, vias, hole_gap):
     """Write copper into the grid's maps: from then on it denies its cells to
-    every other net."""
+    every other net (segments [(layer, a, b, class)], vias [(x, y)], kept
+    hole_gap apart from any via that comes later)."""
     for layer, a, b, cls in segments:
         grid.mark_segment((layer,), a, b, grid.classes[cls], net)
     for v in vias:
@@ -340,7 +352,7 @@ def join_pour(grid, net, terminals, routes, hole_gap):
     maps unmarked), written into the maps first; the pour's stitches are
     there already."""
     for number, r in routes:
-        _mark(grid, number, r.segments, r.vias, hole_gap)
+        mark_copper(grid, number, r.segments, r.vias, hole_gap)
     return route_net(grid, net, ["signal"], terminals, hole_gap)
 
 
@@ -516,12 +528,7 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12):
         return result
     path = found[0]
     segs, _ = _segments(grid, path)
-    hw = grid.classes[cls]
-    for lay, a, b in segs:
-        grid.mark_segment((lay,), a, b, hw, net)
-    v = grid.xy(*path[-1][1:])
-    grid.mark_circle((0, 1), v, grid.via_radius, net)
-    grid.block_vias((v[0], v[1], v[0], v[1]), hole_gap)
     result.segments = [(lay, a, b, cls) for lay, a, b in segs]
-    result.vias = [v]
+    result.vias = [grid.xy(*path[-1][1:])]
+    mark_copper(grid, net, result.segments, result.vias, hole_gap)
     return result

@@ -37,7 +37,7 @@ copper raises PlanError, naming the piece.
 import math
 
 from grid import FREE
-from route import segment_cells
+from route import copper_cells, mark_copper, segment_cells
 
 LANE_CELLS = 2          # rows two grid cells apart: a track and its clearance
 
@@ -73,7 +73,6 @@ class Planner:
 
     def __init__(self, grid, number, cls="signal"):
         self.grid, self.number, self.cls = grid, number, cls
-        self.hw = grid.classes[cls]
         self._before = grid.track[cls].copy()
 
     def free(self, net, layer, a, b):
@@ -91,15 +90,14 @@ class Planner:
         if not self.free(laid.net, layer, a, b):
             raise PlanError("the strips' plan: %s of %s (%s, %.2f,%.2f to %.2f,%.2f) crosses other copper"
                             % (what, laid.net, "top" if layer == 0 else "bottom", a[0], a[1], b[0], b[1]))
-        self.grid.mark_segment((layer,), a, b, self.hw, self.number[laid.net])
+        mark_copper(self.grid, self.number[laid.net], [(layer, a, b, self.cls)], (), 0.0)
         laid.segments.append((layer, a, b))
 
     def via(self, laid, xy, hole_gap, what):
         if not self.via_free(laid.net, xy):
             raise PlanError("the strips' plan: %s of %s (via at %.2f,%.2f) crosses other copper"
                             % (what, laid.net, xy[0], xy[1]))
-        self.grid.mark_circle((0, 1), xy, self.grid.via_radius, self.number[laid.net])
-        self.grid.block_vias((xy[0], xy[1], xy[0], xy[1]), hole_gap)
+        mark_copper(self.grid, self.number[laid.net], (), [xy], hole_gap)
         laid.vias.append(xy)
 
     def close(self):
@@ -108,13 +106,7 @@ class Planner:
         self.grid.planned = (self._before == FREE) & (self.grid.track[self.cls] != FREE)
 
     def terminal_cells(self, laid):
-        cells = set()
-        for layer, a, b in laid.segments:
-            cells.update(segment_cells(self.grid, layer, a, b))
-        for xy in laid.vias:
-            iy, ix = self.grid.cell(*xy)
-            cells.update({(0, iy, ix), (1, iy, ix)})
-        return sorted(cells)
+        return sorted(copper_cells(self.grid, laid.segments, laid.vias))
 
 
 def _on_grid(v, pitch, up=True):
