@@ -38,6 +38,7 @@ POWER_MM = 0.4
 VIA_MM, VIA_DRILL_MM = 0.6, 0.3
 HOLE_GAP_MM = 0.3          # drill to drill
 EDGE_CLEARANCE_MM = 0.3
+BUNDLE_MARGIN_MM = 0.02    # the column bundle's lanes, a hair over the rule (KiCad rounds to nm)
 ORIGIN = (20.0, 20.0)      # the board's top-left corner on KiCad's page
 POUR = "GND"
 THERMAL_PAD_MM2 = 4.0      # an SMD pad of the pour's net this big may hold its vias
@@ -498,7 +499,52 @@ def _plan_strips(netlist, fps, layout, planner, log):
     east = max(r[2] for pair in pairs for _net, pds in pair for _k, r in pds) + 1.0
     east = round(-(-east // planner.grid.pitch) * planner.grid.pitch, 6)
     feeds_laid, _left = strips.lay_pairs(planner, pairs, layer_rows, east, VIA_DRILL_MM + HOLE_GAP_MM, log)
-    return laid + feeds_laid
+    above = strips.rows(layout.outline[1] + edge, min(k[1] for k in layout.keepouts) - reach, planner.grid.pitch)
+    columns = _columns(netlist, fps, reeds, pins, pads)
+    lane = SIGNAL_MM + CLEARANCE_MM + BUNDLE_MARGIN_MM
+    first = layout.outline[1] + EDGE_CLEARANCE_MM + SIGNAL_MM / 2 + BUNDLE_MARGIN_MM
+    bundle = [round(first + k * lane, 6) for k in range(len(columns))]
+    if columns:
+        top = min(min(r[1] for _k, r in _connector_pads(fps, c.pin[0].split(".")[0])) for c in columns)
+        if bundle[-1] + SIGNAL_MM / 2 + CLEARANCE_MM > top:
+            raise strips.PlanError("the strips' plan: %d column lines do not fit between the edge and the "
+                                   "connector's pads" % len(columns))
+    return laid + feeds_laid + strips.lay_columns(planner, columns, above, east, bundle)
+
+
+def _connector_pads(fps, ref):
+    return [("%s.%s" % (ref, p.GetNumber()), _pad_rect(p)) for p in fps[ref].Pads()]
+
+
+def _columns(netlist, fps, reeds, pins, pads):
+    """The reed column lines: each reed's net that a connector carries, with
+    the pad it leaves by (of the connector nearest the board's top edge) and,
+    for a pad in the row away from the edge, the way in past the near row:
+    down the gap left of its neighbour, across between the rows."""
+    pin_nets = netlist.pin_nets()
+    out = []
+    for reed in reeds:
+        for pin in pins(reed):
+            net = pin_nets[(reed, pin)]
+            conns = sorted({r for r, _p in netlist.nets[net] if r.startswith("J")})
+            if not conns:
+                continue
+            ref = min(conns, key=lambda r: min(rect[1] for _k, rect in _connector_pads(fps, r)))
+            every = _connector_pads(fps, ref)
+            (key, rect), = pads(ref, net) or [(None, None)]
+            if key is None:
+                continue
+            cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+            near_y = min((r[1] + r[3]) / 2 for _k, r in every)
+            gap = None
+            if cy - near_y > 0.1:        # the far row: past the near row's pads
+                row = [r for _k, r in every if abs((r[1] + r[3]) / 2 - near_y) < 0.1]
+                xs = sorted((r[0] + r[2]) / 2 for r in row)
+                step = min(b - a for a, b in zip(xs, xs[1:]))
+                near_bottom = max(r[3] for r in row)
+                gap = (round(cx - step / 2, 6), round((near_bottom + rect[1]) / 2, 6))
+            out.extend(strips.Column(net, rd, (key, rect), gap) for rd in pads(reed, net))
+    return out
 
 
 def save(board, path, layout=None, log=None):

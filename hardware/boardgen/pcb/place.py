@@ -34,6 +34,9 @@ EDGE_MM = 0.6             # courtyard to board edge
 CAP_ROOM_MM = 1.5         # a coil's capacitors to its keep-out: room for its pad's track
 CAP_GAP_MM = 0.4          # between those capacitors' courtyards (they share their nets two by two)
 COIL_ROT = 90             # the coil's pads (below it as drawn) in the channel on its right
+LED_ROT = 90              # DIN and GND towards the strip above, VDD and DOUT below: see rank_layout
+LED_SIZE_MM = 5.0         # the WS2812B's body
+LED_DROP_MM = 4.6         # the LED's centre below the strip above the coils
 POUR_CUT_MM = 0.5         # a slot in the pour across the strip below each coil: see rank_layout
 
 
@@ -213,9 +216,10 @@ def rank_layout(netlist, boxes):
         cuts.append((cx - half / 2 - POUR_CUT_MM / 2, cy + half, cx - half / 2 + POUR_CUT_MM / 2, height))
     for i, ref in enumerate(reeds[:n]):
         places[ref] = Place(cells[i][1], cy, 0, "B")
-    strip = (cy - half + 0.0) / 2             # middle of the strip above a coil
+    led_x = half + LED_SIZE_MM / 2            # the LED in the channel right of its coil, inside the cell
+    led_y = cy - half + LED_DROP_MM
     for i, ref in enumerate(leds[:n]):
-        places[ref] = _centre_place(boxes[ref], cells[i][1] + 7.5, strip, 0)
+        places[ref] = _centre_place(boxes[ref], cells[i][1] + led_x, led_y, LED_ROT)
     # satellites: next to their owner
     owners = {r: i for i, r in enumerate(coils)}
     owners.update({r: i for i, r in enumerate(reeds[:n])})
@@ -240,8 +244,8 @@ def rank_layout(netlist, boxes):
             caps_end = max(caps_end, x + h / 2)      # the last coil's: where the end's column starts
         elif role == "reed":     # bottom side, in the channel beside the reed's pad 2
             places[ref] = _centre_place(boxes[ref], cx + 17.5, cy + 5.0 + k * 2.5, 0, "B")
-        else:                    # the LED's: right of it
-            places[ref] = _centre_place(boxes[ref], cx + 13.75 + k * 1.75, strip, 90)
+        else:                    # the LED's (the first one's input resistor): up left, in the strip
+            places[ref] = _centre_place(boxes[ref], cx + led_x - 5.5 - k * 2.5, (cy - half) / 2, 0)
     # the LEDs' decoupling capacitors: the n-th capacitor wired only to power
     led_supply = {net for net, nodes in netlist.nets.items()
                   if is_power(net, nodes) and any(r in leds for r, _p in nodes)}
@@ -250,7 +254,7 @@ def rank_layout(netlist, boxes):
                   and {net for net, nodes in netlist.nets.items()
                        if any(x == r for x, _p in nodes)} <= led_supply]
     for i, ref in enumerate(power_caps[:len(leds)]):
-        places[ref] = _centre_place(boxes[ref], cells[i][1] + 12.0, strip, 90)
+        places[ref] = _centre_place(boxes[ref], cells[i][1] + led_x - 1.0, led_y + LED_SIZE_MM / 2 + 1.5, 0)
     band = [EDGE_MM, height - EDGE_MM]
     for k, ref in enumerate(connectors[:2]):
         w, h = _size(boxes[ref])
@@ -265,10 +269,9 @@ def rank_layout(netlist, boxes):
     holes = [(3.0, 3.0), (3.0, height - 3.0), (width - 3.0, cy - 3.5), (width - 3.0, cy + 3.5)]
     column = (max(cells_w + 2.5, caps_end + PART_GAP_MM), EDGE_MM, width - conn_len - 2 * EDGE_MM, height - EDGE_MM)
     slots = [column, (column[2] + PART_GAP_MM, band[0], width - 6.5, band[1])]
-    for i in range(n - 1):      # small parts may also go between the coils
+    for i in range(n - 1):      # small parts may also go between the coils, below the reeds
         x0 = cells[i][1] + half + 0.6
         x1 = cells[i + 1][1] - half - 0.6
-        slots.append((x0, cy - half + 0.4, x1, cy - 1.8))
         slots.append((x0, cy + 1.8, x1, cy + half - 0.4))
     # the ICs in the electronics end, each at its point of the floor plan
     # (biggest first: the shift register by the connectors, the two switches

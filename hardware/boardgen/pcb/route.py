@@ -25,6 +25,7 @@ PASSES = 4         # strict passes (rip-up and reroute by order)
 NEGOTIATE = 0      # negotiation iterations after them: see hardware/layout.md, Routing
 GREED = 1.5        # the negotiation's A* weight: far fewer states, paths within 1.5 x the cheapest
 STITCH_AWAY = 3    # cells (0.75 mm) a pour via keeps from other nets' pads when it can
+REPAIRS = 3        # rounds of rip-up and reroute aimed at the nets left unrouted: see _repair
 HIST = 0.4         # history added per iteration to a cell that stayed shared, in steps
 DEBUG = False
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # (dy, dx): +x, +y, -x, -y
@@ -411,7 +412,7 @@ class _Board:
         return out
 
 
-def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSES, greed=1.0):
+def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSES, greed=1.0, repairs=REPAIRS):
     """Route every job (name, net number, classes, terminals); deterministic
     (no clock, no randomness, ties broken by the job order).
 
@@ -480,7 +481,49 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
             routes = first[1]
             if log:
                 log("kept the strict passes' best: %d pads unrouted" % first[0])
+    if routes is b.routes and repairs:
+        _repair(b, names, repairs, log)
     return [routes[n] for n in names]
+
+
+def _repair(b, names, rounds, log=None):
+    """Rip-up and reroute aimed at each net still unrouted: its cheapest
+    route allowed to cross others (at the negotiation's last prices, so it
+    crosses as few as it can) names the nets in its way; those are ripped
+    up, the net is routed strictly first and they after it, each where it
+    still fits. Kept if fewer pads stay unrouted, else undone. Rounds until
+    one brings nothing."""
+    def take(name):
+        return b.routes[name], b.feet[name], b.centres[name]
+
+    def put(name, saved):
+        b.routes[name], b.feet[name], b.centres[name] = saved
+        b.cong.add(b.feet[name], +1)
+    for k in range(rounds):
+        gained = 0
+        for name in [n for n in names if b.routes[n].failed]:
+            before = b.unrouted()
+            saved = {name: take(name)}
+            b.cong.strict = False
+            b.reroute(name)
+            victims = [n for n in b.shared(names) if n != name]
+            for v in victims:
+                saved[v] = take(v)
+            b.cong.strict = True
+            for n in [name] + victims:
+                b.rip(n)
+            for n in [name] + victims:
+                b.reroute(n)
+            if b.unrouted() < before:
+                gained += before - b.unrouted()
+                continue
+            for n in [name] + victims:
+                b.rip(n)
+                put(n, saved[n])
+        if log:
+            log("repair %d: %d pads unrouted (%d fewer)" % (k + 1, b.unrouted(), gained))
+        if not gained:
+            break
 
 
 def _near_other_pads(grid, net, cls, window, k):

@@ -86,8 +86,9 @@ class Planner:
         return all(self.grid.via[l, iy, ix] in ok and self.grid.track[self.cls][l, iy, ix] in ok
                    for l in (0, 1))
 
-    def lay(self, laid, layer, a, b, what):
-        if not self.free(laid.net, layer, a, b):
+    def lay(self, laid, layer, a, b, what, check=True):
+        """check=False: a piece finer than the grid (KiCad's DRC checks it)."""
+        if check and not self.free(laid.net, layer, a, b):
             raise PlanError("the strips' plan: %s of %s (%s, %.2f,%.2f to %.2f,%.2f) crosses other copper"
                             % (what, laid.net, "top" if layer == 0 else "bottom", a[0], a[1], b[0], b[1]))
         mark_copper(self.grid, self.number[laid.net], [(layer, a, b, self.cls)], (), 0.0)
@@ -209,3 +210,66 @@ def lay_pairs(planner, pairs, layer_rows, east, hole_gap, log=None):
     if log and left:
         log("feed pairs left to the router: %s" % ", ".join("/".join(s[0] for s in pr) for pr in left))
     return laid_all, left
+
+
+class Column:
+    """A reed column line's ends: its reed's pad and the connector's pad it
+    leaves by, (key, rect) each; gap: for a connector pad in the row away
+    from the edge, (x, y) of the way in, past the near row: down the gap
+    beside its neighbour to y, then across to the pad."""
+    __slots__ = ("net", "reed", "pin", "gap")
+
+    def __init__(self, net, reed, pin, gap=None):
+        self.net, self.reed, self.pin, self.gap = net, reed, pin, gap
+
+
+def lay_columns(planner, columns, layer_rows, turn, bundle):
+    """The reed column lines on the bottom layer, from each reed along the
+    strip above the coils to the ribbon connector (Column each). layer_rows:
+    the strip's rows from the board's edge inwards; the line whose reed is
+    furthest left takes the row nearest the edge: its drop to the reed
+    crosses only rows that begin further right. A drop that meets other
+    copper (the mounting hole by the first reed) moves to the nearest free
+    x and reaches the pad along the pad's height. From x turn on the rows
+    close up to bundle's y [one per line] (a track and its clearance apart,
+    under the rule grid's two cells: past the connector only that many fit
+    between the edge and its pads) and run on to the connector, where each
+    drops to its pin; the line nearest the edge must drop furthest right,
+    so that no drop crosses a row still running. The bundle is checked by
+    KiCad's DRC, not the grid. Returns the Laid."""
+    g = planner.grid
+    ordered = sorted(columns, key=lambda c: (_centre(c.reed[1])[0], c.net))
+    if len(ordered) > min(len(layer_rows), len(bundle)):
+        raise PlanError("the strips' plan: %d column lines, %d rows above the coils"
+                        % (len(ordered), min(len(layer_rows), len(bundle))))
+    drops = [c.gap[0] if c.gap else _centre(c.pin[1])[0] for c in ordered]
+    if any(b >= a for a, b in zip(drops, drops[1:])):
+        raise PlanError("the strips' plan: the column lines reach the connector in the order %s; "
+                        "the line of the leftmost reed must reach it furthest right"
+                        % ", ".join(c.net for c in sorted(ordered, key=lambda c: -drops[ordered.index(c)])))
+    out = []
+    for k, (c, row, y, drop) in enumerate(zip(ordered, layer_rows, bundle, drops)):
+        px, py = (round(v, 6) for v in _centre(c.reed[1]))
+        laid = Laid(c.net)
+        laid.pads += [c.reed[0], c.pin[0]]
+        near = [px] + sorted((_on_grid(px, g.pitch) + j * g.pitch for j in range(-12, 13)),
+                             key=lambda v: (abs(v - px), v))
+        x = next((v for v in near if planner.free(c.net, 1, (v, row), (v, py))
+                  and planner.free(c.net, 1, (v, py), (px, py))), px)
+        planner.lay(laid, 1, (x, row), (x, py), "a column's drop to its reed")
+        if x != px:
+            planner.lay(laid, 1, (x, py), (px, py), "a column's drop to its reed")
+        xt = round(turn + k * LANE_CELLS * g.pitch, 6)
+        planner.lay(laid, 1, (x, row), (xt, row), "a column's row")
+        planner.lay(laid, 1, (xt, row), (xt, y), "a column's way into the bundle", check=False)
+        planner.lay(laid, 1, (xt, y), (drop, y), "a column's bundle row", check=False)
+        cx, cy = (round(v, 6) for v in _centre(c.pin[1]))
+        if c.gap:
+            gx, gy = c.gap
+            planner.lay(laid, 1, (drop, y), (gx, gy), "a column's drop to the connector", check=False)
+            planner.lay(laid, 1, (gx, gy), (cx, gy), "a column's drop to the connector", check=False)
+            planner.lay(laid, 1, (cx, gy), (cx, cy), "a column's drop to the connector", check=False)
+        else:
+            planner.lay(laid, 1, (drop, y), (cx, cy), "a column's drop to the connector", check=False)
+        out.append(laid)
+    return out
