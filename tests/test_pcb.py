@@ -759,3 +759,64 @@ print(json.dumps([laid.segments, laid.pads]))
     assert along, "the chain runs along the strip between the channels"
     for x0, x1 in along:
         assert x0 >= 34 and x1 <= 56, (x0, x1)        # from the first channel's right to the next one's left
+
+
+def test_a_repair_round_rips_up_the_net_in_the_way_and_routes_both():
+    """No negotiation, one strict pass: S (through-hole pads, routed first)
+    takes the only top-layer lane and L (top pads only) fails. The repair
+    routes L allowed to cross, finds S in its way, rips S up, routes L
+    first and S after it (along the bottom): both routed, and the round
+    logged with what it gained."""
+    out = _run(ONE_LANE + """
+routes = route.route_all(g, [("S", 1, ["signal"], s), ("L", 2, ["signal"], l)], 0.6, 0, log.append, passes=1)
+print(json.dumps([log, [(r.net, r.failed, sorted({seg[0] for seg in r.segments})) for r in routes]]))
+""")
+    log, routes = out
+    assert log == ["routing pass 1: 1 pads unrouted in 1 nets",
+                   "repair 1: 0 pads unrouted (1 fewer)"]
+    assert routes == [["S", [], [1]], ["L", [], [0]]]
+
+
+def test_a_repair_that_gains_nothing_is_undone():
+    """Two nets with top-layer pads only and one lane: whichever goes first
+    takes it. The repair of the unrouted one leaves the other unrouted, so
+    it is undone: the first net keeps the lane, and nothing is shorted."""
+    out = _run("""
+from grid import Grid, BLOCKED
+import route
+g = Grid(0, 0, 10, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+g.block_vias((0, 0, 10, 4), 1.0)
+g.mark_rect((0,), (3, 0, 7, 1.65), BLOCKED)
+g.mark_rect((0,), (3, 2.35, 7, 4), BLOCKED)
+g.mark_rect((1,), (0, 0, 10, 4), BLOCKED)
+def pad(name, x, y):
+    return route.Terminal(name, [(0,) + g.cell(x, y)], (x, y))
+a = [pad("A1.1", 1, 1.5), pad("A2.1", 9, 1.5)]
+b = [pad("B1.1", 1, 2.5), pad("B2.1", 9, 2.5)]
+log = []
+routes = route.route_all(g, [("A", 1, ["signal"], a), ("B", 2, ["signal"], b)], 0.6, 0, log.append, passes=1)
+print(json.dumps([log, [(r.net, r.failed, len(r.segments) > 0) for r in routes]]))
+""")
+    log, routes = out
+    assert log[-1] == "repair 1: 1 pads unrouted (0 fewer)"
+    assert routes == [["A", [], True], ["B", ["B2.1"], False]]
+
+
+def test_the_pours_tree_is_a_forest_when_its_first_pad_is_walled_in():
+    """The first GND pad sits in a box of other copper on both layers: no
+    tree grows from it. The pads it cannot reach grow a tree of their own
+    (the pour joins it as a whole), and only the walled-in pad is left."""
+    out = _run("""
+from grid import Grid, BLOCKED
+import route
+g = Grid(0, 0, 10, 6, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+g.mark_rect((0, 1), (0.5, 0.5, 3.5, 3.5), BLOCKED)
+g.mark_rect((0, 1), (1.5, 1.5, 2.5, 2.5), 0)          # the hole in the box: the walled-in pad's cell
+def pad(name, x, y):
+    return route.Terminal(name, [(0,) + g.cell(x, y)], (x, y))
+gnd = route.join_pour(g, 2, [pad("G1.1", 2, 2), pad("G2.1", 6, 5), pad("G3.1", 9, 1)], [], 0.6)
+print(json.dumps([gnd.failed, len(gnd.segments)]))
+""")
+    failed, segments = out
+    assert failed == ["G1.1"]
+    assert segments > 0

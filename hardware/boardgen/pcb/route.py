@@ -354,7 +354,21 @@ def join_pour(grid, net, terminals, routes, hole_gap):
     there already."""
     for number, r in routes:
         mark_copper(grid, number, r.segments, r.vias, hole_gap)
-    return route_net(grid, net, ["signal"], terminals, hole_gap)
+    # a forest: the pads the first tree cannot reach grow a tree of their own
+    # (the pour may join it where it could not join them one by one); a pad
+    # left alone in the end is what the tree failed
+    out = Route(net, "signal")
+    left = list(terminals)
+    while len(left) > 1:
+        r = route_net(grid, net, ["signal"], left, hole_gap)
+        out.segments += r.segments
+        out.vias += r.vias
+        missed = [t for t in left if t.name in set(r.failed)]
+        if len(missed) == len(left) - 1:
+            out.failed.append(left[0].name)     # its root reached none
+        left = missed
+    out.failed += [t.name for t in left]
+    return out
 
 
 def _centres(grid, route, own):
@@ -428,7 +442,9 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
        that stayed shared, until no cell is shared or the iterations run out.
        Then the nets still sharing are ripped up and rerouted strictly one by
        one (a pad that cannot be reached stays unrouted: never a short), and
-       if that leaves more pads unrouted than step 1, step 1's routes stay."""
+       if that leaves more pads unrouted than step 1, step 1's routes stay.
+    3. Repairs (`_repair`), while pads stay unrouted: rip-up and reroute
+       aimed at each net still unrouted, kept only where it gains."""
     names = [j[0] for j in jobs]
     best, promoted, order = None, [], list(names)
     for k in range(passes):
@@ -481,7 +497,7 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
             routes = first[1]
             if log:
                 log("kept the strict passes' best: %d pads unrouted" % first[0])
-    if routes is b.routes and repairs:
+    if routes is b.routes and repairs and b.unrouted():
         _repair(b, names, repairs, log)
     return [routes[n] for n in names]
 
@@ -522,7 +538,7 @@ def _repair(b, names, rounds, log=None):
                 put(n, saved[n])
         if log:
             log("repair %d: %d pads unrouted (%d fewer)" % (k + 1, b.unrouted(), gained))
-        if not gained:
+        if not gained or not b.unrouted():
             break
 
 
