@@ -110,6 +110,40 @@ print(json.dumps([coil, caps]))
             assert cx + 12.5 < x < cx + 22.5 and cy + 8 < y < cy + 12.5 and rot == 90, (f, x, y, rot)
 
 
+def test_each_led_sits_under_its_own_tile_and_outside_every_coil():
+    """On the committed rank board: LED n (in reference order) lights cell n:
+    its centre lies under that cell's tile (the 33 mm square round the
+    coil's centre) and under no other, and no pad of it comes within
+    clearance of a coil's copper (the 24 mm square): nothing but the coil
+    inside a coil, and no LED between two tiles."""
+    out = _run("""
+import pcbnew
+b = pcbnew.LoadBoard(%r)
+mm = pcbnew.ToMM
+coils, leds = [], []
+for fp in b.GetFootprints():
+    p = fp.GetPosition()
+    if str(fp.GetFPID().GetLibItemName()).startswith("Coil_"):
+        coils.append([mm(p.x), mm(p.y)])
+    elif str(fp.GetFPID().GetLibItemName()).startswith("LED_WS2812B"):
+        pads = [[mm(q.GetBoundingBox().GetLeft()), mm(q.GetBoundingBox().GetTop()),
+                 mm(q.GetBoundingBox().GetRight()), mm(q.GetBoundingBox().GetBottom())] for q in fp.Pads()]
+        leds.append([fp.GetReference(), mm(p.x), mm(p.y), pads])
+print(json.dumps([sorted(coils), leds]))
+""" % os.path.join(GENERATED, "rank.kicad_pcb"))
+    coils, leds = out
+    leds.sort(key=lambda led: int(led[0][1:]))
+    assert len(coils) == len(leds) == 8
+    tile = 33.0 / 2
+    for (cx, cy), (ref, x, y, pads) in zip(coils, leds):
+        under = [k for k, (ox, oy) in enumerate(coils) if abs(x - ox) < tile and abs(y - oy) < tile]
+        assert under == [coils.index([cx, cy])], (ref, x, y)
+        for ox, oy in coils:
+            for x0, y0, x1, y1 in pads:
+                gap = max(x0 - (ox + 12), (ox - 12) - x1, y0 - (oy + 12), (oy - 12) - y1)
+                assert gap >= 0.15, (ref, gap)
+
+
 def test_each_feed_pair_runs_as_two_neighbouring_rows_below_the_coils():
     """On the committed rank board (strips.py): a coil's two feed nets (the
     switch side of its series capacitors) have no copper in the strip above
@@ -820,3 +854,76 @@ print(json.dumps([gnd.failed, len(gnd.segments)]))
     failed, segments = out
     assert failed == ["G1.1"]
     assert segments > 0
+
+
+# Two coils' keep-outs, a reed pad in the channel after each (A left, B
+# right) and a two-row header at the right (rows at y 6 and 8.54, 2.54 mm
+# pitch, 1.7 mm pads; board edge at x 100): strips.py lays the column lines
+# along the edge, round the header's east end and up to it from below.
+COLUMNS = """
+from grid import Grid, BLOCKED
+import strips
+g = Grid(0, 0, 100, 20, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+number = {"A": 1, "B": 2}
+for x0 in (5, 35):
+    g.mark_rect((0, 1), (x0, 5, x0 + 20, 15), BLOCKED)
+def pad(net, ref, x, y, r):
+    rect = (x - r, y - r, x + r, y + r)
+    g.mark_rect((0, 1), rect, number.get(net, BLOCKED))
+    return (ref, rect)
+reeds = {"A": pad("A", "SW1.2", 30.0, 10.0, 0.8), "B": pad("B", "SW2.2", 60.0, 10.0, 0.8)}
+header = {(x, y): pad(None, "J1.%d" % n, x, y, 0.85) for n, (x, y) in
+          enumerate([(80.0, 6.0), (82.54, 6.0), (85.08, 6.0), (80.0, 8.54), (82.54, 8.54), (85.08, 8.54)])}
+def column(net, xy):
+    key, rect = header[xy]
+    g.mark_rect((0, 1), rect, number[net])
+    gap = (round(xy[0] + 1.27, 6), 7.27) if xy[1] < 7 else None
+    return strips.Column(net, reeds[net], (key, rect), gap)
+rows = strips.rows(0.43, 5 - 0.28, 0.25)
+back = strips.rows(9.39 + 0.28, 20, 0.25)
+planner = strips.Planner(g, number)
+"""
+
+
+def test_the_column_lines_run_along_the_edge_round_the_header_and_rise_to_it_without_crossing():
+    """A's reed is further left: A takes the row nearest the edge and the
+    top bundle lane, turns down outermost past the header's east end, comes
+    back furthest from the header and rises westmost, straight into its pad
+    in the header's lower row; B, inside it all the way, rises east of A,
+    up the gap east of its neighbour to its pad in the upper row. Every
+    piece is on the bottom layer."""
+    out = _run(COLUMNS + """
+laid = strips.lay_columns(planner, [column("B", (82.54, 6.0)), column("A", (80.0, 8.54))],
+                          rows, 70.0, [0.42, 0.79], 99.5, back)
+print(json.dumps([back[:2], [[l.net, l.segments, l.pads] for l in laid]]))
+""")
+    back, laid = out
+    by = {net: (segs, pads) for net, segs, pads in laid}
+    assert sorted(by["A"][1]) == ["J1.3", "SW1.2"] and sorted(by["B"][1]) == ["J1.1", "SW2.2"]
+    assert {layer for net in by for layer, _a, _b in by[net][0]} == {1}
+
+    def ys(net):
+        return sorted({a[1] for _l, a, b in by[net][0] if a[1] == b[1]})
+
+    def xs(net):
+        return sorted({a[0] for _l, a, b in by[net][0] if a[0] == b[0]})
+    assert {0.5, 0.42, back[1]} <= set(ys("A")) and {1.0, 0.79, back[0]} <= set(ys("B"))
+    assert 99.5 in xs("A") and 99.0 in xs("B")                # the U-turn: A outside B
+    assert [b for _l, a, b in by["A"][0]][-1] == [80.0, 8.54]
+    assert 83.81 in xs("B")                                   # up the gap east of its neighbour
+    assert [b for _l, a, b in by["B"][0]][-1] == [82.54, 6.0]
+
+
+def test_the_column_lines_in_an_order_that_would_cross_stop_the_plan_with_one_line():
+    """The same header with A's and B's pins swapped: A, coming back
+    furthest from the header, would rise east of B and cross B's line. The
+    plan says so, in one line naming the order it found."""
+    out = _run(COLUMNS + """
+try:
+    strips.lay_columns(planner, [column("A", (82.54, 6.0)), column("B", (80.0, 8.54))],
+                       rows, 70.0, [0.42, 0.79], 99.5, back)
+    print(json.dumps(None))
+except strips.PlanError as e:
+    print(json.dumps(str(e)))
+""")
+    assert out and "B, A" in out and "\n" not in out

@@ -47,7 +47,7 @@ RANK_BOARDS = 8                                # how many rank boards one game t
 RIBBON_POWER = {"+5V": (1, 2, 39, 40), "GND": (3, 4, 13, 15, 17)}
 RIBBON_SEL = tuple(range(5, 13))              # rotating: reader selects, line 1 first
 RIBBON_ROW = tuple(range(23, 31))             # rotating: reed rows
-RIBBON_COL = tuple(range(38, 30, -1))         # shared: reed columns, files a-h (a at 38: see layout.md, the column bundle)
+RIBBON_COL = tuple(range(31, 39))             # shared: reed columns, files a-h
 RIBBON_SHARED = {"BUS_SCK": 14, "BUS_MOSI": 16, "BUS_MISO": 18, "BUS_LATCH": 19,
                  "BUS_NRSTPD": 21}
 RIBBON_CHAIN = 20                             # 595 chain: in at J1 (SER), out at J2 (QH')

@@ -16,6 +16,7 @@ the next reader (KiCad 6.0.11):
   only on a board loaded from a file (LoadBoard); on a BOARD() made in Python
   it segfaults. A rule area is a ZONE with SetIsRuleArea(True).
 """
+import math
 import os
 
 import pcbnew
@@ -501,15 +502,22 @@ def _plan_strips(netlist, fps, layout, planner, log):
     feeds_laid, _left = strips.lay_pairs(planner, pairs, layer_rows, east, VIA_DRILL_MM + HOLE_GAP_MM, log)
     above = strips.rows(layout.outline[1] + edge, min(k[1] for k in layout.keepouts) - reach, planner.grid.pitch)
     columns = _columns(netlist, fps, reeds, pins, pads)
+    if not columns:
+        return laid + feeds_laid
+    # the bundle: lanes a track and its clearance apart, from the edge, which
+    # must pass between the edge and the connector's pads
     lane = SIGNAL_MM + CLEARANCE_MM + BUNDLE_MARGIN_MM
     first = layout.outline[1] + EDGE_CLEARANCE_MM + SIGNAL_MM / 2 + BUNDLE_MARGIN_MM
     bundle = [round(first + k * lane, 6) for k in range(len(columns))]
-    if columns:
-        top = min(min(r[1] for _k, r in _connector_pads(fps, c.pin[0].split(".")[0])) for c in columns)
-        if bundle[-1] + SIGNAL_MM / 2 + CLEARANCE_MM > top:
-            raise strips.PlanError("the strips' plan: %d column lines do not fit between the edge and the "
-                                   "connector's pads" % len(columns))
-    return laid + feeds_laid + strips.lay_columns(planner, columns, above, east, bundle)
+    conn = _connector_pads(fps, columns[0].pin[0].split(".")[0])
+    if bundle[-1] + SIGNAL_MM / 2 + CLEARANCE_MM > min(r[1] for _k, r in conn):
+        raise strips.PlanError("the strips' plan: %d column lines do not fit between the edge and the "
+                               "connector's pads" % len(columns))
+    # the U-turn: down past the connector's east end, back west below it
+    pitch = planner.grid.pitch
+    uturn = round(math.floor((layout.outline[2] - edge) / pitch) * pitch, 6)
+    back = strips.rows(max(r[3] for _k, r in conn) + reach, layout.outline[3], pitch)
+    return laid + feeds_laid + strips.lay_columns(planner, columns, above, east, bundle, uturn, back)
 
 
 def _connector_pads(fps, ref):
@@ -517,10 +525,11 @@ def _connector_pads(fps, ref):
 
 
 def _columns(netlist, fps, reeds, pins, pads):
-    """The reed column lines: each reed's net that a connector carries, with
-    the pad it leaves by (of the connector nearest the board's top edge) and,
-    for a pad in the row away from the edge, the way in past the near row:
-    down the gap left of its neighbour, across between the rows."""
+    """The reed column lines (strips.Column): each reed's net that a
+    connector carries, with its pad on the connector nearest the board's
+    top edge. The lines come up to it from below: a pad in the row nearer
+    the edge is reached up the gap east of its neighbour in the other row,
+    then across between the rows."""
     pin_nets = netlist.pin_nets()
     out = []
     for reed in reeds:
@@ -530,19 +539,20 @@ def _columns(netlist, fps, reeds, pins, pads):
             if not conns:
                 continue
             ref = min(conns, key=lambda r: min(rect[1] for _k, rect in _connector_pads(fps, r)))
-            every = _connector_pads(fps, ref)
-            (key, rect), = pads(ref, net) or [(None, None)]
-            if key is None:
+            found = pads(ref, net)
+            if len(found) != 1:
                 continue
+            (key, rect), = found
+            every = _connector_pads(fps, ref)
             cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
-            near_y = min((r[1] + r[3]) / 2 for _k, r in every)
+            near_y = max((r[1] + r[3]) / 2 for _k, r in every)      # the row the lines come to first
             gap = None
-            if cy - near_y > 0.1:        # the far row: past the near row's pads
+            if near_y - cy > 0.1:
                 row = [r for _k, r in every if abs((r[1] + r[3]) / 2 - near_y) < 0.1]
                 xs = sorted((r[0] + r[2]) / 2 for r in row)
                 step = min(b - a for a, b in zip(xs, xs[1:]))
-                near_bottom = max(r[3] for r in row)
-                gap = (round(cx - step / 2, 6), round((near_bottom + rect[1]) / 2, 6))
+                near_top = min(r[1] for r in row)
+                gap = (round(cx + step / 2, 6), round((rect[3] + near_top) / 2, 6))
             out.extend(strips.Column(net, rd, (key, rect), gap) for rd in pads(reed, net))
     return out
 

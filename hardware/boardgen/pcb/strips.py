@@ -212,10 +212,11 @@ def lay_pairs(planner, pairs, layer_rows, east, hole_gap, log=None):
     return laid_all, left
 
 
+
 class Column:
     """A reed column line's ends: its reed's pad and the connector's pad it
-    leaves by, (key, rect) each; gap: for a connector pad in the row away
-    from the edge, (x, y) of the way in, past the near row: down the gap
+    reaches, (key, rect) each; gap: for a pad in the connector's row away
+    from the approach, (x, y) of the way in past the near row: up the gap
     beside its neighbour to y, then across to the pad."""
     __slots__ = ("net", "reed", "pin", "gap")
 
@@ -223,32 +224,44 @@ class Column:
         self.net, self.reed, self.pin, self.gap = net, reed, pin, gap
 
 
-def lay_columns(planner, columns, layer_rows, turn, bundle):
+def lay_columns(planner, columns, layer_rows, turn, bundle, east, back):
     """The reed column lines on the bottom layer, from each reed along the
-    strip above the coils to the ribbon connector (Column each). layer_rows:
-    the strip's rows from the board's edge inwards; the line whose reed is
-    furthest left takes the row nearest the edge: its drop to the reed
-    crosses only rows that begin further right. A drop that meets other
-    copper (the mounting hole by the first reed) moves to the nearest free
-    x and reaches the pad along the pad's height. From x turn on the rows
-    close up to bundle's y [one per line] (a track and its clearance apart,
-    under the rule grid's two cells: past the connector only that many fit
-    between the edge and its pads) and run on to the connector, where each
-    drops to its pin; the line nearest the edge must drop furthest right,
-    so that no drop crosses a row still running. The bundle is checked by
-    KiCad's DRC, not the grid. Returns the Laid."""
+    strip above the coils to a connector at the board's east end (a Column
+    each), in four pieces:
+
+    * along the strip, a row each (layer_rows: its rows from the board's
+      edge inwards), the line whose reed is furthest left nearest the edge:
+      its drop to the reed's pad crosses only rows that begin further right.
+      A drop that would meet other copper (the mounting hole by the first
+      reed) moves to the nearest free x and reaches the pad along its height;
+    * from x turn on, a bundle along the edge (bundle: one y per line, a
+      track and its clearance apart, finer than the rule grid: the lanes
+      that pass between the edge and the connector's pads), each line
+      turning into it half a millimetre right of the one above;
+    * past the connector's end, down (x east for the outermost line, each
+      next one half a millimetre further in) and back west below the
+      connector (back: one y per line, the innermost line's first): the
+      U-turn reverses the order, so the line of the leftmost reed comes
+      back furthest from the connector;
+    * up to its pin: the line nearest the connector rises furthest east,
+      each next one west of it, so no rise crosses a line still running.
+
+    The bundle and the U-turn are checked by KiCad's DRC, not the grid.
+    Returns the Laid."""
     g = planner.grid
+    step = LANE_CELLS * g.pitch
     ordered = sorted(columns, key=lambda c: (_centre(c.reed[1])[0], c.net))
-    if len(ordered) > min(len(layer_rows), len(bundle)):
-        raise PlanError("the strips' plan: %d column lines, %d rows above the coils"
-                        % (len(ordered), min(len(layer_rows), len(bundle))))
-    drops = [c.gap[0] if c.gap else _centre(c.pin[1])[0] for c in ordered]
-    if any(b >= a for a, b in zip(drops, drops[1:])):
-        raise PlanError("the strips' plan: the column lines reach the connector in the order %s; "
-                        "the line of the leftmost reed must reach it furthest right"
-                        % ", ".join(c.net for c in sorted(ordered, key=lambda c: -drops[ordered.index(c)])))
+    n = len(ordered)
+    if n > min(len(layer_rows), len(bundle), len(back)):
+        raise PlanError("the strips' plan: %d column lines, room for %d"
+                        % (n, min(len(layer_rows), len(bundle), len(back))))
+    rises = [c.gap[0] if c.gap else _centre(c.pin[1])[0] for c in ordered]
+    if any(b <= a for a, b in zip(rises, rises[1:])):
+        raise PlanError("the strips' plan: the column lines reach the connector in the order %s, west to east; "
+                        "the line of the leftmost reed must reach it furthest west"
+                        % ", ".join(c.net for _x, c in sorted(zip(rises, ordered), key=lambda xc: xc[0])))
     out = []
-    for k, (c, row, y, drop) in enumerate(zip(ordered, layer_rows, bundle, drops)):
+    for k, (c, row, y, rise) in enumerate(zip(ordered, layer_rows, bundle, rises)):
         px, py = (round(v, 6) for v in _centre(c.reed[1]))
         laid = Laid(c.net)
         laid.pads += [c.reed[0], c.pin[0]]
@@ -259,17 +272,15 @@ def lay_columns(planner, columns, layer_rows, turn, bundle):
         planner.lay(laid, 1, (x, row), (x, py), "a column's drop to its reed")
         if x != px:
             planner.lay(laid, 1, (x, py), (px, py), "a column's drop to its reed")
-        xt = round(turn + k * LANE_CELLS * g.pitch, 6)
+        xt = round(turn + k * step, 6)
+        xu = round(east - k * step, 6)
+        yb = back[n - 1 - k]
         planner.lay(laid, 1, (x, row), (xt, row), "a column's row")
-        planner.lay(laid, 1, (xt, row), (xt, y), "a column's way into the bundle", check=False)
-        planner.lay(laid, 1, (xt, y), (drop, y), "a column's bundle row", check=False)
+        for a, b in (((xt, row), (xt, y)), ((xt, y), (xu, y)), ((xu, y), (xu, yb)), ((xu, yb), (rise, yb))):
+            planner.lay(laid, 1, a, b, "a column's bundle", check=False)
         cx, cy = (round(v, 6) for v in _centre(c.pin[1]))
-        if c.gap:
-            gx, gy = c.gap
-            planner.lay(laid, 1, (drop, y), (gx, gy), "a column's drop to the connector", check=False)
-            planner.lay(laid, 1, (gx, gy), (cx, gy), "a column's drop to the connector", check=False)
-            planner.lay(laid, 1, (cx, gy), (cx, cy), "a column's drop to the connector", check=False)
-        else:
-            planner.lay(laid, 1, (drop, y), (cx, cy), "a column's drop to the connector", check=False)
+        way = [(rise, yb)] + ([c.gap, (cx, c.gap[1])] if c.gap else []) + [(cx, cy)]
+        for a, b in zip(way, way[1:]):
+            planner.lay(laid, 1, a, b, "a column's rise to the connector", check=False)
         out.append(laid)
     return out
