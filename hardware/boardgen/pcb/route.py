@@ -25,7 +25,7 @@ PASSES = 4         # strict passes (rip-up and reroute by order)
 NEGOTIATE = 0      # negotiation iterations after them: see hardware/layout.md, Routing
 GREED = 1.5        # the negotiation's A* weight: far fewer states, paths within 1.5 x the cheapest
 STITCH_AWAY = 3    # cells (0.75 mm) a pour via keeps from other nets' pads when it can
-REPAIRS = 3        # rounds of rip-up and reroute aimed at the nets left unrouted: see _repair
+REPAIRS = 8        # rounds of rip-up and reroute aimed at the nets left unrouted: see _repair
 HIST = 0.4         # history added per iteration to a cell that stayed shared, in steps
 DEBUG = False
 DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0))   # (dy, dx): +x, +y, -x, -y
@@ -507,17 +507,25 @@ def _repair(b, names, rounds, log=None):
     route allowed to cross others (at the negotiation's last prices, so it
     crosses as few as it can) names the nets in its way; those are ripped
     up, the net is routed strictly first and they after it, each where it
-    still fits. Kept if fewer pads stay unrouted, else undone. Rounds until
-    one brings nothing."""
+    still fits. Kept if fewer pads stay unrouted; kept too if as many stay
+    unrouted but a set of them not met before (the failure moves to
+    another net, whose own repair may then succeed); else undone. Never
+    more pads unrouted than before. Rounds until one changes nothing."""
     def take(name):
         return b.routes[name], b.feet[name], b.centres[name]
 
     def put(name, saved):
         b.routes[name], b.feet[name], b.centres[name] = saved
         b.cong.add(b.feet[name], +1)
+
+    def failing():
+        return frozenset(p for n in names for p in b.routes[n].failed)
+    seen = {failing()}
     for k in range(rounds):
-        gained = 0
+        gained, moved = 0, 0
         for name in [n for n in names if b.routes[n].failed]:
+            if not b.routes[name].failed:
+                continue
             before = b.unrouted()
             saved = {name: take(name)}
             b.cong.strict = False
@@ -530,15 +538,18 @@ def _repair(b, names, rounds, log=None):
                 b.rip(n)
             for n in [name] + victims:
                 b.reroute(n)
-            if b.unrouted() < before:
+            now = failing()
+            if b.unrouted() < before or (b.unrouted() == before and now not in seen):
                 gained += before - b.unrouted()
+                moved += 1
+                seen.add(now)
                 continue
             for n in [name] + victims:
                 b.rip(n)
                 put(n, saved[n])
         if log:
-            log("repair %d: %d pads unrouted (%d fewer)" % (k + 1, b.unrouted(), gained))
-        if not gained or not b.unrouted():
+            log("repair %d: %d pads unrouted (%d fewer, %d moved)" % (k + 1, b.unrouted(), gained, moved))
+        if not moved or not b.unrouted():
             break
 
 
