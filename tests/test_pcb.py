@@ -70,7 +70,7 @@ def test_kicad_drc_finds_no_error_but_the_unconnected_pads(drc):
 
 @pytest.mark.parametrize("board", [
     pytest.param("rank", marks=pytest.mark.xfail(
-        strict=True, reason="issue 24, open: KiCad counts 3 unconnected pads on the rank "
+        strict=True, reason="issue 24, open: KiCad counts 1 unconnected pad on the rank "
                             "board (hardware/layout.md, 'Open')")),
     "controller"])
 def test_kicad_drc_finds_no_unconnected_pad(board):

@@ -382,6 +382,9 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 r = route.stitch(grid, number[POUR], "signal", t, VIA_DRILL_MM + HOLE_GAP_MM)
                 r.net = POUR
                 routes.append(r)
+                # the tree may join the pad at its via too, from the other layer
+                extra = route.copper_cells(grid, [seg[:3] for seg in r.segments], r.vias)
+                terminals[POUR][key] = route.Terminal(key, sorted(set(t.cells) | extra), t.xy)
     order = [n for n in terminals if len(terminals[n]) > 1 and n != POUR]
     first = ROUTING[kind]["power_first"]
     order.sort(key=lambda n: (first and net_class(n, netlist.nets[n]) != "power", spread(n), n))
@@ -407,7 +410,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         r.net = POUR
         routes.append(r)
         if log:
-            log("%s tree: %d of %d pads reached" % (POUR, len(terms) - len(r.failed), len(terms)))
+            log("%s tree: %d of %d pads reached%s" % (POUR, len(terms) - len(r.failed), len(terms),
+                                                       " (not %s)" % ", ".join(r.failed) if r.failed else ""))
     for r in routes:
         for layer, a, b, cls in r.segments:
             width = pcbnew.FromMM(2 * grid.classes[cls])

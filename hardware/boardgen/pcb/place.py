@@ -37,7 +37,7 @@ COIL_ROT = 90             # the coil's pads (below it as drawn) in the channel o
 LED_ROT = 90              # DIN and GND towards the strip above, VDD and DOUT below: see rank_layout
 LED_SIZE_MM = 5.0         # the WS2812B's body
 LED_DROP_MM = 4.6         # the LED's centre below the strip above the coils
-SWITCH_STACK_MM = 9.0     # the second switch above the first: see layout.md, The electronics end
+SWITCH_STACK_MM = 9.0     # side A's switch this far above side B's point: see layout.md, The electronics end
 POUR_CUT_MM = 0.5         # a slot in the pour across the strip below each coil: see rank_layout
 
 
@@ -275,14 +275,14 @@ def rank_layout(netlist, boxes):
         x1 = cells[i + 1][1] - half - 0.6
         slots.append((x0, cy + 1.8, x1, cy + half - 0.4))
     # the ICs in the electronics end, each at its point of the floor plan
-    # (biggest first: the shift register by the connectors, the two switches
-    # nearest the cells, one above the other by the strip below where their
-    # feeds arrive, the reader between, the small ones by the connectors);
-    # each passive as near its IC as it fits; between the coils only what
-    # the end cannot hold
+    # (biggest first: the shift register by the connectors; the two switches
+    # nearest the cells, side A's above side B's, which sits by the strip
+    # below where the feeds arrive; the reader between; the small ones by
+    # the connectors); each passive as near its IC as it fits, placed after
+    # it; between the coils only what the end cannot hold
     cx0, cx1 = column[0], column[2]
     low = height - 8.0
-    plan = [(cx1 - 6.0, 8.0), (dims.READER_X_MM, low), (dims.READER_X_MM, low - SWITCH_STACK_MM), ((cx0 + cx1) / 2, cy)]
+    plan = [(cx1 - 6.0, 8.0), (dims.READER_X_MM, low - SWITCH_STACK_MM), (dims.READER_X_MM, low), ((cx0 + cx1) / 2, cy)]
     spotter = _Spotter(slots)
     at = {}
     rest = [r for r in by_role.get("other", []) if r not in places and r not in connectors]

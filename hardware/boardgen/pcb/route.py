@@ -25,6 +25,7 @@ PASSES = 4         # strict passes (rip-up and reroute by order)
 NEGOTIATE = 0      # negotiation iterations after them: see hardware/layout.md, Routing
 GREED = 1.5        # the negotiation's A* weight: far fewer states, paths within 1.5 x the cheapest
 STITCH_AWAY = 3    # cells (0.75 mm) a pour via keeps from other nets' pads when it can
+REPAIR_DEPTH = 2   # a net a repair leaves unrouted is repaired in the same move, this many levels
 REPAIRS = 8        # rounds of rip-up and reroute aimed at the nets left unrouted: see _repair
 HIST = 0.4         # history added per iteration to a cell that stayed shared, in steps
 DEBUG = False
@@ -502,14 +503,15 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
     return [routes[n] for n in names]
 
 
-def _repair(b, names, rounds, log=None):
+def _repair(b, names, rounds, log=None, depth=REPAIR_DEPTH):
     """Rip-up and reroute aimed at each net still unrouted: its cheapest
     route allowed to cross others (at the negotiation's last prices, so it
     crosses as few as it can) names the nets in its way; those are ripped
     up, the net is routed strictly first and they after it, each where it
-    still fits. Kept if fewer pads stay unrouted; kept too if as many stay
-    unrouted but a set of them not met before (the failure moves to
-    another net, whose own repair may then succeed); else undone. Never
+    still fits; one of them left unrouted is repaired the same way in turn,
+    down to depth levels. Kept if fewer pads stay unrouted; kept too if as
+    many stay unrouted but a set of them not met before (the failure moves
+    to another net, whose own repair may then succeed); else undone. Never
     more pads unrouted than before. Rounds until one changes nothing."""
     def take(name):
         return b.routes[name], b.feet[name], b.centres[name]
@@ -520,33 +522,39 @@ def _repair(b, names, rounds, log=None):
 
     def failing():
         return frozenset(p for n in names for p in b.routes[n].failed)
+
+    def fix(name, keep, level, saved):
+        saved.setdefault(name, take(name))
+        b.cong.strict = False
+        b.reroute(name)
+        victims = [n for n in b.shared(names) if n != name and n not in keep]
+        for v in victims:
+            saved.setdefault(v, take(v))
+        b.cong.strict = True
+        for n in [name] + victims:
+            b.rip(n)
+        for n in [name] + victims:
+            b.reroute(n)
+        for v in victims:
+            if level > 1 and b.routes[v].failed:
+                fix(v, keep | {name}, level - 1, saved)
     seen = {failing()}
     for k in range(rounds):
         gained, moved = 0, 0
         for name in [n for n in names if b.routes[n].failed]:
             if not b.routes[name].failed:
                 continue
-            before = b.unrouted()
-            saved = {name: take(name)}
-            b.cong.strict = False
-            b.reroute(name)
-            victims = [n for n in b.shared(names) if n != name]
-            for v in victims:
-                saved[v] = take(v)
-            b.cong.strict = True
-            for n in [name] + victims:
-                b.rip(n)
-            for n in [name] + victims:
-                b.reroute(n)
+            before, saved = b.unrouted(), {}
+            fix(name, frozenset(), depth, saved)
             now = failing()
             if b.unrouted() < before or (b.unrouted() == before and now not in seen):
                 gained += before - b.unrouted()
                 moved += 1
                 seen.add(now)
                 continue
-            for n in [name] + victims:
+            for n, old in saved.items():
                 b.rip(n)
-                put(n, saved[n])
+                put(n, old)
         if log:
             log("repair %d: %d pads unrouted (%d fewer, %d moved)" % (k + 1, b.unrouted(), gained, moved))
         if not moved or not b.unrouted():
