@@ -553,13 +553,9 @@ print(json.dumps([log, [(r.net, r.failed, sorted({seg[0] for seg in r.segments})
     assert routes == [["S", [], [1]], ["L", [], [0]]]
 
 
-def test_when_the_negotiation_cannot_share_out_a_lane_one_net_stays_unrouted_not_shorted():
-    """Two nets with top-layer pads only and one top lane: no solution. The
-    negotiation runs out, the nets still sharing are rerouted strictly in
-    order: the first gets the lane, the second is left unrouted (the DRC
-    then counts an unconnected pad, never a short). No repairs: the
-    negotiation's own result."""
-    out = _run("""
+# Two nets with top-layer pads only (A above B), one top-layer lane and no
+# via anywhere: only one of them can be routed.
+TWO_ON_TOP = """
 from grid import Grid, BLOCKED
 import route
 g = Grid(0, 0, 10, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
@@ -572,6 +568,16 @@ def pad(name, x, y):
 a = [pad("A1.1", 1, 1.5), pad("A2.1", 9, 1.5)]
 b = [pad("B1.1", 1, 2.5), pad("B2.1", 9, 2.5)]
 log = []
+"""
+
+
+def test_when_the_negotiation_cannot_share_out_a_lane_one_net_stays_unrouted_not_shorted():
+    """Two nets with top-layer pads only and one top lane: no solution. The
+    negotiation runs out, the nets still sharing are rerouted strictly in
+    order: the first gets the lane, the second is left unrouted (the DRC
+    then counts an unconnected pad, never a short). No repairs: the
+    negotiation's own result."""
+    out = _run(TWO_ON_TOP + """
 routes = route.route_all(g, [("A", 1, ["signal"], a), ("B", 2, ["signal"], b)], 0.6, 3, log.append, passes=1,
                          repairs=0)
 print(json.dumps([log, [(r.net, r.failed) for r in routes]]))
@@ -820,19 +826,7 @@ def test_a_repair_moves_a_failure_once_and_never_back():
     repair might then find a way). Repairing A would only bring back B's
     failure, so it is undone, and the rounds stop: one pad unrouted, never
     more, nothing shorted."""
-    out = _run("""
-from grid import Grid, BLOCKED
-import route
-g = Grid(0, 0, 10, 4, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
-g.block_vias((0, 0, 10, 4), 1.0)
-g.mark_rect((0,), (3, 0, 7, 1.65), BLOCKED)
-g.mark_rect((0,), (3, 2.35, 7, 4), BLOCKED)
-g.mark_rect((1,), (0, 0, 10, 4), BLOCKED)
-def pad(name, x, y):
-    return route.Terminal(name, [(0,) + g.cell(x, y)], (x, y))
-a = [pad("A1.1", 1, 1.5), pad("A2.1", 9, 1.5)]
-b = [pad("B1.1", 1, 2.5), pad("B2.1", 9, 2.5)]
-log = []
+    out = _run(TWO_ON_TOP + """
 routes = route.route_all(g, [("A", 1, ["signal"], a), ("B", 2, ["signal"], b)], 0.6, 0, log.append, passes=1)
 print(json.dumps([log, [(r.net, r.failed, len(r.segments) > 0) for r in routes]]))
 """)
