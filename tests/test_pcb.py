@@ -927,3 +927,28 @@ except strips.PlanError as e:
     print(json.dumps(str(e)))
 """)
     assert out and "B, A" in out and "\n" not in out
+
+
+def test_the_pours_tree_reaches_a_stitched_pad_walled_in_on_its_layer_at_its_via():
+    """A GND pad on the top layer in a box of other copper on that layer
+    only: its stitch puts a via inside the box. The tree, from a GND pad on
+    the bottom layer, reaches it at that via (the stitched terminal holds
+    the stub and the via); with the pad alone as the terminal it cannot."""
+    out = _run("""
+from grid import Grid, BLOCKED
+import route
+g = Grid(0, 0, 10, 6, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+for wall in ((0.5, 1.5, 1.3, 5.5), (2.7, 1.5, 3.5, 5.5), (0.5, 1.5, 3.5, 2.3), (0.5, 4.7, 3.5, 5.5)):
+    g.mark_rect((0,), wall, BLOCKED)      # the box, on the top layer only: room for one via beside the pad
+g.block_vias((1.75, 2.75, 2.25, 3.25), 0.45)             # no via in the SMD pad
+pad = route.Terminal("G1.1", [(0,) + g.cell(2, 3)], (2, 3))
+other = route.Terminal("G2.1", [(1,) + g.cell(8, 3)], (8, 3))
+r = route.stitch(g, 2, "signal", pad, 0.6)
+results = []
+for t in (pad, route.stitched(g, pad, r)):
+    results.append(route.join_pour(g, 2, [other, t], [], 0.6).failed)
+print(json.dumps([r.failed, len(r.vias), results]))
+""")
+    stitch_failed, vias, (alone, with_stitch) = out
+    assert stitch_failed == [] and vias == 1
+    assert sorted(alone) == ["G1.1", "G2.1"] and with_stitch == []      # alone: neither pad joined

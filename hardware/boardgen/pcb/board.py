@@ -382,9 +382,7 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 r = route.stitch(grid, number[POUR], "signal", t, VIA_DRILL_MM + HOLE_GAP_MM)
                 r.net = POUR
                 routes.append(r)
-                # the tree may join the pad at its via too, from the other layer
-                extra = route.copper_cells(grid, [seg[:3] for seg in r.segments], r.vias)
-                terminals[POUR][key] = route.Terminal(key, sorted(set(t.cells) | extra), t.xy)
+                terminals[POUR][key] = route.stitched(grid, t, r)
     order = [n for n in terminals if len(terminals[n]) > 1 and n != POUR]
     first = ROUTING[kind]["power_first"]
     order.sort(key=lambda n: (first and net_class(n, netlist.nets[n]) != "power", spread(n), n))

@@ -561,6 +561,13 @@ def _repair(b, names, rounds, log=None, depth=REPAIR_DEPTH):
             break
 
 
+def stitched(grid, terminal, stitch_route):
+    """A pad's terminal with its stitch (stub and via, from stitch): the
+    pour's tree may join the pad at either, from the other layer too."""
+    extra = copper_cells(grid, stitch_route.segments, stitch_route.vias)
+    return Terminal(terminal.name, sorted(set(terminal.cells) | extra), terminal.xy)
+
+
 def _near_other_pads(grid, net, cls, window, k):
     """[[bool]] over the window: within k cells of a cell only another net
     may use (next to its pads), on either layer."""
