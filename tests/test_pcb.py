@@ -952,3 +952,47 @@ print(json.dumps([r.failed, len(r.vias), results]))
     stitch_failed, vias, (alone, with_stitch) = out
     assert stitch_failed == [] and vias == 1
     assert sorted(alone) == ["G1.1", "G2.1"] and with_stitch == []      # alone: neither pad joined
+
+
+def test_a_repair_two_levels_deep_moves_the_net_in_the_way_and_the_one_in_its_way():
+    """Three one-track lanes (top layer, no vias) and three nets whose pads
+    stand one above the other: N (top), V, W. V has taken the top lane and
+    W the middle one, so N is walled in. Repairing N rips V up; V then finds
+    the middle lane taken by W. One level deep, that is a move (V unrouted
+    instead of N) and the next round repairs V; two levels deep, V is
+    repaired in the same move (W to the bottom lane): all routed at once."""
+    out = _run("""
+from grid import Grid, BLOCKED
+import route
+def run(depth):
+    g = Grid(0, 0, 10, 6, 0.25, {"signal": 0.1}, 0.15, 0.3, 0.03)
+    g.block_vias((0, 0, 10, 6), 1.0)
+    g.mark_rect((1,), (0, 0, 10, 6), BLOCKED)
+    for y0, y1 in ((0, 0.65), (1.35, 2.65), (3.35, 4.65), (5.35, 6)):
+        g.mark_rect((0,), (3, y0, 7, y1), BLOCKED)
+    def pad(name, x, y):
+        return route.Terminal(name, [(0,) + g.cell(x, y)], (x, y))
+    jobs = [(n, k + 1, ["signal"], [pad(n + "1.1", 0.5, y), pad(n + "2.1", 9.5, y)])
+            for k, (n, y) in enumerate((("N", 1), ("V", 3), ("W", 5)))]
+    b = route._Board(g, jobs, 0.6, 1.0)
+    b.cong.strict = True
+    def lay(name, pts):             # a net's route as given, counted like a routed one
+        r = route.Route(name, "signal")
+        r.segments = [(0, a, c, "signal") for a, c in zip(pts, pts[1:])]
+        b.routes[name], b.feet[name] = r, g.footprint(r.segments, r.vias)
+        b.centres[name] = route._centres(g, r, b.owns[name])
+        b.cong.add(b.feet[name], +1)
+    lay("V", [(0.5, 3), (2.0, 3), (2.0, 1), (8.0, 1), (8.0, 3), (9.5, 3)])
+    lay("W", [(0.5, 5), (2.5, 5), (2.5, 3.5), (2.75, 3), (7.25, 3), (7.5, 3.5), (7.5, 5), (9.5, 5)])
+    b.reroute("N")
+    before = b.routes["N"].failed
+    log = []
+    route._repair(b, ["N", "V", "W"], 8, log.append, depth)
+    return before, log, [b.routes[n].failed for n in "NVW"]
+print(json.dumps([run(1), run(2)]))
+""")
+    (before1, log1, after1), (before2, log2, after2) = out
+    assert before1 == before2 == ["N2.1"]
+    assert log1 == ["repair 1: 1 pads unrouted (0 fewer, 1 moved)", "repair 2: 0 pads unrouted (1 fewer, 1 moved)"]
+    assert log2 == ["repair 1: 0 pads unrouted (1 fewer, 1 moved)"]
+    assert after1 == after2 == [[], [], []]
