@@ -16,7 +16,6 @@ the next reader (KiCad 6.0.11):
   only on a board loaded from a file (LoadBoard); on a BOARD() made in Python
   it segfaults. A rule area is a ZONE with SetIsRuleArea(True).
 """
-import math
 import os
 
 import pcbnew
@@ -499,11 +498,11 @@ def _plan_strips(netlist, fps, layout, planner, log):
             channels.append((left, min([k[0] for k in edges if k[0] >= x] or [left + gap])))
         laid.append(strips.lay_chain(planner, net, diode_pads, channels, below[0], reach))
         layer_rows = {0: below, 1: below[1:]}
-    east = max(r[2] for pair in pairs for _net, pds in pair for _k, r in pds) + 1.0
-    east = round(-(-east // planner.grid.pitch) * planner.grid.pitch, 6)
+    east = strips.on_grid(max(r[2] for pair in pairs for _net, pds in pair for _k, r in pds) + 1.0,
+                          planner.grid.pitch)
     feeds_laid, _left = strips.lay_pairs(planner, pairs, layer_rows, east, VIA_DRILL_MM + HOLE_GAP_MM, log)
     above = strips.rows(layout.outline[1] + edge, min(k[1] for k in layout.keepouts) - reach, planner.grid.pitch)
-    columns = _columns(netlist, fps, reeds, pins, pads)
+    columns = _columns(fps, reeds, pin_nets, netlist.nets, pins, pads)
     if not columns:
         return laid + feeds_laid
     # the bundle: lanes a track and its clearance apart, from the edge, which
@@ -516,9 +515,8 @@ def _plan_strips(netlist, fps, layout, planner, log):
         raise strips.PlanError("the strips' plan: %d column lines do not fit between the edge and the "
                                "connector's pads" % len(columns))
     # the U-turn: down past the connector's east end, back west below it
-    pitch = planner.grid.pitch
-    uturn = round(math.floor((layout.outline[2] - edge) / pitch) * pitch, 6)
-    back = strips.rows(max(r[3] for _k, r in conn) + reach, layout.outline[3], pitch)
+    uturn = strips.on_grid(layout.outline[2] - edge, planner.grid.pitch, up=False)
+    back = strips.rows(max(r[3] for _k, r in conn) + reach, layout.outline[3], planner.grid.pitch)
     return laid + feeds_laid + strips.lay_columns(planner, columns, above, east, bundle, uturn, back)
 
 
@@ -526,18 +524,17 @@ def _connector_pads(fps, ref):
     return [("%s.%s" % (ref, p.GetNumber()), _pad_rect(p)) for p in fps[ref].Pads()]
 
 
-def _columns(netlist, fps, reeds, pins, pads):
+def _columns(fps, reeds, pin_nets, nets, pins, pads):
     """The reed column lines (strips.Column): each reed's net that a
     connector carries, with its pad on the connector nearest the board's
     top edge. The lines come up to it from below: a pad in the row nearer
     the edge is reached up the gap east of its neighbour in the other row,
     then across between the rows."""
-    pin_nets = netlist.pin_nets()
     out = []
     for reed in reeds:
         for pin in pins(reed):
             net = pin_nets[(reed, pin)]
-            conns = sorted({r for r, _p in netlist.nets[net] if r.startswith("J")})
+            conns = sorted({r for r, _p in nets[net] if r.startswith("J")})
             if not conns:
                 continue
             ref = min(conns, key=lambda r: min(rect[1] for _k, rect in _connector_pads(fps, r)))

@@ -213,7 +213,7 @@ def rank_layout(netlist, boxes):
         # the pour around a coil would be a shorted turn: a slot from the
         # coil to the board's edge across the strip below it breaks every
         # ring of it on either layer, and leaves the pour along the strip
-        # above (the LEDs' return) whole
+        # above whole
         cuts.append((cx - half / 2 - POUR_CUT_MM / 2, cy + half, cx - half / 2 + POUR_CUT_MM / 2, height))
     for i, ref in enumerate(reeds[:n]):
         places[ref] = Place(cells[i][1], cy, 0, "B")

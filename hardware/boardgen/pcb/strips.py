@@ -110,7 +110,8 @@ class Planner:
         return sorted(copper_cells(self.grid, laid.segments, laid.vias))
 
 
-def _on_grid(v, pitch, up=True):
+def on_grid(v, pitch, up=True):
+    """v on the grid of this pitch: the next line up (or down)."""
     f = math.ceil if up else math.floor
     return round(f(v / pitch - 1e-9 if up else v / pitch + 1e-9) * pitch, 6)
 
@@ -132,7 +133,7 @@ def lay_chain(planner, net, pads, channels, row, reach):
         laid.pads.append(key)
         if k > 0:
             # from the left: the first x past the coil's pads where it can rise to the pad's height
-            x = _on_grid(c0 + reach, p)
+            x = on_grid(c0 + reach, p)
             while x < dx and not (planner.free(net, 1, (x, row), (x, dy))
                                   and planner.free(net, 1, (x, dy), (dx, dy))):
                 x += p
@@ -145,9 +146,9 @@ def lay_chain(planner, net, pads, channels, row, reach):
         if k < len(pads) - 1:
             # to the right: below the diode's pads, down the channel's right side
             found = None
-            y = _on_grid(rect[3] + reach, p)
+            y = on_grid(rect[3] + reach, p)
             while found is None and y < row:
-                x = _on_grid(c1 - reach, p, up=False)
+                x = on_grid(c1 - reach, p, up=False)
                 while x > dx and found is None:
                     if (planner.free(net, 1, (dx, dy), (dx, y)) and planner.free(net, 1, (dx, y), (x, y))
                             and planner.free(net, 1, (x, y), (x, row))):
@@ -200,7 +201,7 @@ def lay_pairs(planner, pairs, layer_rows, east, hole_gap, log=None):
                 if layer == 0:
                     planner.lay(laid, 0, (x, y), (x, row), "a drop")
                 else:
-                    vy = _on_grid(rect[3] + g.clearance + g.via_radius, g.pitch)
+                    vy = on_grid(rect[3] + g.clearance + g.via_radius, g.pitch)
                     planner.lay(laid, 0, (x, y), (x, vy), "a drop")
                     planner.via(laid, (x, vy), hole_gap, "a drop")
                     planner.lay(laid, 1, (x, vy), (x, row), "a drop")
@@ -210,7 +211,6 @@ def lay_pairs(planner, pairs, layer_rows, east, hole_gap, log=None):
     if log and left:
         log("feed pairs left to the router: %s" % ", ".join("/".join(s[0] for s in pr) for pr in left))
     return laid_all, left
-
 
 
 class Column:
@@ -265,7 +265,7 @@ def lay_columns(planner, columns, layer_rows, turn, bundle, east, back):
         px, py = (round(v, 6) for v in _centre(c.reed[1]))
         laid = Laid(c.net)
         laid.pads += [c.reed[0], c.pin[0]]
-        near = [px] + sorted((_on_grid(px, g.pitch) + j * g.pitch for j in range(-12, 13)),
+        near = [px] + sorted((on_grid(px, g.pitch) + j * g.pitch for j in range(-12, 13)),
                              key=lambda v: (abs(v - px), v))
         x = next((v for v in near if planner.free(c.net, 1, (v, row), (v, py))
                   and planner.free(c.net, 1, (v, py), (px, py))), px)
