@@ -51,7 +51,7 @@ THERMAL_PAD_MM2 = 4.0      # an SMD pad of the pour's net this big may hold its 
 # layers). The controller, routed without either, keeps its routing: the
 # escape lanes there cut two of its ribbon's GND pins off the pour.
 ROUTING = {
-    "rank": {"passes": 1, "greed": 1.5, "iterations": 12, "power_first": True, "escape_mm": 2.0},
+    "rank": {"passes": 1, "greed": 1.5, "iterations": 20, "power_first": True, "escape_mm": 2.0},
     "controller": {"passes": 4, "greed": 1.0, "iterations": 0, "power_first": False, "escape_mm": 0.0},
 }
 FINE_PITCH_MM = 0.6        # a pad narrower than this, on a part of 5 pads or more
@@ -203,22 +203,34 @@ def _terminal_cells(grid, pad, layers):
     return cells
 
 
-def _reserve_escape(grid, fp, pad, layers, net, length):
-    """Claim for the pad's net the cells along its way out of a fine-pitch
-    part: length mm beyond the pad's outer end, as a track of that net would."""
+def _way_out(fp, pad):
+    """A fine-pitch pad's way out of its part (a pad under FINE_PITCH_MM
+    wide on a part of five pads or more): (axis 0 for x or 1 for y, the sign
+    away from the part's centre, the pad's outer edge on that axis, the pad's
+    centre), or None (a small part, a wide pad, the part's centre pad)."""
     x0, y0, x1, y1 = _pad_rect(pad)
-    if not length or len(layers) != 1 or len(fp.Pads()) < 5 or min(x1 - x0, y1 - y0) >= FINE_PITCH_MM:
-        return
+    if len(fp.Pads()) < 5 or min(x1 - x0, y1 - y0) >= FINE_PITCH_MM:
+        return None
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     o = fp.GetPosition()
     dx, dy = cx - (pcbnew.ToMM(o.x) - ORIGIN[0]), cy - (pcbnew.ToMM(o.y) - ORIGIN[1])
     if x0 <= cx - dx <= x1 and y0 <= cy - dy <= y1:
-        return                      # the part's centre pad (an exposed pad)
+        return None                 # the part's centre pad (an exposed pad)
     if abs(dx) > abs(dy):
-        end = (x1 + length if dx > 0 else x0 - length, cy)
-    else:
-        end = (cx, y1 + length if dy > 0 else y0 - length)
-    grid.mark_segment(layers, (cx, cy), end, SIGNAL_MM / 2, net)
+        return 0, (1 if dx > 0 else -1), (x1 if dx > 0 else x0), (cx, cy)
+    return 1, (1 if dy > 0 else -1), (y1 if dy > 0 else y0), (cx, cy)
+
+
+def _reserve_escape(grid, fp, pad, layers, net, length):
+    """Claim for the pad's net the cells along its way out of a fine-pitch
+    part: length mm beyond the pad's outer end, as a track of that net would."""
+    out = _way_out(fp, pad)
+    if not length or len(layers) != 1 or out is None:
+        return
+    axis, sign, edge, centre = out
+    end = list(centre)
+    end[axis] = edge + sign * length
+    grid.mark_segment(layers, centre, tuple(end), SIGNAL_MM / 2, net)
 
 
 def net_class(name, nodes):
@@ -375,10 +387,16 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     if POUR in terminals:
         # the pour's net: every pad on one layer only gets a stub and a via,
         # the pours on both layers join them (a through-hole pad is on both)
+        # (a fine-pitch pin's via goes out of its part's rows, as the other
+        # pins' tracks do: between the rows the routing walls a via in on
+        # both layers, U7's GND pin on 3 December)
+        pads = {"%s.%s" % (ref, pad.GetNumber()): (fps[ref], pad) for ref in fps for pad in fps[ref].Pads()}
         for key in sorted(terminals[POUR], key=_natural_pad):
             t = terminals[POUR][key]
             if len({c[0] for c in t.cells}) == 1:
-                r = route.stitch(grid, number[POUR], "signal", t, VIA_DRILL_MM + HOLE_GAP_MM)
+                way = _way_out(*pads[key.split("#")[0]])
+                r = route.stitch(grid, number[POUR], "signal", t, VIA_DRILL_MM + HOLE_GAP_MM,
+                                 beyond=way[:3] if way else None)
                 r.net = POUR
                 routes.append(r)
                 terminals[POUR][key] = route.stitched(grid, t, r)
@@ -390,25 +408,27 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         terms = [terminals[name][k] for k in sorted(terminals[name], key=_natural_pad)]
         classes = ["power", "signal"] if net_class(name, netlist.nets[name]) == "power" else ["signal"]
         jobs.append((name, number[name], classes, terms))
+    pour_job = None
+    if POUR in terminals:
+        # the pour's tree is routed last, on a grid of its own: no copper of
+        # the pour's net across a cut (other nets' tracks cross them)
+        pour_grid = grid.copy()
+        for rect in layout.cuts:
+            pour_grid.mark_rect((0, 1), rect, BLOCKED)
+        pour_job = route.Pour(POUR, number[POUR],
+                              [terminals[POUR][k] for k in sorted(terminals[POUR], key=_natural_pad)], pour_grid)
     how = ROUTING[kind]
     for r in route.route_all(grid, jobs, VIA_DRILL_MM + HOLE_GAP_MM, how["iterations"], log,
-                             how["passes"], how["greed"]):
+                             how["passes"], how["greed"], pour=pour_job):
         routes.append(r)
-        if log and r.failed:
+        if log and r.failed and r.net != POUR:
             log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))
+    # the grid as the pours' stitching (pour.py) finds it: every route's
+    # copper written into its maps, and the cuts
+    for r in routes:
+        route.mark_copper(grid, number[r.net], r.segments, r.vias, VIA_DRILL_MM + HOLE_GAP_MM)
     for rect in layout.cuts:
-        # no copper of the pour's net across a cut (its tree and its
-        # stitching vias come after every other net: this blocks them alone)
         grid.mark_rect((0, 1), rect, BLOCKED)
-    if POUR in terminals:
-        terms = [terminals[POUR][k] for k in sorted(terminals[POUR], key=_natural_pad)]
-        r = route.join_pour(grid, number[POUR], terms, [(number[x.net], x) for x in routes if x.net != POUR],
-                            VIA_DRILL_MM + HOLE_GAP_MM)
-        r.net = POUR
-        routes.append(r)
-        if log:
-            log("%s tree: %d of %d pads reached%s" % (POUR, len(terms) - len(r.failed), len(terms),
-                                                       " (not %s)" % ", ".join(r.failed) if r.failed else ""))
     for r in routes:
         for layer, a, b, cls in r.segments:
             width = pcbnew.FromMM(2 * grid.classes[cls])

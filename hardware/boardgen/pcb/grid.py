@@ -52,6 +52,16 @@ class Grid:
             self._coarse = pad.reshape(ny, COARSE, nx, COARSE).any(axis=(1, 3)).tolist()
         return self._coarse
 
+    def copy(self):
+        """Another grid with copies of these maps, for a net under rules of
+        its own (the pour's, with the cuts it may not cross): what is marked
+        on one leaves the other as it is. Its coarse map is taken anew."""
+        g = Grid.__new__(Grid)
+        g.__dict__.update(self.__dict__)
+        g.track, g.via = self.snapshot()
+        g._coarse, g.fields = None, {}
+        return g
+
     def snapshot(self):
         """A copy of every map, for restore() (a rip-up pass starts from it)."""
         return ({c: a.copy() for c, a in self.track.items()}, self.via.copy())

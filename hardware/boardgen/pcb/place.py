@@ -39,6 +39,8 @@ LED_SIZE_MM = 5.0         # the WS2812B's body
 LED_DROP_MM = 4.6         # the LED's centre below the strip above the coils
 SWITCH_STACK_MM = 9.0     # side A's switch this far above side B's point: see layout.md, The electronics end
 POUR_CUT_MM = 0.5         # a slot in the pour across the strip below each coil: see rank_layout
+FANIN_TOP_MM = 22.0       # the feeds' way from the strip below up to the switches: no part
+FANIN_EAST_MM = 304.0     # below this y, from the column's start to this x (layout.md, The electronics end)
 
 
 class Place:
@@ -284,6 +286,8 @@ def rank_layout(netlist, boxes):
     low = height - 8.0
     plan = [(cx1 - 6.0, 8.0), (dims.READER_X_MM, low - SWITCH_STACK_MM), (dims.READER_X_MM, low), ((cx0 + cx1) / 2, cy)]
     spotter = _Spotter(slots)
+    if FANIN_EAST_MM > cx0:
+        spotter.placed.append((cx0, FANIN_TOP_MM, FANIN_EAST_MM, height))
     at = {}
     rest = [r for r in by_role.get("other", []) if r not in places and r not in connectors]
     owner = _owners(netlist, rest, boxes)

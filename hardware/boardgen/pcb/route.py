@@ -260,17 +260,18 @@ def segment_cells(grid, layer, a, b):
     return [(layer, iy0 + k * sy, ix0 + k * sx) for k in range(n + 1)]
 
 
-def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=None):
+def route_net(grid, net, classes, terminals, hole_gap, windows=(24, 100), cong=None, novia=None):
     """Connect the terminals of one net. classes: the width classes to try,
     widest first (a power net narrows to reach a fine-pitch pin). Without
     cong its copper is marked on the grid at once; with cong (the negotiated
-    router) the grid is left alone and route_all counts the copper."""
+    router) the grid is left alone and route_all counts the copper, and
+    novia collects the cells this net's vias keep other vias of it from."""
     result = Route(net, classes[0])
     todo = list(terminals[1:])
     tree = set(terminals[0].cells)
     own = np.array(sorted({c for t in terminals for c in t.cells}), np.int64).reshape(-1, 3) \
         if cong is not None else ()
-    novia = set()              # hole to hole: this net's own vias keep apart too
+    novia = set() if novia is None else novia       # hole to hole: a net's own vias keep apart too
     done_xy = [terminals[0].xy]
     while todo:
         # Prim: the pad nearest to the copper placed so far
@@ -346,22 +347,27 @@ def mark_copper(grid, net, segments, vias, hole_gap):
         grid.block_vias((v[0], v[1], v[0], v[1]), hole_gap)
 
 
-def join_pour(grid, net, terminals, routes, hole_gap):
-    """The pour's net as a tree of tracks, routed last in what the other nets
-    left: a pour cannot reach a pad the tracks wall in, or join islands they
-    cut apart, so every pad the tree reaches is joined whatever the fill does.
-    routes: [(net number, Route)] of the other nets (route_all leaves the
-    maps unmarked), written into the maps first; the pour's stitches are
-    there already."""
-    for number, r in routes:
-        mark_copper(grid, number, r.segments, r.vias, hole_gap)
-    # a forest: the pads the first tree cannot reach grow a tree of their own
-    # (the pour may join it where it could not join them one by one); a pad
-    # left alone in the end is what the tree failed
-    out = Route(net, "signal")
-    left = list(terminals)
+class Pour:
+    """The pour's net as route_all's last job: its pads (each SMD pad with
+    its stitch: route.stitched) joined by a forest of tracks in what the
+    other nets leave, searched on a grid of its own (the board's, with the
+    cuts no copper of the pour may cross)."""
+    __slots__ = ("name", "number", "terminals", "grid")
+
+    def __init__(self, name, number, terminals, grid):
+        self.name, self.number, self.terminals, self.grid = name, number, terminals, grid
+
+
+def route_forest(grid, net, classes, terminals, hole_gap, cong=None):
+    """The pour's net as a forest: a pour cannot reach a pad that tracks wall
+    in, nor join islands they cut apart, so its pads are joined by tracks
+    too. The pads the first tree cannot reach grow a tree of their own (the
+    pour may join it where it could not join them one by one); a pad left
+    alone in the end is what the forest failed."""
+    out = Route(net, classes[0])
+    left, novia = list(terminals), set()
     while len(left) > 1:
-        r = route_net(grid, net, ["signal"], left, hole_gap)
+        r = route_net(grid, net, classes, left, hole_gap, cong=cong, novia=novia)
         out.segments += r.segments
         out.vias += r.vias
         missed = [t for t in left if t.name in set(r.failed)]
@@ -394,16 +400,28 @@ class _Board:
 
     def __init__(self, grid, jobs, hole_gap, greed):
         self.grid, self.hole_gap = grid, hole_gap
-        self.jobs = {j[0]: j for j in jobs}
-        self.owns = {name: {c for t in terms for c in t.cells} for name, _n, _c, terms in jobs}
+        self.jobs = {}
+        self.owns = {}
+        self.forests = {}       # {name: its own grid} of the jobs routed as forests (the pour)
+        for j in jobs:
+            self.add(j)
         self.cong = Congestion(grid, greed)
         self.routes, self.feet, self.centres = {}, {}, {}
+
+    def add(self, job, forest_grid=None):
+        self.jobs[job[0]] = job
+        self.owns[job[0]] = {c for t in job[3] for c in t.cells}
+        if forest_grid is not None:
+            self.forests[job[0]] = forest_grid
 
     def reroute(self, name):
         _name, number, classes, terms = self.jobs[name]
         if name in self.feet:
             self.cong.add(self.feet[name], -1)
-        r = route_net(self.grid, number, classes, terms, self.hole_gap, cong=self.cong)
+        if name in self.forests:
+            r = route_forest(self.forests[name], number, classes, terms, self.hole_gap, cong=self.cong)
+        else:
+            r = route_net(self.grid, number, classes, terms, self.hole_gap, cong=self.cong)
         r.net = name
         self.routes[name] = r
         self.feet[name] = self.grid.footprint(r.segments, r.vias)
@@ -416,6 +434,17 @@ class _Board:
     def unrouted(self):
         return sum(len(r.failed) for r in self.routes.values())
 
+    def state(self):
+        return dict(self.routes), dict(self.feet), dict(self.centres)
+
+    def load(self, state):
+        """Back to a state(): the routes, and the counts rebuilt from them."""
+        self.routes, self.feet, self.centres = (dict(x) for x in state)
+        for use in self.cong.use.values():
+            use[...] = 0
+        for feet in self.feet.values():
+            self.cong.add(feet, +1)
+
     def shared(self, order):
         """{net: [(map, flat indices of its centre cells another net's copper denies)]}"""
         out = {}
@@ -427,35 +456,48 @@ class _Board:
         return out
 
 
-def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSES, greed=1.0, repairs=REPAIRS):
-    """Route every job (name, net number, classes, terminals); deterministic
-    (no clock, no randomness, ties broken by the job order).
+def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSES, greed=1.0, repairs=REPAIRS,
+              pour=None):
+    """Route every job (name, net number, classes, terminals), and the pour
+    (a Pour, or None) as the last job of every step; deterministic (no
+    clock, no randomness, ties broken by the job order). Returns the jobs'
+    routes in their order, the pour's last.
 
     1. Strict passes (rip-up and reroute by order): every net in order where
-       no other net's copper is; while pads stay unrouted and passes are
-       left, again from the bare grid with the nets that failed first (the
-       last pass's failures, then earlier ones). The best pass is kept.
-       greed weights their A* (1: exact cheapest paths).
+       no other net's copper is, then the pour's forest in what they left;
+       while pads stay unrouted and passes are left, again from the bare
+       grid with the nets that failed first (the last pass's failures, then
+       earlier ones; the pour stays last). The best pass is kept. greed
+       weights their A* (1: exact cheapest paths).
     2. Negotiated congestion (PathFinder) from there: the nets with unrouted
-       pads are rerouted allowed to cross other nets' copper at a price;
-       each iteration reroutes every net that shares a cell, with the
-       present-congestion factor grown and a history cost added on the cells
-       that stayed shared, until no cell is shared or the iterations run out.
+       pads (the pour among them: a GND pin walled in by other nets' tracks)
+       are rerouted allowed to cross other nets' copper at a price; each
+       iteration reroutes every net that shares a cell, with the present-
+       congestion factor grown and a history cost added on the cells that
+       stayed shared, until no cell is shared or the iterations run out.
        Then the nets still sharing are ripped up and rerouted strictly one by
        one (a pad that cannot be reached stays unrouted: never a short), and
        if that leaves more pads unrouted than step 1, step 1's routes stay.
     3. Repairs (`_repair`), while pads stay unrouted: rip-up and reroute
-       aimed at each net still unrouted, kept only where it gains."""
+       aimed at each net still unrouted (the pour too), kept only where it
+       gains."""
     names = [j[0] for j in jobs]
+    last = []
+    if pour is not None:
+        jobs = list(jobs) + [(pour.name, pour.number, ["signal"], pour.terminals)]
+        last = [pour.name]
     best, promoted, order = None, [], list(names)
     for k in range(passes):
         b = _Board(grid, jobs, hole_gap, greed)
+        if pour is not None:
+            b.forests[pour.name] = pour.grid
         b.cong.strict = True
-        for name in order:
+        for name in order + last:
             b.reroute(name)
         failed = [n for n in order if b.routes[n].failed]
         if log:
-            log("routing pass %d: %d pads unrouted in %d nets" % (k + 1, b.unrouted(), len(failed)))
+            log("routing pass %d: %d pads unrouted in %d nets%s" % (
+                k + 1, b.unrouted(), len(failed), "".join(", " + _reached(b.routes[n], pour) for n in last)))
         if best is None or b.unrouted() < best.unrouted():
             best = b
         if not failed:
@@ -463,7 +505,8 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
         promoted = failed + [f for f in promoted if f not in failed]
         order = promoted + [n for n in names if n not in promoted]
     b = best
-    first = (b.unrouted(), dict(b.routes))
+    names += last
+    first = (b.unrouted(), b.state())
     todo = [n for n in names if b.routes[n].failed] if iterations else []
     b.cong.strict = False
     for k in range(iterations):
@@ -484,10 +527,9 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
                 b.cong.hist.reshape(-1)[flat] += HIST * STEP
         b.cong.pres *= PRES_GROWTH
         todo = [n for n in names if n in bad]
-    routes = b.routes
+    b.cong.strict = True
     if todo:
         # the nets still sharing: ripped up together, then routed strictly one by one
-        b.cong.strict = True
         for name in todo:
             b.rip(name)
         for name in todo:
@@ -495,12 +537,20 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
         if log:
             log("legalised: %d nets rerouted without sharing, %d pads unrouted" % (len(todo), b.unrouted()))
         if b.unrouted() > first[0]:       # the negotiation ran out worse off than it started
-            routes = first[1]
+            b.load(first[1])
             if log:
                 log("kept the strict passes' best: %d pads unrouted" % first[0])
-    if routes is b.routes and repairs and b.unrouted():
+    if repairs and b.unrouted():
         _repair(b, names, repairs, log)
-    return [routes[n] for n in names]
+    if log and pour is not None:
+        log(_reached(b.routes[pour.name], pour))
+    return [b.routes[n] for n in names]
+
+
+def _reached(route, pour):
+    n = len(pour.terminals)
+    return "%s tree: %d of %d pads reached%s" % (pour.name, n - len(route.failed), n,
+                                                 " (not %s)" % ", ".join(route.failed) if route.failed else "")
 
 
 def _repair(b, names, rounds, log=None, depth=REPAIR_DEPTH):
@@ -585,9 +635,12 @@ def _near_other_pads(grid, net, cls, window, k):
     return grown[oy:oy + y1 - y0 + 1, ox:ox + x1 - x0 + 1].tolist()
 
 
-def stitch(grid, net, cls, terminal, hole_gap, reach=12):
+def stitch(grid, net, cls, terminal, hole_gap, reach=12, beyond=None):
     """Join one SMD pad of the pour's net to the pour on the other layer: the
-    shortest stub from the pad to a cell where a via fits, and the via."""
+    shortest stub from the pad to a cell where a via fits, and the via.
+    beyond (axis 0 for x or 1 for y, sign, edge): the via only where the
+    cell's coordinate on that axis lies past the edge in that sign's way
+    (out of a part's rows of pins), when some such cell has room."""
     result = Route(net, cls)
     iy, ix = terminal.cells[0][1:]
     layer = terminal.cells[0][0]
@@ -598,6 +651,10 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12):
                if grid.via[0][y, x] in ok and grid.via[1][y, x] in ok
                and grid.track[cls][0][y, x] in ok and grid.track[cls][1][y, x] in ok]
     src = [c for c in terminal.cells if grid.track[cls][c] in ok]
+    if beyond is not None:
+        axis, sign, edge = beyond
+        out = [c for c in targets if (grid.xy(c[1], c[2])[axis] - edge) * sign > 0]
+        targets = out or targets
     found = None
     if targets and src:
         # first a via out of the way of other nets' pins (a stitch in front of
