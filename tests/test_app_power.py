@@ -38,10 +38,10 @@ def test_each_source_reads_as_itself_through_the_noise():
 
 
 def test_the_budget_is_the_source_s_lowered_by_the_setting():
-    assert leds.budget(leds.AUTO, 1177) == 1177
-    assert leds.budget(500, 1177) == 500
-    assert leds.budget(1500, 1177) == 1177  # a setting never raises it
-    assert leds.budget(300, 277) == 277
+    assert leds.budget(leds.AUTO, 1180) == 1180
+    assert leds.budget(500, 1180) == 500
+    assert leds.budget(1500, 1180) == 1180  # a setting never raises it
+    assert leds.budget(300, 280) == 280
 
 
 def frames_within(supply, settings, script, position=BATTLE):

@@ -450,6 +450,16 @@ def test_every_coil_meets_the_limits_with_its_estimated_feed():
     _check_coils(c)
 
 
+def test_every_coil_meets_the_limits_with_the_feeds_measured_on_the_routed_board():
+    """The design as committed: generated/feeds.csv (each coil's feed on the
+    routed rank board; tests/test_pcb.py holds it to the board) sets every
+    coil's C1, and every coil meets its limits."""
+    from boardgen.figures import coil
+    c = coil()
+    assert {pc["feed_source"] for pc in c["coils"]} == {"layout"}
+    _check_coils(c)
+
+
 def test_measured_feeds_replace_the_estimate(tmp_path):
     from boardgen.figures import coil, read_feeds
     path = tmp_path / "feeds.csv"
