@@ -472,6 +472,25 @@ def test_the_pair_inductance_formula_on_a_known_case():
     assert abs(out - 119.7) < 0.5
 
 
+def test_the_feed_loop_is_taken_along_the_pair_at_each_places_spacing():
+    """feeds.loop_inductance_nh: a pair 1 mm apart for 100 mm is the known
+    case whatever its tracks' cuts (one side in two segments: the spacing is
+    to the nearest copper, not to a track's middle); a pair that parts half
+    way (10 mm apart for the second half, with the 10 mm between) has more,
+    about the two halves' sum plus the cross piece's."""
+    out = _run("""
+import feeds
+a = [((0, 0), (100, 0))]
+b = [((0, 1), (50, 1)), ((50, 1), (100, 1))]
+parted = [((0, 1), (50, 1)), ((50, 1), (50, 10)), ((50, 10), (100, 10))]
+halves = feeds.pair_inductance_nh(50, 1.0, 0.2) + feeds.pair_inductance_nh(50, 10.0, 0.2)
+print(json.dumps([feeds.loop_inductance_nh(a, b, 0.2), feeds.loop_inductance_nh(a, parted, 0.2), halves]))
+""")
+    close, parted, halves = out
+    assert abs(close - 119.7) < 0.5
+    assert halves < parted < 1.3 * halves
+
+
 def test_build_of_one_board_writes_that_board_alone_and_the_committed_one(tmp_path):
     """`tools/pcb.py build --board controller` (the quick loop while placing:
     the controller alone routes in under a minute) writes the controller's

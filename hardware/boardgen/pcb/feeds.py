@@ -1,14 +1,16 @@
 """Each coil's feed measured on the routed rank board: the copper of its two
 nets from the switch's pin to the coil's pads, and the inductance that adds.
 
-The feed of side A and side B run side by side as a pair; their loop
-inductance is estimated per unit length as a two-wire line of flat strips,
-L' = (mu0 / pi) * acosh(D / d_eq) with D the pair's centre spacing and
+The feeds of side A and side B run side by side as a pair along the strip
+below the coils and part where they fan in to the two switches. Their loop
+inductance is taken along the pair as a two-wire line of flat strips,
+L' = (mu0 / pi) * acosh(D / d_eq) per unit length, D the spacing there and
 d_eq = w / 2 for a strip of width w (a thin strip behaves as a round wire
 of diameter w/2: F. W. Grover, "Inductance Calculations", 1946, chapter 3,
 the geometric mean distance of a thin rectangle, 0.2235 (w + t) ~ w / 4 as a
-radius). D is measured on the board: the mean distance between the two
-nets' tracks. The total is L' times the mean of the two nets' lengths.
+radius). D is measured on the board every STEP_MM along each net's tracks:
+the distance to the other net's nearest track. The feed's inductance is
+L' integrated along one net, the mean of both ways round.
 """
 import math
 
@@ -16,6 +18,7 @@ import pcbnew
 
 MU0 = 4e-7 * math.pi
 HEADER = "board,coil,feed_length_mm,feed_inductance_nH"
+STEP_MM = 1.0      # the spacing sampled this often along a track (the rows lie 0.5 mm apart)
 
 
 def _tracks(board, name):
@@ -29,18 +32,41 @@ def _length(tracks):
     return sum(pcbnew.ToMM(t.GetLength()) for t in tracks)
 
 
-def _spacing(ta, tb):
-    """Mean over A's track midpoints of the distance to B's nearest track (mm)."""
-    if not ta or not tb:
-        return None
-    dists = []
-    for t in ta:
-        m = t.GetCenter()
-        best = min(math.hypot(pcbnew.ToMM(m.x - u.GetCenter().x), pcbnew.ToMM(m.y - u.GetCenter().y))
-                   for u in tb)
-        dists.append((best, pcbnew.ToMM(t.GetLength())))
-    total = sum(l for _d, l in dists)
-    return sum(d * l for d, l in dists) / total if total else None
+def _segments(tracks):
+    """[((x0, y0), (x1, y1))] of tracks, mm."""
+    mm = pcbnew.ToMM
+    return [((mm(t.GetStart().x), mm(t.GetStart().y)), (mm(t.GetEnd().x), mm(t.GetEnd().y))) for t in tracks]
+
+
+def _distance(p, seg):
+    """From point p to the nearest point of segment seg (mm)."""
+    (ax, ay), (bx, by) = seg
+    vx, vy = bx - ax, by - ay
+    ll = vx * vx + vy * vy
+    t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - ax) * vx + (p[1] - ay) * vy) / ll))
+    return math.hypot(p[0] - ax - t * vx, p[1] - ay - t * vy)
+
+
+def _along(sa, sb, width_mm):
+    """L' integrated along segments sa, D to the nearest of sb (nH)."""
+    total = 0.0
+    for (ax, ay), (bx, by) in sa:
+        length = math.hypot(bx - ax, by - ay)
+        n = max(1, int(math.ceil(length / STEP_MM)))
+        for k in range(n):
+            f = (k + 0.5) / n
+            p = (ax + f * (bx - ax), ay + f * (by - ay))
+            spacing = min(_distance(p, seg) for seg in sb)
+            total += pair_inductance_nh(length / n, spacing, width_mm)
+    return total
+
+
+def loop_inductance_nh(sa, sb, width_mm):
+    """The pair's loop inductance (nH): segments [((x0, y0), (x1, y1))] mm
+    of its two nets, strips width_mm wide."""
+    if not sa or not sb:
+        return 0.0
+    return (_along(sa, sb, width_mm) + _along(sb, sa, width_mm)) / 2
 
 
 def pair_inductance_nh(length_mm, spacing_mm, width_mm):
@@ -83,11 +109,9 @@ def measure(board, net):
                         seen.add(ref)
                         frontier += [pin_nets[(ref, p)] for p in pins]
             sides.append([t for name in names for t in _tracks(board, name)])
-        la, lb = _length(sides[0]), _length(sides[1])
-        length = (la + lb) / 2
-        spacing = _spacing(sides[0], sides[1]) or 1.0
+        length = (_length(sides[0]) + _length(sides[1])) / 2
         widths = [pcbnew.ToMM(t.GetWidth()) for t in sides[0] + sides[1]] or [0.2]
-        lh = pair_inductance_nh(length, spacing, sum(widths) / len(widths))
+        lh = loop_inductance_nh(_segments(sides[0]), _segments(sides[1]), sum(widths) / len(widths))
         rows.append(("rank", index, round(length, 1), round(lh, 1)))
     return rows
 
