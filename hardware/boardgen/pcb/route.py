@@ -398,21 +398,13 @@ class _Board:
     """One routing of the jobs: the congestion counts and each net's route,
     copper footprint and centre cells."""
 
-    def __init__(self, grid, jobs, hole_gap, greed):
+    def __init__(self, grid, jobs, hole_gap, greed, forests=None):
         self.grid, self.hole_gap = grid, hole_gap
-        self.jobs = {}
-        self.owns = {}
-        self.forests = {}       # {name: its own grid} of the jobs routed as forests (the pour)
-        for j in jobs:
-            self.add(j)
+        self.jobs = {j[0]: j for j in jobs}
+        self.owns = {name: {c for t in terms for c in t.cells} for name, _n, _c, terms in jobs}
+        self.forests = forests or {}    # {name: its own grid} of the jobs routed as forests (the pour)
         self.cong = Congestion(grid, greed)
         self.routes, self.feet, self.centres = {}, {}, {}
-
-    def add(self, job, forest_grid=None):
-        self.jobs[job[0]] = job
-        self.owns[job[0]] = {c for t in job[3] for c in t.cells}
-        if forest_grid is not None:
-            self.forests[job[0]] = forest_grid
 
     def reroute(self, name):
         _name, number, classes, terms = self.jobs[name]
@@ -482,15 +474,13 @@ def route_all(grid, jobs, hole_gap, iterations=NEGOTIATE, log=None, passes=PASSE
        aimed at each net still unrouted (the pour too), kept only where it
        gains."""
     names = [j[0] for j in jobs]
-    last = []
+    last, forests = [], {}
     if pour is not None:
         jobs = list(jobs) + [(pour.name, pour.number, ["signal"], pour.terminals)]
-        last = [pour.name]
+        last, forests = [pour.name], {pour.name: pour.grid}
     best, promoted, order = None, [], list(names)
     for k in range(passes):
-        b = _Board(grid, jobs, hole_gap, greed)
-        if pour is not None:
-            b.forests[pour.name] = pour.grid
+        b = _Board(grid, jobs, hole_gap, greed, forests)
         b.cong.strict = True
         for name in order + last:
             b.reroute(name)
