@@ -26,6 +26,7 @@ import place
 import pour
 import route
 import strips
+import stubs
 from grid import BLOCKED, Grid
 
 STD_LIBS = "/usr/share/kicad/footprints"
@@ -321,7 +322,7 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     for rect in layout.keepouts:
         grid.mark_rect((0, 1), rect, BLOCKED)
     number = {name: i for i, name in enumerate(netlist.nets)}
-    terminals = {}
+    terminals, shapes = {}, {}
     for ref in sorted(fps, key=place.natural):
         fp = fps[ref]
         for pad in fp.Pads():
@@ -346,6 +347,7 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
                 # exposed pad: its vias are its stitches to the pour)
                 grid.block_vias(_pad_rect(pad), VIA_MM / 2 + CLEARANCE_MM)
             if name is not None and layers:
+                shapes.setdefault(name, []).append((layers, _pad_rect(pad)))
                 cells = _terminal_cells(grid, pad, layers)
                 key = "%s.%s" % (ref, pad.GetNumber())
                 p = pad.GetPosition()
@@ -423,6 +425,9 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         routes.append(r)
         if log and r.failed and r.net != POUR:
             log("unrouted: %s -> %s" % (r.net, ", ".join(r.failed)))
+    cut_mm, cut_vias = stubs.trim(routes, shapes, grid.classes, VIA_MM / 2, skip=(POUR,))
+    if log:
+        log("loose ends cut back: %.1f mm of track, %d vias" % (cut_mm, cut_vias))
     # the grid as the pours' stitching (pour.py) finds it: every route's
     # copper written into its maps, and the cuts
     for r in routes:

@@ -59,12 +59,13 @@ def generate(generated, out, log=print, boards=BOARDS):
 
 def _unconnected(loaded, routes):
     """KiCad's count of unconnected items on the filled board, and them as
-    names: the pads the router left, then one entry for what the pour leaves
-    unjoined (its islands and the pads its tree did not reach)."""
+    names: the pads the router left, then one entry for the rest KiCad
+    counts (mostly what the pour leaves unjoined: its islands and the pads
+    its tree did not reach)."""
     conn = loaded.GetConnectivity()
     conn.RecalculateRatsnest()
     count = conn.GetUnconnectedCount()
     names = sorted(p for r in routes if r.net != board.POUR for p in r.failed)
     if count > len(names):
-        names.append("%d more items of the pour's net" % (count - len(names)))
+        names.append("%d more items (KiCad's count beyond the router's)" % (count - len(names)))
     return count, (names if count else [])

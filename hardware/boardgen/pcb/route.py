@@ -630,7 +630,10 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12, beyond=None):
     shortest stub from the pad to a cell where a via fits, and the via.
     beyond (axis 0 for x or 1 for y, sign, edge): the via only where the
     cell's coordinate on that axis lies past the edge in that sign's way
-    (out of a part's rows of pins), when some such cell has room."""
+    (out of a part's rows of pins), when some such cell has room. A stub
+    may pass under a part on the other layer: each change of layer on the
+    way has its via, and the stub ends at the last (the vias were dropped
+    until 4 December: two of U3's GND stubs changed layer twice with none)."""
     result = Route(net, cls)
     iy, ix = terminal.cells[0][1:]
     layer = terminal.cells[0][0]
@@ -659,8 +662,11 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12, beyond=None):
         result.failed.append(terminal.name)
         return result
     path = found[0]
-    segs, _ = _segments(grid, path)
+    ups = [k for k in range(1, len(path)) if path[k][0] != path[k - 1][0]]
+    if ups:
+        path = path[:ups[-1] + 1]      # back on the pad's layer at a via: the stub ends there
+    segs, vias = _segments(grid, path)
     result.segments = [(lay, a, b, cls) for lay, a, b in segs]
-    result.vias = [grid.xy(*path[-1][1:])]
+    result.vias = vias if ups else [grid.xy(*path[-1][1:])]
     mark_copper(grid, net, result.segments, result.vias, hole_gap)
     return result

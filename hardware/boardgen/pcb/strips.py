@@ -30,7 +30,8 @@ in the channel where their net starts:
 Each row runs from its capacitors to `east`, past the last coil's
 capacitors; the maze router joins the rest (the switch's pin, the
 connector's pin for the reed row) to the laid copper, which is one more
-terminal of its net and never ripped up. Every piece is checked against
+terminal of its net and never ripped up, and what lies past the place it
+joins is cut once the routing is done (stubs.py). Every piece is checked against
 the router's grid before it is laid: a plan that would touch another net's
 copper raises PlanError, naming the piece.
 """
