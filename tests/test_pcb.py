@@ -78,6 +78,26 @@ def test_kicad_drc_finds_no_dangling_track_or_via(drc):
         assert kind not in text, "%s: %s" % (board, text[text.index(kind):][:600])
 
 
+def test_the_silkscreen_lies_clear_of_every_pad_and_every_other_silkscreen_item(drc):
+    """silk.py: KiCad's DRC finds no silkscreen text on a pad's mask opening
+    nor over another silkscreen item; the one warning left is J2's pin mark
+    (the IDC header's own silkscreen) running past the rank board's edge,
+    which the fab clips. No more than one part in ten hides its reference
+    for want of room."""
+    board, _errors, _unconnected, text = drc
+    for block in text.split("\n[")[1:]:
+        if block.startswith("silk"):
+            assert block.startswith("silk_over_copper") and "Line on Edge.Cuts" in block, block[:400]
+    hidden = _run("""
+import pcbnew
+b = pcbnew.LoadBoard(%r)
+fps = b.GetFootprints()
+print(json.dumps([len(fps), sorted(f.GetReference() for f in fps if not f.Reference().IsVisible())]))
+""" % os.path.join(GENERATED, board + ".kicad_pcb"))
+    parts, refs = hidden
+    assert len(refs) * 10 <= parts, refs
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_kicad_drc_finds_no_unconnected_pad(board):
     _board, _errors, unconnected, text = _drc(board)
@@ -1002,6 +1022,56 @@ print(json.dumps([r.failed, r.segments, r.vias]))
     assert {p for p, n in ends.items() if n == 1} == set(vias)         # the dive runs via to via
     assert len(vias) == 2 and vias[0][0] < 3.0 and vias[1][0] > 4.0
     assert all(max(s[1][0], s[2][0]) < 3.0 for s in segments if s[0] == 0)   # no top copper past the last via
+
+
+def test_a_reference_on_a_neighbours_pads_moves_beside_its_part_or_hides_with_no_room():
+    """Two 0603 resistors 1.6 mm apart, one above the other: the lower one's
+    reference (its library puts it above the part) lies on the upper one's
+    pads. silk.place_texts moves each beside its own part, clear of every
+    pad; on a board hardly bigger than the part the reference is hidden."""
+    out = _run("""
+import pcbnew
+import silk
+LIB = "/usr/share/kicad/footprints/Resistor_SMD.pretty"
+def board(size, where):
+    b = pcbnew.BOARD()
+    for ref, (x, y) in where.items():
+        fp = pcbnew.FootprintLoad(LIB, "R_0603_1608Metric")
+        fp.SetReference(ref)
+        b.Add(fp)
+        fp.SetPosition(pcbnew.wxPointMM(x, y))
+    edge = (0, 0, pcbnew.FromMM(size[0]), pcbnew.FromMM(size[1]))
+    return b, edge
+def boxes(b):
+    mm = pcbnew.ToMM
+    out = {}
+    for fp in b.GetFootprints():
+        r = fp.Reference().GetBoundingBox()
+        out[fp.GetReference()] = [fp.Reference().IsVisible(), [mm(r.GetLeft()), mm(r.GetTop()), mm(r.GetRight()), mm(r.GetBottom())],
+                                  [mm(fp.GetPosition().x), mm(fp.GetPosition().y)],
+                                  [[mm(p.GetBoundingBox().GetLeft()), mm(p.GetBoundingBox().GetTop()),
+                                    mm(p.GetBoundingBox().GetRight()), mm(p.GetBoundingBox().GetBottom())] for p in fp.Pads()]]
+    return out
+b, edge = board((20, 10), {"R1": (10, 6.6), "R2": (10, 5.0)})
+before = boxes(b)
+shown = silk.place_texts(b, edge)
+after = boxes(b)
+tiny, edge = board((2.4, 1.6), {"R3": (1.2, 0.8)})
+print(json.dumps([before, shown, after, silk.place_texts(tiny, edge), boxes(tiny)]))
+""")
+    before, shown, after, tiny_shown, tiny = out
+
+    def meets(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    pads = [p for ref in before for p in before[ref][3]]
+    assert any(meets(before["R1"][1], p) for p in before["R2"][3])     # the case: on R2's pads
+    assert shown == [2, 0]
+    for ref, (visible, box, (x, y), _pads) in after.items():
+        assert visible and not any(meets(box, p) for p in pads), (ref, box)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        assert abs(cx - x) + abs(cy - y) < 3.0, (ref, box, x, y)             # beside its own part
+    assert not meets(after["R1"][1], after["R2"][1])
+    assert tiny_shown == [0, 1] and tiny["R3"][0] is False
 
 
 def test_a_grids_copy_keeps_its_own_maps():

@@ -25,6 +25,7 @@ import footprints
 import place
 import pour
 import route
+import silk
 import strips
 import stubs
 from grid import BLOCKED, Grid
@@ -313,6 +314,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         board.Add(fp)
         fp.SetPosition(_mm(x, y))
     _outline(board, layout.outline)
+    edges = board.GetBoardEdgesBoundingBox()
+    silk.place_texts(board, (edges.GetLeft(), edges.GetTop(), edges.GetRight(), edges.GetBottom()), log)
     # -- the router's grid ------------------------------------------------------
     x0, y0, x1, y1 = layout.outline
     grid = Grid(x0, y0, x1 - x0, y1 - y0, GRID_MM,
