@@ -81,20 +81,9 @@ def load_footprint(fpid, vortex_dir):
 
 def courtyard(fp):
     """The courtyard's box relative to the footprint's origin, unturned (mm)."""
-    xs, ys = [], []
-    for item in fp.GraphicalItems():
-        if item.GetLayer() in (pcbnew.F_CrtYd, pcbnew.B_CrtYd):
-            bb = item.GetBoundingBox()
-            xs += [bb.GetLeft(), bb.GetRight()]
-            ys += [bb.GetTop(), bb.GetBottom()]
-    if not xs:
-        for pad in fp.Pads():
-            bb = pad.GetBoundingBox()
-            xs += [bb.GetLeft(), bb.GetRight()]
-            ys += [bb.GetTop(), bb.GetBottom()]
+    x0, y0, x1, y1 = silk.courtyard(fp)
     p = fp.GetPosition()
-    return (pcbnew.ToMM(min(xs) - p.x), pcbnew.ToMM(min(ys) - p.y),
-            pcbnew.ToMM(max(xs) - p.x), pcbnew.ToMM(max(ys) - p.y))
+    return (pcbnew.ToMM(x0 - p.x), pcbnew.ToMM(y0 - p.y), pcbnew.ToMM(x1 - p.x), pcbnew.ToMM(y1 - p.y))
 
 
 def pad_offsets(fp):

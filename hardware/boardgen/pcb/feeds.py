@@ -16,6 +16,8 @@ import math
 
 import pcbnew
 
+import geom
+
 MU0 = 4e-7 * math.pi
 HEADER = "board,coil,feed_length_mm,feed_inductance_nH"
 STEP_MM = 1.0      # the spacing sampled this often along a track (the rows lie 0.5 mm apart)
@@ -38,15 +40,6 @@ def _segments(tracks):
     return [((mm(t.GetStart().x), mm(t.GetStart().y)), (mm(t.GetEnd().x), mm(t.GetEnd().y))) for t in tracks]
 
 
-def _distance(p, seg):
-    """From point p to the nearest point of segment seg (mm)."""
-    (ax, ay), (bx, by) = seg
-    vx, vy = bx - ax, by - ay
-    ll = vx * vx + vy * vy
-    t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - ax) * vx + (p[1] - ay) * vy) / ll))
-    return math.hypot(p[0] - ax - t * vx, p[1] - ay - t * vy)
-
-
 def _along(sa, sb, width_mm):
     """L' integrated along segments sa, D to the nearest of sb (nH)."""
     total = 0.0
@@ -56,7 +49,7 @@ def _along(sa, sb, width_mm):
         for k in range(n):
             f = (k + 0.5) / n
             p = (ax + f * (bx - ax), ay + f * (by - ay))
-            spacing = min(_distance(p, seg) for seg in sb)
+            spacing = min(geom.nearest(p, *seg)[0] for seg in sb)
             total += pair_inductance_nh(length / n, spacing, width_mm)
     return total
 

@@ -662,11 +662,11 @@ def stitch(grid, net, cls, terminal, hole_gap, reach=12, beyond=None):
         result.failed.append(terminal.name)
         return result
     path = found[0]
-    ups = [k for k in range(1, len(path)) if path[k][0] != path[k - 1][0]]
-    if ups:
-        path = path[:ups[-1] + 1]      # back on the pad's layer at a via: the stub ends there
+    changes = [k for k in range(1, len(path)) if path[k][0] != path[k - 1][0]]
+    if changes:
+        path = path[:changes[-1] + 1]      # back on the pad's layer at a via: the stub ends there
     segs, vias = _segments(grid, path)
     result.segments = [(lay, a, b, cls) for lay, a, b in segs]
-    result.vias = vias if ups else [grid.xy(*path[-1][1:])]
+    result.vias = vias if changes else [grid.xy(*path[-1][1:])]
     mark_copper(grid, net, result.segments, result.vias, hole_gap)
     return result

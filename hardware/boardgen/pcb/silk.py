@@ -22,9 +22,13 @@ a placed board, and the router never looks at the silkscreen.
 """
 import pcbnew
 
-GAP_MM = 0.2            # text to its part's courtyard or its pin
-CLEAR_MM = 0.15         # text to another item's box (mask opening, line, text)
-EDGE_MM = 0.5           # text to the board's edge
+# JLCPCB, "Technical Guidance: Character Design Specifications" (blog, 2023,
+# updated 2026): characters at least 0.15 mm from solder pads (nearer, the
+# fab removes them), 0.15 mm between character lines, standard font 1 mm
+# high with 0.15 mm strokes (the libraries' reference texts: 1.0 / 0.15 mm).
+GAP_MM = 0.2            # text to its part's courtyard or its pin: reads as that part's
+CLEAR_MM = 0.15         # text to another item's box (pad, line, text): JLCPCB's 0.15 mm
+EDGE_MM = 0.5           # text to the board's edge: our margin for the routing cutter
 STEPS_MM = (0.0, 0.6, 1.2)     # how much further out each ring of tries lies
 SILK = {pcbnew.F_SilkS: ("F", pcbnew.F_Cu), pcbnew.B_SilkS: ("B", pcbnew.B_Cu)}
 
@@ -42,7 +46,9 @@ def _union(boxes):
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def _courtyard(fp):
+def courtyard(fp):
+    """The footprint's courtyard box as placed (board units), or its pads'
+    if it has none."""
     return _union([_box(i.GetBoundingBox()) for i in fp.GraphicalItems()
                    if i.GetLayer() in (pcbnew.F_CrtYd, pcbnew.B_CrtYd)]
                   or [_box(p.GetBoundingBox()) for p in fp.Pads()])
@@ -90,26 +96,27 @@ class _Sheet:
     def take(self, side, text):
         self.blocked[side].append(_box(text.GetBoundingBox(), CLEAR_MM))
 
-    def place(self, text, side, spots):
-        """Move text to the first clear centre of spots(w, h), or hide it.
-        Returns whether it is shown."""
+    def place(self, text, side, beside):
+        """Move text to the first clear place beside the box (_around);
+        whether there was one (text is left where it was if not)."""
+        was = text.GetPosition()
         text.SetPosition(pcbnew.wxPoint(0, 0))
         bb = _box(text.GetBoundingBox())
         w, h = (bb[2] - bb[0]) // 2, (bb[3] - bb[1]) // 2
-        for x, y in spots(w, h):
+        for x, y in _around(beside, w, h):
             if self.clear(side, (x - w, y - h, x + w, y + h)):
                 text.SetPosition(pcbnew.wxPoint(x, y))
                 text.SetLocalCoord()
                 self.take(side, text)
                 return True
-        text.SetVisible(False)
+        text.SetPosition(was)
         return False
 
 
 def _pin_box(fp, text):
     pads = [p for p in fp.Pads() if p.GetNumber() == text.GetText()] or \
         [p for p in fp.Pads() if p.GetNumber() == "1"]
-    return _box(pads[0].GetBoundingBox()) if pads else _courtyard(fp)
+    return _box(pads[0].GetBoundingBox()) if pads else courtyard(fp)
 
 
 def place_texts(board, outline, log=None):
@@ -122,26 +129,25 @@ def place_texts(board, outline, log=None):
     for fp in fps:
         for text in _own_texts(fp):
             side = SILK[text.GetLayer()][0]
-            if sheet.clear(side, _box(text.GetBoundingBox(), CLEAR_MM)):
+            ok = sheet.clear(side, _box(text.GetBoundingBox(), CLEAR_MM))
+            if ok:
                 sheet.take(side, text)
-                ok = True
             else:
-                pin = _pin_box(fp, text)
-                ok = sheet.place(text, side, lambda w, h, pin=pin: _around(pin, w, h))
+                ok = sheet.place(text, side, _pin_box(fp, text))
+            text.SetVisible(ok)
             shown, hidden = shown + ok, hidden + (not ok)
     for fp in fps:
         ref = fp.Reference()
         if not ref.IsVisible() or ref.GetLayer() not in SILK:
             continue
         side = SILK[ref.GetLayer()][0]
-        court = _courtyard(fp)
         ok = False
         for angle in (0, 900):                       # upright, then turned (tenths of a degree)
-            ref.SetVisible(True)
             ref.SetTextAngle(angle - fp.GetOrientation())
-            ok = sheet.place(ref, side, lambda w, h: _around(court, w, h))
+            ok = sheet.place(ref, side, courtyard(fp))
             if ok:
                 break
+        ref.SetVisible(ok)
         shown, hidden = shown + ok, hidden + (not ok)
     if log:
         log("silkscreen texts: %d placed clear of pads and lines, %d hidden (no room)" % (shown, hidden))

@@ -20,18 +20,9 @@ Segments are axis-aligned or not, it does not matter here.
 """
 import math
 
+from geom import nearest
+
 EPS = 1e-4      # mm: the grid's coordinates are rounded to 1e-6
-
-
-def _dist(p, a, b):
-    """Distance from p to the segment a-b, and p's place along it (mm from a)."""
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    n = math.hypot(dx, dy)
-    if n < EPS:
-        return math.hypot(p[0] - ax, p[1] - ay), 0.0
-    t = max(0.0, min(n, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n))
-    return math.hypot(p[0] - (ax + dx * t / n), p[1] - (ay + dy * t / n)), t
 
 
 def _inside(p, rect, margin=0.0):
@@ -59,42 +50,45 @@ def _clip(a, b, rect):
 
 
 class _Net:
-    """One net's copper: its tracks [[route, index]] and vias [[route, xy]]."""
+    """One net's copper, cut in place: its tracks [route, index] (a track
+    cut away reads None in its route until trim compacts the routes) and
+    its vias [route, xy]."""
 
-    def __init__(self, pads, half, via_radius):
+    def __init__(self, routes, pads, half, via_radius):
         self.pads, self.half, self.via_radius = pads, half, via_radius
-        self.tracks, self.vias = [], []
+        self.tracks = [(r, i) for r in routes for i in range(len(r.segments))]
+        self.vias = [(r, v) for r in routes for v in r.vias]
 
-    def seg(self, k):
-        r, i = self.tracks[k]
-        return r.segments[i]
+    def segs(self):
+        """(k, segment) of the tracks still there."""
+        for k, (r, i) in enumerate(self.tracks):
+            if r.segments[i] is not None:
+                yield k, r.segments[i]
 
     def held(self, p, layer, k):
         """Does something other than track k hold its end p on layer?"""
-        own = self.half[self.seg(k)[3]]
+        r, i = self.tracks[k]
+        own = self.half[r.segments[i][3]]
         if any(math.hypot(p[0] - v[0], p[1] - v[1]) <= self.via_radius + own + EPS for _r, v in self.vias):
             return True
         if any(layer in layers and _inside(p, rect, own) for layers, rect in self.pads):
             return True
-        for j in range(len(self.tracks)):
-            s = self.seg(j)
-            if j != k and s[0] == layer and _dist(p, s[1], s[2])[0] <= own + self.half[s[3]] + EPS:
-                return True
-        return False
+        return any(j != k and s[0] == layer and nearest(p, s[1], s[2])[0] <= own + self.half[s[3]] + EPS
+                   for j, s in self.segs())
 
     def holds(self, k):
         """The places along track k (mm from its start) that something holds."""
-        layer, a, b, cls = self.seg(k)
+        r, i = self.tracks[k]
+        layer, a, b, cls = r.segments[i]
         at = []
-        for j in range(len(self.tracks)):
-            s = self.seg(j)
+        for j, s in self.segs():
             if j != k and s[0] == layer:
                 for end in (s[1], s[2]):
-                    d, t = _dist(end, a, b)
+                    d, t = nearest(end, a, b)
                     if d <= self.half[cls] + self.half[s[3]] + EPS:
                         at.append(t)
         for _r, v in self.vias:
-            d, t = _dist(v, a, b)
+            d, t = nearest(v, a, b)
             if d <= self.via_radius + self.half[cls] + EPS:
                 at.append(t)
         for layers, rect in self.pads:
@@ -102,47 +96,41 @@ class _Net:
                 span = _clip(a, b, rect)
                 if span is not None:
                     centre = ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2)
-                    at.append(min(span[1], max(span[0], _dist(centre, a, b)[1])))
+                    at.append(min(span[1], max(span[0], nearest(centre, a, b)[1])))
         return at
 
     def via_layers(self, v):
         """The layers on which v meets its net's copper."""
-        on = set()
-        for j in range(len(self.tracks)):
-            s = self.seg(j)
-            if _dist(v, s[1], s[2])[0] <= self.via_radius + self.half[s[3]] + EPS:
-                on.add(s[0])
+        on = {s[0] for _j, s in self.segs() if nearest(v, s[1], s[2])[0] <= self.via_radius + self.half[s[3]] + EPS}
         for layers, rect in self.pads:
             if _inside(v, rect):
                 on.update(layers)
         return on
 
-
-def _cut(net):
-    """One pass over the net: the first loose end or lone via found is cut.
-    Returns whether anything changed (the caller repeats until nothing does)."""
-    for k in range(len(net.tracks)):
-        r, i = net.tracks[k]
-        layer, a, b, cls = r.segments[i]
-        length = math.hypot(b[0] - a[0], b[1] - a[1])
-        for start in (True, False):
-            end, other = (a, b) if start else (b, a)
-            if net.held(end, layer, k):
-                continue
-            at = [t if start else length - t for t in net.holds(k)]
-            near = min((t for t in at if t > EPS), default=None)
-            if near is None or near >= length - EPS:
-                r.segments[i] = None           # a stub from its far end, or held by nothing
-            else:
-                f = near / length
-                p = (round(end[0] + (other[0] - end[0]) * f, 6), round(end[1] + (other[1] - end[1]) * f, 6))
-                r.segments[i] = (layer, p, b, cls) if start else (layer, a, p, cls)
-            return True
-    for v in net.vias:
-        if len(net.via_layers(v[1])) < 2:
-            v[0].vias.remove(v[1])
-            return True
-    return False
+    def cut(self):
+        """Cut the first loose end or lone via found; whether there was one."""
+        for k, (layer, a, b, cls) in list(self.segs()):
+            r, i = self.tracks[k]
+            length = math.hypot(b[0] - a[0], b[1] - a[1])
+            for start in (True, False):
+                end, other = (a, b) if start else (b, a)
+                if self.held(end, layer, k):
+                    continue
+                at = [t if start else length - t for t in self.holds(k)]
+                near = min((t for t in at if t > EPS), default=None)
+                if near is None or near >= length - EPS:
+                    r.segments[i] = None           # a stub from its far end, or held by nothing
+                else:
+                    f = near / length
+                    p = (round(end[0] + (other[0] - end[0]) * f, 6), round(end[1] + (other[1] - end[1]) * f, 6))
+                    r.segments[i] = (layer, p, b, cls) if start else (layer, a, p, cls)
+                return True
+        for via in self.vias:
+            if len(self.via_layers(via[1])) < 2:
+                self.vias.remove(via)
+                via[0].vias.remove(via[1])
+                return True
+        return False
 
 
 def trim(routes, pads, half, via_radius, skip=()):
@@ -152,18 +140,12 @@ def trim(routes, pads, half, via_radius, skip=()):
     left alone. Returns (mm of track cut, vias removed)."""
     before = _copper(routes)
     for name in sorted({r.net for r in routes} - set(skip)):
-        while True:
-            net = _Net(pads.get(name, []), half, via_radius)
-            for r in routes:
-                if r.net == name:
-                    net.tracks += [[r, i] for i in range(len(r.segments))]
-                    net.vias += [[r, v] for v in r.vias]
-            changed = _cut(net)
-            for r in routes:
-                if r.net == name:
-                    r.segments = [s for s in r.segments if s is not None]
-            if not changed:
-                break
+        mine = [r for r in routes if r.net == name]
+        net = _Net(mine, pads.get(name, []), half, via_radius)
+        while net.cut():
+            pass
+        for r in mine:
+            r.segments = [s for s in r.segments if s is not None]
     after = _copper(routes)
     return round(before[0] - after[0], 3), before[1] - after[1]
 
