@@ -16,11 +16,26 @@ LONGEST_FIRST = ("test_device_build.py", "test_device_game.py", "test_device_cir
                  "test_device_buzzer.py", "test_device.py", "test_web_device.py")
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "pico: the test boots the emulated Pico (tests/needs_pico.py)")
+    config.addinivalue_line("markers", "refused(reason): the test's device image is here but refused: "
+                            "it fails, saying why (tests/needs_pico.py)")
+
+
 def pytest_collection_modifyitems(items):
     def rank(item):
         name = os.path.basename(str(item.path))
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
     items.sort(key=rank)  # stable: each file's own order kept
+    for item in items:
+        if "uf2_file" in getattr(item, "fixturenames", ()):
+            item.add_marker("pico")
+
+
+def pytest_runtest_setup(item):
+    refused = item.get_closest_marker("refused")
+    if refused:
+        pytest.fail(refused.kwargs["reason"], pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -36,11 +51,11 @@ def mpy_tree(tmp_path_factory):
 @pytest.fixture(scope="session")
 def uf2_file(tmp_path_factory):
     """make uf2's file, built once a session from the MicroPython UF2 the
-    emulated Pico boots: (its path, MicroPython's UF2)."""
+    emulated Pico boots: (its path, MicroPython's UF2). Skipped, saying why,
+    where there is none to be had (tests/needs_pico.py)."""
     import build_uf2
-    micropython = build_uf2.default_micropython()
-    if not os.path.isfile(micropython):
-        pytest.skip("no MicroPython UF2 at %s" % micropython)
+    from needs_pico import micropython_image
+    micropython = micropython_image()
     return build_uf2.build(micropython, str(tmp_path_factory.mktemp("uf2"))), micropython
 
 

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from mpy import ROOT
+from needs_pico import needs_pico
 from test_app_idle import BATTLE
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -23,8 +24,7 @@ from vortex.app import session  # noqa: E402
 from vortex.engine import Position, parse_cell, cell_name, new_buffer, MAX_DESTINATIONS  # noqa: E402
 from vortex.hal.store import pack  # noqa: E402
 
-WHY = pico.missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated Pico: %s" % WHY)
+pytestmark = needs_pico()
 
 
 def tiles_of(pos):

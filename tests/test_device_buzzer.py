@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from mpy import ROOT
+from needs_pico import needs_pico
 from test_app_idle import BATTLE
 from test_device import ask, tiles_of
 
@@ -21,8 +22,7 @@ from vortex.app.leds import MA_IDLE  # noqa: E402
 from vortex.engine import Position, parse_cell  # noqa: E402
 from vortex.hal.buzzer import VOLUME_DUTY  # noqa: E402
 
-WHY = pico.missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated Pico: %s" % WHY)
+pytestmark = needs_pico()
 MS = 1_000_000  # ns
 PASS_MS = 40  # a tone may start up to a pass late; a pass with a frame to send is the longest
 

@@ -20,6 +20,7 @@ import sys
 import pytest
 
 from mpy import ROOT
+from needs_pico import needs_pico
 from test_app_idle import BATTLE
 from hal_fake_fs import MemFS
 
@@ -33,8 +34,7 @@ from vortex.engine.defs import DARK  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
 from vortex.hal.store import FileStore, pack  # noqa: E402
 
-WHY = pico.missing("circuitpython")
-pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated CircuitPython Pico: %s" % WHY)
+pytestmark = needs_pico("circuitpython")
 
 STATUS = re.compile(r"\d+ ok status side (\w+) actions (\d+) verdict \w+ asks (\S+)")
 # Through the adapter: a reed row driven high shows a closed reed on its

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from mpy import ROOT
+from needs_pico import needs_pico
 from test_app_idle import BATTLE
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -26,8 +27,7 @@ from vortex.engine.defs import SWAP  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
 from vortex.engine.position import Position  # noqa: E402
 
-WHY = pico.missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated Pico: %s" % WHY)
+pytestmark = needs_pico()
 
 
 def device_rig(*args, **kw):

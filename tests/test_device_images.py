@@ -22,6 +22,7 @@ import device_images as di  # noqa: E402
 import uf2  # noqa: E402
 
 SHARED = di.shared_dir()
+SHIPPED_ROM_SHA256 = di.BOOTROM_SHA256  # before fake_rom swaps in the stand-in's
 MP_ASSET = "resources/firmware/RPI_PICO-20261130-v1.28.0.uf2"
 
 
@@ -141,7 +142,7 @@ def _corrupt_family(data):
 ])
 def test_a_corrupt_release_is_refused_and_nothing_cached(site, cache, key, bad, why):
     site.release(**{{"bootrom": "rom"}.get(key, key): bad(real(key))})
-    with pytest.raises(di.Missing) as e:
+    with pytest.raises(di.Refused) as e:
         get(key, site, cache)
     line = str(e.value)
     assert "\n" not in line and why in line, line
@@ -154,6 +155,7 @@ def test_no_release_to_be_had_says_in_one_line_what_to_download_and_where(site, 
                                                                            reachable):
     with pytest.raises(di.Missing) as e:
         get(key, site if reachable else None, cache)
+    assert not isinstance(e.value, di.Refused)  # nothing here: the device tests skip
     line = str(e.value)
     image = di.IMAGES[key]
     assert "\n" not in line and image.source in line and os.path.join(cache, image.asset) in line \
@@ -168,7 +170,7 @@ def test_a_cached_file_that_changed_is_refused(site, cache):
     data[-600] ^= 1  # a byte of the last block's payload: still a whole UF2
     with open(path, "wb") as f:
         f.write(data)
-    with pytest.raises(di.Missing) as e:
+    with pytest.raises(di.Refused) as e:
         get("micropython", site, cache)
     assert "changed since it was fetched" in str(e.value) and path in str(e.value)
 
@@ -182,7 +184,7 @@ def test_a_file_put_in_the_cache_by_hand_is_checked_and_its_hash_recorded(cache)
     assert open(path, "rb").read() == real("bootrom") and recorded(cache, "rp2040-bootrom-b1.bin")
     with open(os.path.join(cache, di.IMAGES["micropython"].asset), "wb") as f:
         f.write(real("circuitpython"))  # the wrong file saved under the right name
-    with pytest.raises(di.Missing) as e:
+    with pytest.raises(di.Refused) as e:
         get("micropython", None, cache)
     assert "MicroPython v1.28.0" in str(e.value)
 
@@ -192,10 +194,10 @@ def test_the_environment_names_a_file_that_is_checked_the_same_way(tmp_path, cac
     mine.write_bytes(FAKE["micropython"])
     other.write_bytes(FAKE["circuitpython"])
     assert get("micropython", None, cache, {"VORTEX_PICO_UF2": str(mine)}) == str(mine)
-    with pytest.raises(di.Missing) as e:
+    with pytest.raises(di.Refused) as e:
         get("micropython", None, cache, {"VORTEX_PICO_UF2": str(other)})
     assert "VORTEX_PICO_UF2" in str(e.value) and "MicroPython v1.28.0" in str(e.value)
-    with pytest.raises(di.Missing) as e:
+    with pytest.raises(di.Refused) as e:  # named by the user: never a reason to skip
         get("bootrom", None, cache, {"VORTEX_PICO_BOOTROM": "/nowhere/rom.bin"})
     assert "VORTEX_PICO_BOOTROM" in str(e.value) and "/nowhere/rom.bin" in str(e.value)
     assert not os.path.exists(cache)  # nothing fetched, nothing cached
@@ -209,23 +211,64 @@ def test_copies_beside_the_checkout_are_the_last_place_looked_and_go_into_the_ca
     (copies / "rp2040-bootrom-b1.bin").write_bytes(bytes(16384))
     path = get("circuitpython", None, cache, shared=str(copies))
     assert os.path.dirname(path) == cache and open(path, "rb").read() == FAKE["circuitpython"]
-    with pytest.raises(di.Missing):
+    with pytest.raises(di.Refused):
         get("bootrom", None, cache, shared=str(copies))
     assert not os.path.exists(os.path.join(cache, "rp2040-bootrom-b1.bin"))
 
 
-@pytest.mark.skipif(not os.path.isdir(SHARED), reason="no copies of the real images beside "
-                    "the checkout (the fetching is tested with stand-ins)")
-def test_the_real_images_pass_their_checks_and_only_their_own(monkeypatch):
-    monkeypatch.setattr(di, "BOOTROM_SHA256", "90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc38"
-                        "5f8dafc71fde44ae")
+def real_copies():
+    """{image key: [paths]} of the real images on this machine: the user's
+    cache, the copies beside the checkout."""
+    out = {}
     for key, image in di.IMAGES.items():
-        with open(os.path.join(SHARED, image.shared), "rb") as f:
-            data = f.read()
-        assert image.check(data) is None, key
-        for other in di.IMAGES.values():
-            if other is not image:
-                assert other.check(data), (key, other.name)
+        for path in (os.path.join(di.cache_dir(), image.name), os.path.join(SHARED, image.shared)):
+            if os.path.isfile(path):
+                out.setdefault(key, []).append(path)
+    return out
+
+
+REAL = real_copies()
+
+
+@pytest.mark.skipif(not REAL, reason="no real image on this machine, cached or beside the "
+                    "checkout (the fetching is tested with stand-ins)")
+def test_the_real_images_pass_their_checks_as_shipped_and_only_their_own(monkeypatch):
+    # The checks as the module has them: the boot ROM's own hash included.
+    # (A wrong one refuses every real ROM; the device tests then fail, never
+    # skip: test_offline.)
+    monkeypatch.setattr(di, "BOOTROM_SHA256", SHIPPED_ROM_SHA256)
+    for key, paths in REAL.items():
+        image = di.IMAGES[key]
+        for path in paths:
+            with open(path, "rb") as f:
+                data = f.read()
+            assert image.check(data) is None, (path, image.check(data))
+            for other in di.IMAGES.values():
+                if other is not image:
+                    assert other.check(data), (path, other.name)
+
+
+# Banners of v1.28.0 and 10.2.1 builds for other RP2040 boards (their board
+# names as the ports' mpconfigboard.h give them), and for the RP2350.
+OTHER_BOARDS = ["Raspberry Pi Pico W", "Pimoroni Pico LiPo 16MB", "Arduino Nano RP2040 Connect",
+                "SparkFun Pro Micro RP2040", "Raspberry Pi Pico2", "Raspberry Pi Pico 2"]
+
+
+@pytest.mark.parametrize("board", OTHER_BOARDS)
+def test_the_same_release_for_another_board_is_refused(site, cache, board):
+    mp = fake_uf2(b"MicroPython v1.28.0 on 2026-11-30; %s with RP2040" % board.encode())
+    cp = fake_uf2(b"Adafruit CircuitPython 10.2.1 on 2026-12-01; %s with rp2040" % board.encode())
+    site.release(micropython=mp, circuitpython=cp)
+    for key in ("micropython", "circuitpython"):
+        with pytest.raises(di.Refused) as e:
+            get(key, site, cache)
+        assert ("not built for raspberry pi pico with rp2040 but for %s with rp2040" % board).lower() \
+            in str(e.value).lower(), str(e.value)
+        assert not os.path.isdir(cache) or os.listdir(cache) == []
+    chip = fake_uf2(b"MicroPython v1.28.0 on 2026-11-30; Raspberry Pi Pico with RP2350")
+    assert di.IMAGES["micropython"].check(chip).endswith("but for Raspberry Pi Pico with RP2350")
+    nameless = fake_uf2(b"MicroPython v1.28.0 on 2026-11-30")
+    assert di.IMAGES["micropython"].check(nameless).endswith("but for no board its banner names")
 
 
 def test_make_uf2_without_an_image_says_what_to_download_in_one_line(tmp_path):

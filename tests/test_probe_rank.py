@@ -9,12 +9,12 @@ import sys
 import pytest
 
 from mpy import ROOT
+from needs_pico import needs_pico
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import pico  # noqa: E402
 import probe_rank  # noqa: E402
 
-WHY = pico.missing()
 RANKS = (0, 1)           # the prototype: two rank boards, ranks 1 and 2 (cells 0-15)
 READS = 3
 
@@ -38,7 +38,7 @@ def test_the_report_reads_the_programs_lines():
     assert probe_rank.report(["Traceback (most recent call last):"], (0,), 6) is None
 
 
-@pytest.mark.skipif(WHY is not None, reason="no emulated Pico: %s" % WHY)
+@needs_pico()
 def test_the_probe_on_two_modelled_rank_boards_and_no_field_into_an_open_switch():
     tiles = {c: pico.tile(1 + c % 4, 10 + c) for c in (0, 1, 3, 4, 5, 6, 7, 8, 9, 12)}
     with pico.Pico(tiles=tiles, reeds=[4, 5, 9]) as dev:

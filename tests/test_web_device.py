@@ -20,6 +20,7 @@ import time
 import pytest
 
 from mpy import ROOT
+from needs_pico import needs_pico
 from test_web_browser import (ARGS, chromium, opened, cell, drag, settled, in_step, shot,
                               battle_position)
 from vortex.engine import Position
@@ -33,8 +34,7 @@ import pico  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed "
                                "(make test installs it from requirements-dev.txt)")
-WHY = pico.missing()
-pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated Pico: %s" % WHY)
+pytestmark = needs_pico()
 SLOW = 120.0   # wall seconds for the device to settle after a hand (it runs slower than a Pico)
 
 

@@ -3,7 +3,8 @@ where they are released into the user's cache and checked before each use.
 
     import device_images
     path = device_images.locate("micropython")   # or "circuitpython", "bootrom"
-    # device_images.Missing: one line saying why, and what to download where
+    # device_images.Missing: one line saying why, and what to download where;
+    # device_images.Refused (a Missing) when a file is there but not the image
 
     micropython    MicroPython v1.28.0 for RPI_PICO, the .uf2 of its download
                    page (micropython.org/download/RPI_PICO/)
@@ -23,6 +24,9 @@ it is used: a UF2 for the RP2040 (its family id on every block) holding
 the runtime and version it should; the boot ROM by its size and sha256.
 A file that enters the cache has its sha256 recorded beside it
 (NAME.sha256), and a cached file whose hash has changed since is refused.
+An image that is nowhere to be had is Missing (the device tests skip,
+saying why); a file that is there but refused is Refused, a Missing that
+the tests never skip over: a damaged cache or a wrong check fails them.
 Writes into the cache are atomic: a file appears whole or not at all.
 Standard library only.
 """
@@ -52,6 +56,12 @@ class Missing(Exception):
     """An image that cannot be had, or is not what it should be: str(e) is one line."""
 
 
+class Refused(Missing):
+    """A file that is there (named, cached, fetched or a copy) but is not the
+    image: a damaged or changed file, or a check that is wrong. Unlike an
+    image that is simply absent, this is never a reason to skip a test."""
+
+
 class Unavailable(Exception):
     """A fetch that got nothing (no network, no such file): its reason."""
 
@@ -78,9 +88,13 @@ def shared_dir():
 
 
 # --- what each file must be -------------------------------------------------------
+BANNER_BOARD = re.compile(rb"; ([ -~]{1,60}?) with (\w+)\0")  # the banner's "; BOARD with MCU"
+
+
 def check_uf2(data, version, board):
     """Why data is not a UF2 for the RP2040 whose firmware holds the version
-    and board strings (bytes), or None if it is."""
+    string and whose banner names the board ("Raspberry Pi Pico with
+    RP2040", bytes, whole: the Pico W's build is refused), or None if it is."""
     try:
         blocks = [b for b in uf2.read(data) if not b.flags & uf2.NOT_MAIN_FLASH]
     except uf2.Uf2Error as e:
@@ -92,8 +106,10 @@ def check_uf2(data, version, board):
     image = b"".join(b.payload for b in sorted(blocks))
     if version not in image:
         return "no %r inside: it is not %s" % (version.decode(), version.decode())
-    if board not in image:
-        return "not built for %s" % board.decode()
+    built = [m.group(1) + b" with " + m.group(2) for m in BANNER_BOARD.finditer(image)]
+    if board not in built:
+        return "not built for %s but for %s" % (
+            board.decode(), " or ".join(b.decode() for b in built) or "no board its banner names")
     return None
 
 
@@ -172,21 +188,21 @@ class BootRom(Image):
         try:
             return rom_of_elf(data)
         except (ValueError, struct.error) as e:
-            raise Missing("%s: %s" % (self.asset, e))
+            raise Refused("%s: %s" % (self.asset, e))
 
 
 IMAGES = {
     "micropython": MicroPython(
         "RPI_PICO-v1.28.0.uf2", "MicroPython v1.28.0 for the Raspberry Pi Pico (RPI_PICO)",
         "VORTEX_PICO_UF2", "https://micropython.org/download/RPI_PICO/", "RPI_PICO-v1.28.0.uf2",
-        lambda d: check_uf2(d, b"MicroPython v1.28.0 on ", b"; Raspberry Pi Pico with RP2040")),
+        lambda d: check_uf2(d, b"MicroPython v1.28.0 on ", b"Raspberry Pi Pico with RP2040")),
     "circuitpython": Image(
         "adafruit-circuitpython-raspberry_pi_pico-en_US-10.2.1.uf2",
         "CircuitPython 10.2.1 for the Raspberry Pi Pico", "VORTEX_PICO_CP_UF2",
         "https://downloads.circuitpython.org/bin/raspberry_pi_pico/en_US/"
         "adafruit-circuitpython-raspberry_pi_pico-en_US-10.2.1.uf2",
         "circuitpython-raspberry_pi_pico-10.2.1.uf2",
-        lambda d: check_uf2(d, b"CircuitPython 10.2.1 on ", b"; Raspberry Pi Pico with rp2040")),
+        lambda d: check_uf2(d, b"CircuitPython 10.2.1 on ", b"Raspberry Pi Pico with rp2040")),
     "bootrom": BootRom(
         "rp2040-bootrom-b1.bin", "RP2040 B1 boot ROM", "VORTEX_PICO_BOOTROM",
         "https://github.com/raspberrypi/pico-bootrom/releases/download/b1/b1.elf",
@@ -239,7 +255,7 @@ def _cached(cache, image):
         data = image.from_asset(_read(asset))  # saved there by hand, as the release has it
         why = image.check(data)
         if why:
-            raise Missing("%s: %s (expected: %s)" % (asset, why, image.what))
+            raise Refused("%s: %s (expected: %s)" % (asset, why, image.what))
         return _store(cache, image, data)
     data = _read(path)
     digest = hashlib.sha256(data).hexdigest()
@@ -248,11 +264,11 @@ def _cached(cache, image):
     except (OSError, IndexError):
         was = None
     if was is not None and was != digest:
-        raise Missing("%s changed since it was fetched (sha256 %s then, %s now): delete it to "
+        raise Refused("%s changed since it was fetched (sha256 %s then, %s now): delete it to "
                       "fetch it again" % (path, was, digest))
     why = image.check(data)
     if why:
-        raise Missing("%s: %s (expected: %s): delete it to fetch it again" % (
+        raise Refused("%s: %s (expected: %s): delete it to fetch it again" % (
             path, why, image.what))
     if was is None:  # put there by hand: its hash from now on
         _record(path, data)
@@ -288,10 +304,10 @@ def locate(key, cache=None, base=None, shared=_TEAM, env=os.environ):
     own = env.get(image.env)
     if own:
         if not os.path.isfile(own):
-            raise Missing("no file at %s (%s)" % (own, image.env))
+            raise Refused("no file at %s (%s)" % (own, image.env))
         why = image.check(_read(own))
         if why:
-            raise Missing("%s (%s): %s (expected: %s)" % (own, image.env, why, image.what))
+            raise Refused("%s (%s): %s (expected: %s)" % (own, image.env, why, image.what))
         return own
     cache = cache or cache_dir(env)
     path = _cached(cache, image)
@@ -304,7 +320,7 @@ def locate(key, cache=None, base=None, shared=_TEAM, env=os.environ):
     else:
         why = image.check(data)
         if why:
-            raise Missing("refused %s from %s: %s (expected: %s)" % (
+            raise Refused("refused %s from %s: %s (expected: %s)" % (
                 image.asset, image.source, why, image.what))
         return _store(cache, image, data)
     folder = shared_dir() if shared is _TEAM else shared
@@ -313,7 +329,7 @@ def locate(key, cache=None, base=None, shared=_TEAM, env=os.environ):
         data = _read(copy)
         why = image.check(data)
         if why:
-            raise Missing("%s: %s (expected: %s)" % (copy, why, image.what))
+            raise Refused("%s: %s (expected: %s)" % (copy, why, image.what))
         return _store(cache, image, data)
     raise Missing("no %s here and none could be fetched (%s): download %s from %s and save it "
                   "as %s, or set %s to a copy" % (

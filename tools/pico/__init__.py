@@ -134,9 +134,11 @@ def image(runtime="micropython"):
     return device_images.locate(runtime)
 
 
-def missing(runtime="micropython"):
+def missing(runtime="micropython", strict=False):
     """Why the emulated Pico cannot run here (one line), or None if it can.
-    The images are fetched (once, into the user's cache) if need be."""
+    The images are fetched (once, into the user's cache) if need be.
+    strict: an image that is there but refused (device_images.Refused: a
+    damaged cache, a wrong check) is raised, not given as a reason."""
     if not shutil.which("node"):
         return "node is not installed (the emulated Pico runs in Node.js)"
     if not os.path.isdir(os.path.join(HERE, "node_modules", "rp2040js")):
@@ -145,6 +147,8 @@ def missing(runtime="micropython"):
         image(runtime)
         device_images.locate("bootrom")
     except device_images.Missing as e:
+        if strict and isinstance(e, device_images.Refused):
+            raise
         return str(e)
     module, package = ("littlefs", "littlefs-python") if runtime == "micropython" else \
         ("fatfs", "fatfs-ng")
