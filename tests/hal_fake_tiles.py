@@ -8,8 +8,10 @@ from vortex.tag import OK, NOTAG, ERR, NOREADER, BUSY
 from vortex.ticks import ticks_add, ticks_diff
 
 READ_ERR = 99      # a scripted reading: the reader reports ERR
+OTHER = 10         # a scripted reading OTHER + terrain: another tile of that terrain
 
-ENC = [None] + [tag.encode(t, t) for t in (WATER, FIRE, EARTH, AIR)]
+ENC = [None] + [tag.encode(t, t) for t in (WATER, FIRE, EARTH, AIR)]   # serial = terrain
+ENC_OTHER = [None] + [tag.encode(t, 0x80 + t) for t in (WATER, FIRE, EARTH, AIR)]
 JUNK = b"\x55" * 16
 LOG = 4096         # reads a rig logs at most
 
@@ -124,7 +126,12 @@ class FakeReader:
         elif code == READ_ERR:
             self._st = ERR
         else:
-            src = ENC[code] if code <= AIR else JUNK
+            if code <= AIR:
+                src = ENC[code]
+            elif OTHER < code <= OTHER + AIR:
+                src = ENC_OTHER[code - OTHER]
+            else:
+                src = JUNK
             for i in range(16):
                 buf[i] = src[i]
             self._st = OK

@@ -2,6 +2,8 @@
 on it, and what the MFRC522 driver does with its coils: reads paced by the
 air, the cache of a slot's tag, halts. Against the register model of
 hal_fake_rc522 behind hal_fake_front. Runs under MicroPython too."""
+import gc
+
 from vortex.hal.mfrc522 import MFRC522, OK, NOTAG, ERR, BUSY, CACHE_HITS
 from vortex.hal.frontend import FrontEnd, OFF
 from vortex import tag
@@ -148,6 +150,33 @@ def test_another_tag_on_the_slot_is_read_in_full():
     front.flush()
     assert r.read_tile(buf, slot=1) == OK
     assert tag.decode(buf) == tag.FIRE and tag.serial(buf) == 2 and r.hits == 0
+
+
+def test_a_tag_whose_uid_differs_from_the_cached_one_in_any_single_byte_is_read_in_full():
+    # Tiles are tagged in series, so the next tile's UID is often the last
+    # one's plus one: the cache must compare every byte of the UID, the
+    # last included, at both lengths (4 bytes: one cascade level; 7: two).
+    for uid in (b"\x04\x11\x22\x33\x44\x55\x66", b"\xde\xad\xbe\xef"):
+        for i in range(len(uid)):
+            other = bytearray(uid)
+            other[i] = (other[i] + 1) & 0xFF
+            if i == 0 and len(uid) == 4:
+                other[0] = 0x89                  # (0x88 would be the cascade tag)
+            chip = r = front = bus = None
+            gc.collect()                         # (a rig at a time in MicroPython's 64K heap)
+            chip, r, front, bus = make(tile(tag.EARTH, 100, uid), f=6)
+            buf = bytearray(16)
+            assert r.read_tile(buf, slot=6) == OK and tag.serial(buf) == 100
+            chip.tags[6] = tile(tag.WATER, 101, bytes(other))
+            front.coil(0, 5)                     # the scheduler's way: another coil, then back
+            front.flush()
+            front.coil(0, 6)
+            front.flush()
+            n = len(chip.cmds)
+            assert r.read_tile(buf, slot=6) == OK
+            assert (tag.decode(buf), tag.serial(buf), r.hits) == (tag.WATER, 101, 0), (uid, i)
+            assert chip.commands()[n:][-1] == 0x30, (uid, i)   # READ sent
+            assert bytes(r.uid[:r.uid_len]) == bytes(other)
 
 
 def test_two_tags_on_a_cached_slot_still_collide():

@@ -3,10 +3,10 @@ answer from a script of readings per cell and time. Runs under MicroPython
 too."""
 import gc
 
-from hal_fake_tiles import READ_ERR, ENC, rig, run, full_board
+from hal_fake_tiles import READ_ERR, OTHER, ENC, rig, run, full_board
 from vortex import tag
 from vortex.tag import NO_TILE, WATER, FIRE, AIR, UNKNOWN, NOT_READ
-from vortex.hal.tiles import TileScanner, BURST, RETRY_MS, DOUBT, RETRIES, SWEEP_MS
+from vortex.hal.tiles import TileScanner, BURST, RETRY_MS, DOUBT, RETRIES, SWEEP_MS, CONFIRM
 from vortex.tag import OK, NOTAG, ERR, BUSY
 from vortex.ticks import ticks_add, ticks_diff
 
@@ -93,19 +93,56 @@ def test_failed_reads_change_a_reading_only_when_doubt_of_them_agree():
 
 def test_failed_reads_among_a_tiles_reads_do_not_hold_it_back():
     # A cell read as empty by mistake comes back at the second good read of
-    # its tile, failed reads between them or not.
+    # its tile, failed reads between them or not: a tile of every terrain.
     board = full_board()
     clock, truth, sc = rig(board)
     run(clock, sc, 300)
-    good = board[12]
-    truth.glitch[12] = [NO_TILE] * DOUBT + [good, NO_TILE, READ_ERR, good] + [NO_TILE] * 3
-    sc.expect(12)
-    seen = []
-    for _ in range(80):
-        if sc.poll(clock.t):
-            seen.append((sc.cells[12], len(truth.glitch[12])))
-        clock.t += 1
-    assert seen == [(NO_TILE, 7), (good, 3)]
+    for c in (12, 13, 14, 15):           # Water, Fire, Earth, Air
+        good = board[c]
+        truth.glitch[c] = [NO_TILE] * DOUBT + [good, NO_TILE, READ_ERR, good] + [NO_TILE] * 3
+        sc.expect(c)
+        seen = []
+        for _ in range(80):
+            if sc.poll(clock.t):
+                seen.append((sc.cells[c], len(truth.glitch[c])))
+            clock.t += 1
+        assert seen == [(NO_TILE, 7), (good, 3)], (c, seen)
+        truth.glitch[c] = []
+
+
+def test_a_tile_replaced_by_another_of_its_terrain_takes_two_reads_in_a_row_to_change_its_id():
+    # The id changes as the terrain does: CONFIRM reads of the new tile in a
+    # row, failed reads between them not counting; one read of another
+    # tile between reads of the old one is a misread. Every terrain.
+    assert CONFIRM == 2
+    board = full_board()
+    clock, truth, sc = rig(board)
+    run(clock, sc, 300)
+
+    def follow(c, ms=40):
+        """Poll for ms with c expected: [(reads of c so far, its id)] at each report."""
+        n0 = truth.nlog()
+        sc.expect(c)
+        out = []
+        for _ in range(ms):
+            if sc.poll(clock.t):
+                out.append((len(truth.codes_of(c, n0)), sc.ids[c]))
+            clock.t += 1
+        return out
+
+    for c in (20, 21, 22, 23):           # Water, Fire, Earth, Air
+        t = board[c]
+        assert sc.ids[c] == t            # (the fake tiles' serial is their terrain)
+        for misread in ([OTHER + t], [OTHER + t, t, OTHER + t], [OTHER + t, READ_ERR, t]):
+            truth.glitch[c] = list(misread)
+            assert follow(c) == [] and not truth.glitch[c], (c, misread)
+            assert sc.ids[c] == t, (c, misread)
+        truth.board[c] = OTHER + t        # replaced: the second read in a row changes the id
+        truth.glitch[c] = [OTHER + t, READ_ERR]
+        assert follow(c) == [(3, 0x80 + t)], c
+        assert sc.cells == bytearray(board), c
+        truth.board[c] = t                # the first tile back
+        assert follow(c) == [(2, t)], c
 
 
 def test_a_placed_tile_needs_two_reads_and_an_expected_cell_is_seen_at_once():
