@@ -81,3 +81,59 @@ def test_building_policy_has_purpose():
     assert build.lane(AIR, 60, 44) and build.lane(FIRE, 60, 42) and build.lane(WATER, 60, 4)
     assert not build.lane(AIR, 60, 43) and not build.lane(EARTH, 60, 44)
     assert build.score(pos, LIGHT, AIR, 44) > build.score(pos, LIGHT, AIR, 43)
+
+
+def mirrored(text):
+    """The position with the sides swapped: the ranks upside down, each
+    piece the other side's, the other side to act, the Vortexes left
+    swapped (the ban, a swap's cells, left out)."""
+    f = text.split()
+    vl, vd = f[3].split(",")
+    return " ".join(["/".join(reversed(f[0].split("/"))),
+                     "".join(c.lower() if c.isupper() else c.upper()   # (no swapcase in MicroPython)
+                             for c in "/".join(reversed(f[1].split("/")))),
+                     "d" if f[2] == "l" else "l", vd + "," + vl, "-"] + f[5:])
+
+
+def battles(n, seed=1):
+    """n positions of the battle phase from games played by a fixed rule."""
+    out = []
+    x = seed
+    while len(out) < n:
+        pos = Position()
+        for _ in range(64 + x % 40):     # the 64 placements, then up to 40 battle actions
+            acts = list(pos.legal_actions())
+            if not acts or pos.is_over():
+                break
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            pos.push(acts[x % len(acts)])
+        if not pos.is_building() and not pos.is_over():
+            out.append(pos.text())
+    return out
+
+
+def test_a_position_and_its_mirror_score_the_same_for_the_side_to_act():
+    # Every term is the same for either side: Dark's counted as Light's with
+    # the board upside down. Near the end of the 80 quiet actions too, where
+    # the Traveller count weighs (the race, from either side).
+    ev = Evaluator()
+    for text in battles(12):
+        for quiet in (0, QUIET_FROM, 70, 79):
+            f = text.split()
+            f[3], f[4], f[5] = "2,1", "-", str(quiet)
+            one = " ".join(f)
+            a, b = ev.evaluate(Position(one)), ev.evaluate(Position(mirrored(one)))
+            assert a == b, (one, a, b)
+
+
+def test_the_quiet_race_favours_the_side_ahead_whichever_side_acts():
+    ev = Evaluator()
+    light_ahead = BANDS + " 4h3/8/8/8/8/8/TT6/4H3 %s 3,3 - %d"   # two Travellers to none
+    for text in (light_ahead, mirrored(light_ahead % ("l", 0)).replace(" d 3,3 - 0", " %s 3,3 - %d")):
+        ahead = "l" if text is light_ahead else "d"
+        behind = "d" if ahead == "l" else "l"
+        # The later in the count, the better for the side ahead, the worse for the other.
+        assert ev.evaluate(Position(text % (ahead, QUIET_FROM))) \
+            < ev.evaluate(Position(text % (ahead, 70))) < ev.evaluate(Position(text % (ahead, 79)))
+        assert ev.evaluate(Position(text % (behind, QUIET_FROM))) \
+            > ev.evaluate(Position(text % (behind, 70))) > ev.evaluate(Position(text % (behind, 79)))
