@@ -480,6 +480,47 @@ def test_measured_feeds_replace_the_estimate(tmp_path):
         assert "\n" not in str(e.value) and "feeds.csv" in str(e.value)
 
 
+FEED_ROWS = ["rank,%d,%.1f,%.1f" % (f, 20 + 30 * f, 15 + 25 * f) for f in range(8)]
+
+
+@pytest.mark.parametrize("row, why", [
+    ("rank,3,0,40", "a positive length"), ("rank,3,-12.5,40", "a positive length"),
+    ("rank,3,nan,40", "a positive length"), ("rank,3,inf,40", "a positive length"),
+    ("rank,3,1e400,40", "a positive length"),
+    ("rank,3,50,-1", "an inductance >= 0"), ("rank,3,50,nan", "an inductance >= 0"),
+    ("rank,3,50,inf", "an inductance >= 0"),
+    ("rank,-1,50,40", "coil 0-7"), ("rank,8,50,40", "coil 0-7"), ("rank,3.0,50,40", "integer"),
+    ("rank,,50,40", "integer"), ("rank,3,fifty,40", "numbers"),
+])
+def test_a_feeds_row_out_of_range_is_refused_naming_its_line(tmp_path, row, why):
+    """A measured feed replaces the estimate only when it is one: a length
+    above 0 and finite, an inductance at least 0 and finite, a coil 0-7."""
+    from boardgen.figures import read_feeds
+    path = tmp_path / "feeds.csv"
+    rows = list(FEED_ROWS)
+    rows[3] = row
+    path.write_text("\n".join(["board,coil,feed_length_mm,feed_inductance_nH"] + rows) + "\n")
+    with pytest.raises(ValueError) as e:
+        read_feeds(str(path))
+    assert "\n" not in str(e.value) and str(path) in str(e.value) and "line 5" in str(e.value) \
+        and why in str(e.value), str(e.value)
+
+
+def test_a_feeds_file_needs_each_coil_of_the_rank_board_once(tmp_path):
+    from boardgen.figures import read_feeds
+    path = tmp_path / "feeds.csv"
+    head = "board,coil,feed_length_mm,feed_inductance_nH"
+    path.write_text("\n".join([head] + FEED_ROWS + ["controller,9,-1,-1"]) + "\n")
+    feeds = read_feeds(str(path))                    # another board's rows: not the coils'
+    assert sorted(feeds) == list(range(8)) and feeds[2] == (80.0, pytest.approx(65e-9))
+    for rows, why in ((FEED_ROWS[:7], "one row per coil 0-7"),
+                      (FEED_ROWS + ["rank,2,81,66"], "line 10: coil 2 again")):
+        path.write_text("\n".join([head] + rows) + "\n")
+        with pytest.raises(ValueError) as e:
+            read_feeds(str(path))
+        assert why in str(e.value) and "\n" not in str(e.value), str(e.value)
+
+
 def test_the_led_budgets_fit_the_source_and_the_fuse():
     # What the firmware lets the LEDs draw (power.LED_BUDGET_MA, per source)
     # plus the fixed loads stays inside 90 % of the source's rating and

@@ -146,8 +146,12 @@ def read_feeds(path):
             raise ValueError("%s line %d: coil must be an integer, the feed numbers numbers" % (path, n))
         if board != "rank":
             continue
-        if not 0 <= coil_f < 8 or length <= 0 or nh < 0:
-            raise ValueError("%s line %d: coil 0-7, a positive length, an inductance >= 0" % (path, n))
+        # (NaN compares false with everything, inf passes a bound: both refused by name)
+        if not (0 <= coil_f < 8 and 0 < length < math.inf and 0 <= nh < math.inf):
+            raise ValueError("%s line %d: coil 0-7, a positive length, an inductance >= 0 (both finite)"
+                             % (path, n))
+        if coil_f in out:
+            raise ValueError("%s line %d: coil %d again" % (path, n, coil_f))
         out[coil_f] = (length, nh * 1e-9)
     if sorted(out) != list(range(8)):
         raise ValueError("%s: the rank board needs one row per coil 0-7" % path)
