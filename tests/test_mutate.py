@@ -18,8 +18,7 @@ import mutate  # noqa: E402
 def test_every_package_s_sources_and_tests_exist():
     for pkg, (sources, skip, tests) in mutate.PACKAGES.items():
         for s in sources:
-            where = os.path.join(ROOT, "firmware", s) if s.startswith("vortex") else os.path.join(ROOT, s)
-            assert os.path.exists(where), (pkg, s)
+            assert os.path.exists(mutate.origin(s)), (pkg, s)
         for t in tests:  # a file, or one test of it (file.py::test_name)
             assert os.path.isfile(os.path.join(ROOT, "tests", t.split("::")[0])), (pkg, t)
         for pattern in skip:
@@ -72,3 +71,64 @@ def test_an_unknown_package_is_one_line(capsys):
         mutate.main(["enigne"])
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "no package enigne" in err and "engine" in err
+
+
+def test_a_source_imported_from_a_folder_on_sys_path_is_linked_into_src_under_its_import_name(tmp_path,
+                                                                                              monkeypatch):
+    # mutmut names a function by its file's path under src/; the code the
+    # tests run names it by the module they import (device_images, from
+    # tools/; boardgen.physics, from hardware/): src/<import path> links to
+    # the file the tests load, and mutmut writes the mutants through it.
+    monkeypatch.setitem(mutate.PACKAGES, "linked", (["device_images.py", "boardgen/physics.py"], [],
+                                                    ["test_device_images.py"]))
+    where = mutate.scratch("linked", build=str(tmp_path))
+    for tree in (where, os.path.join(where, "mutants")):
+        for name, there in (("device_images.py", "tools/device_images.py"),
+                            ("boardgen/physics.py", "hardware/boardgen/physics.py")):
+            link = os.path.join(tree, "src", name)
+            assert os.path.islink(link) and not os.path.isabs(os.readlink(link)), link
+            assert os.path.realpath(link) == os.path.realpath(os.path.join(tree, there)), link
+        assert not os.path.exists(os.path.join(tree, "src", "boardgen", "__init__.py"))  # not a package there
+    with open(os.path.join(where, "pyproject.toml")) as f:
+        assert 'source_paths = ["src/device_images.py", "src/boardgen/physics.py"]' in f.read()
+    assert os.path.isfile(os.path.join(where, "hardware", "generated", "rank.kicad_pcb"))
+
+
+def test_a_package_s_digest_covers_the_text_of_each_source_mutated_and_nothing_else(tmp_path, monkeypatch):
+    files = mutate.source_files("link")
+    assert "vortex/link/__init__.py" in files and "vortex/link/port.py" not in files  # (left alone)
+    assert all(os.path.isfile(path) for path in files.values())
+    before = mutate.digest("link")
+    assert before == mutate.digest("link") and len(before) == 64
+    copy = tmp_path / "record.py"
+    copy.write_text(open(os.path.join(ROOT, "firmware", "vortex", "record.py")).read())
+    monkeypatch.setattr(mutate, "origin", lambda source: str(copy))
+    monkeypatch.setitem(mutate.PACKAGES, "one", (["vortex/record.py"], [], []))
+    one = mutate.digest("one")
+    copy.write_text(copy.read_text() + "# a comment\n")
+    assert mutate.digest("one") != one
+
+
+def test_a_run_s_score_is_recorded_with_its_digest_and_read_back(tmp_path):
+    score = {"package": "tag", "sample": 10, "ran": 11, "killed": 10, "survived": 1, "score": 90.9,
+             "seconds": 60, "survivors": ["vortex.tag.x_decode__mutmut_7"], "generated": 110, "jobs": 2,
+             "date": "2026-12-06", "digest": mutate.digest("tag")}
+    path = mutate.record(score, records=str(tmp_path))
+    assert path == os.path.join(str(tmp_path), "tag.json") and not os.path.exists(path + ".part")
+    assert mutate.recorded("tag", records=str(tmp_path)) == score
+    assert mutate.recorded("engine", records=str(tmp_path)) is None
+
+
+@pytest.mark.parametrize("pkg", sorted(mutate.PACKAGES))
+def test_each_package_s_last_recorded_score_is_not_older_than_its_code(pkg):
+    """docs/mutation/PKG.json is written by each `make mutate` run with the
+    digest of the sources it mutated: code changed since (or a package
+    never run) has no score yet."""
+    rec = mutate.recorded(pkg)
+    assert rec is not None, "no mutation score recorded for %s: run `make mutate PKG=%s`" % (pkg, pkg)
+    assert rec["digest"] == mutate.digest(pkg), (
+        "%s's code changed since its mutation score of %s (%.1f %%): run `make mutate PKG=%s`"
+        % (pkg, rec["date"], rec["score"], pkg))
+    assert rec["package"] == pkg and rec["killed"] + rec["survived"] <= rec["ran"] <= rec["generated"]
+    assert rec["survived"] == len(rec["survivors"])
+    assert rec["score"] == round(100.0 * rec["killed"] / (rec["killed"] + rec["survived"]), 1)

@@ -18,15 +18,29 @@ twin of a plain one that only MicroPython runs (engine/play.py's make and
 unmake: test_engine_native compares them there), keeps its decorator and
 is not mutated.
 
+The other sources are modules the tests import from a folder they put on
+sys.path (IMPORT_ROOTS: tools/device_images.py as `device_images`,
+hardware/boardgen/physics.py as `boardgen.physics`, the PCB code as `drc`,
+`silk`...): a package names them by that import path, and the scratch tree
+has src/<import path> as a link to the file where the tests import it, so
+that mutmut's name for a function is the one the running code has, and the
+mutants are written into the file the tests load.
+
 A sample: mutants whose number ends in the chosen digits (SAMPLE=10: one in
 ten, every function's 7th, 17th...; SAMPLE=1: all), so that each function is
 sampled. The score is killed / (killed + survived), mutants no test reaches
 counted as survived; the survivors are listed, and build/mutate/PKG/score.json
-keeps the figures. docs/testing.md has the scores and what survives.
+keeps the figures. Each run also records its score with a digest of the
+package's sources in docs/mutation/PKG.json (a file a package, so that
+packages merge apart): tests/test_mutate.py fails when a package's code has
+changed since its last recorded score. docs/testing.md has the scores and
+what survives.
 """
 import argparse
+import datetime
 import fnmatch
 import glob
+import hashlib
 import json
 import os
 import re
@@ -37,6 +51,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build", "mutate")
+RECORDS = os.path.join(ROOT, "docs", "mutation")
+# Where the tests import from (the folders they put on sys.path), in the
+# order a package's source is looked for: its path in PACKAGES is its path
+# under one of these, as imported (vortex/engine, device_images.py, drc.py).
+IMPORT_ROOTS = ("firmware", ".", "tools", "hardware", os.path.join("hardware", "boardgen", "pcb"))
+COPIED = ("vortex", "host_sim")  # copied whole into src/ (the others: linked there)
 
 # Each package: the sources mutated (paths in the scratch tree's src/), the
 # ones left alone (glob patterns, mutmut's do_not_mutate), and the tests that
@@ -87,6 +107,51 @@ PACKAGES = {
         "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py",
         "test_host_web.py"]),
 }
+
+
+def origin(source):
+    """A package's source (its import path, PACKAGES) as a path in the checkout."""
+    for root in IMPORT_ROOTS:
+        path = os.path.normpath(os.path.join(ROOT, root, source))
+        if os.path.exists(path):
+            return path
+    raise KeyError("no %s under %s" % (source, ", ".join(IMPORT_ROOTS)))
+
+
+def source_files(pkg):
+    """{import path of each .py file mutated: its path in the checkout}."""
+    sources, skip, _tests = PACKAGES[pkg]
+    out = {}
+    for source in sources:
+        path = origin(source)
+        files = [path] if path.endswith(".py") else sorted(
+            glob.glob(os.path.join(path, "**", "*.py"), recursive=True))
+        for f in files:
+            name = os.path.join(source, os.path.relpath(f, path)) if f != path else source
+            name = os.path.normpath(name)
+            if not any(fnmatch.fnmatchcase("src/" + name, pattern) for pattern in skip):
+                out[name] = f
+    return out
+
+
+def digest(pkg):
+    """sha256 of the package's sources as mutated (their import paths and text)."""
+    h = hashlib.sha256()
+    for name, path in sorted(source_files(pkg).items()):
+        with open(path, "rb") as f:
+            h.update(name.encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()
+
+
+def recorded(pkg, records=RECORDS):
+    """The package's last recorded score (docs/mutation/PKG.json), or None."""
+    try:
+        with open(os.path.join(records, pkg + ".json")) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
 # What a sample of 1 in N runs: the mutants whose number ends in these digits.
 SAMPLES = {1: "", 2: "[13579]", 5: "[27]", 10: "7"}
 # mutmut's exit codes (its stats.py): a bug caught, or not.
@@ -128,8 +193,19 @@ def scratch(pkg, build=BUILD):
     for name in ("tests", "hardware", "docs", "seeds"):
         shutil.copytree(os.path.join(ROOT, name), os.path.join(where, name),
                         ignore=shutil.ignore_patterns("__pycache__", "node_modules", "generated"))
+    # (the hardware's generated files are what its code is checked against)
+    shutil.copytree(os.path.join(ROOT, "hardware", "generated"), os.path.join(where, "hardware", "generated"))
     for name in ("README.md", "CHANGELOG.md"):
         shutil.copy2(os.path.join(ROOT, name), where)
+    # The sources imported from a folder on sys.path: src/<import path>
+    # linked to the file there (mutmut writes the mutants through the link).
+    for name, path in source_files(pkg).items():
+        if name.split(os.sep)[0] in COPIED:
+            continue
+        link = os.path.join(where, "src", name)
+        os.makedirs(os.path.dirname(link), exist_ok=True)
+        os.symlink(os.path.relpath(os.path.join(where, os.path.relpath(path, ROOT)),
+                                   os.path.dirname(link)), link)
 
     # mutmut copies the tree into mutants/ bit by bit as it starts: there
     # first, so that its test run that maps tests to functions finds all of
@@ -138,7 +214,7 @@ def scratch(pkg, build=BUILD):
     for name in os.listdir(where):
         src = os.path.join(where, name)
         if os.path.isdir(src):
-            shutil.copytree(src, os.path.join(where, "mutants", name))
+            shutil.copytree(src, os.path.join(where, "mutants", name), symlinks=True)
         else:
             os.makedirs(os.path.join(where, "mutants"), exist_ok=True)
             shutil.copy2(src, os.path.join(where, "mutants", name))
@@ -182,7 +258,19 @@ def results(where, pattern):
     return out
 
 
+def record(score, records=RECORDS):
+    """Write the package's score as its last recorded one (docs/mutation/PKG.json)."""
+    os.makedirs(records, exist_ok=True)
+    path = os.path.join(records, score["package"] + ".json")
+    with open(path + ".part", "w") as f:
+        json.dump(score, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".part", path)
+    return path
+
+
 def run(pkg, sample, jobs):
+    sources = digest(pkg)  # the code as run (it may change while the run goes on)
     where = scratch(pkg)
     pattern = "*__mutmut_*" + SAMPLES[sample] if SAMPLES[sample] else ""
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
@@ -208,9 +296,11 @@ def run(pkg, sample, jobs):
     everything = len(mutants(where))
     score = {"package": pkg, "sample": sample, "ran": len(found), "killed": killed,
              "survived": len(survivors), "score": round(100.0 * killed / total, 1) if total else 0.0,
-             "seconds": round(took), "survivors": survivors, "generated": everything}
+             "seconds": round(took), "survivors": survivors, "generated": everything,
+             "jobs": jobs, "date": datetime.date.today().isoformat(), "digest": sources}
     with open(os.path.join(where, "score.json"), "w") as f:
         json.dump(score, f, indent=1)
+    print("%s: recorded in %s" % (pkg, os.path.relpath(record(score), ROOT)))
     for name in survivors:
         print("  survived: %s (%s)" % (name, found[name]))
     print("%s: %d of %d killed, %.1f %% (%d mutants run, %d s)"
