@@ -106,6 +106,19 @@ PACKAGES = {
         "test_board_sim.py", "test_terminal.py", "test_virtual_tray.py", "test_web_api.py",
         "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py",
         "test_host_web.py"]),
+    # The device images, make flash and make uf2 (tools/: imported as device_images...).
+    # (test_offline runs the device tests in a pytest of its own: out of mutmut's sight)
+    "tools": (["device_images.py", "deploy.py", "build_uf2.py"], [], [
+        "test_device_images.py", "test_uf2.py", "test_deploy.py", "test_deploy_cp.py"]),
+    # The hardware's figures and the physics under them (test_hardware: known
+    # answers, and every generated file regenerated and compared).
+    "physics": (["boardgen/physics.py"], [], ["test_hardware.py"]),
+    "figures": (["boardgen/figures.py"], [], ["test_hardware.py"]),
+    # What the boards are checked with: KiCad's DRC counted, the silkscreen
+    # kept clear, the feeds measured (imported as drc, silk... from
+    # hardware/boardgen/pcb; test_pcb runs them under Debian's python3, out
+    # of mutmut's sight: test_pcb_checks runs them here).
+    "pcb": (["drc.py", "silk.py", "feeds.py", "geom.py"], [], ["test_pcb_checks.py"]),
 }
 
 
