@@ -8,7 +8,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal test system bench bench-device bench-online mutate tables hardware pcb fab uf2 flash clean
+.PHONY: help play play-device play-terminal test system bench bench-device bench-online mutate mutate-stale tables hardware pcb fab uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -67,6 +67,9 @@ SAMPLE ?= 10
 JOBS ?= 2
 mutate: $(STAMP)  ## mutation testing with mutmut (PKG=engine, SAMPLE=1 for every mutant; docs/testing.md)
 	$(VPY) tools/mutate.py $(PKG) --sample $(SAMPLE) --jobs $(JOBS)
+
+mutate-stale: $(STAMP)  ## make mutate for the packages whose code changed since their recorded score
+	$(VPY) tools/mutate.py $(PKG) --stale --sample $(SAMPLE) --jobs $(JOBS)
 
 bench-online: $(STAMP) system  ## many games at once through one mosquitto on loopback: actions/s, latency, losses
 	$(VPY) tools/bench_online.py

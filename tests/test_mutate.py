@@ -132,3 +132,9 @@ def test_each_package_s_last_recorded_score_is_not_older_than_its_code(pkg):
     assert rec["package"] == pkg and rec["killed"] + rec["survived"] <= rec["ran"] <= rec["generated"]
     assert rec["survived"] == len(rec["survivors"])
     assert rec["score"] == round(100.0 * rec["killed"] / (rec["killed"] + rec["survived"]), 1)
+
+
+def test_stale_packages_are_those_whose_code_changed_since_their_score_or_never_run(tmp_path):
+    mutate.record({"package": "tag", "digest": mutate.digest("tag")}, records=str(tmp_path))
+    mutate.record({"package": "record", "digest": "0" * 64}, records=str(tmp_path))
+    assert mutate.stale(["tag", "record", "link"], records=str(tmp_path)) == ["record", "link"]

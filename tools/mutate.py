@@ -4,6 +4,7 @@ each run against the tests that reach it; a bug no test notices survives.
 
     make mutate                        every package, a sample of each
     make mutate PKG=engine SAMPLE=1    one package, every mutant
+    make mutate-stale                  the packages whose code changed since their score
     .venv/bin/python tools/mutate.py engine link --sample 10 --jobs 2
 
 mutmut names a module by its path from where it runs (less a leading
@@ -271,6 +272,11 @@ def results(where, pattern):
     return out
 
 
+def stale(packages, records=RECORDS):
+    """Those of packages whose code changed since their recorded score, or never recorded."""
+    return [p for p in packages if (recorded(p, records) or {}).get("digest") != digest(p)]
+
+
 def record(score, records=RECORDS):
     """Write the package's score as its last recorded one (docs/mutation/PKG.json)."""
     os.makedirs(records, exist_ok=True)
@@ -328,10 +334,18 @@ def main(argv=None):
     ap.add_argument("--sample", type=int, default=10, choices=sorted(SAMPLES),
                     help="run 1 mutant in N (default 10; 1: all)")
     ap.add_argument("--jobs", type=int, default=2, help="mutants at once (default 2)")
+    ap.add_argument("--stale", action="store_true",
+                    help="only the packages whose code changed since their recorded score (or never run)")
     args = ap.parse_args(argv)
     for pkg in args.packages:
         if pkg not in PACKAGES:
             ap.error("no package %s: %s" % (pkg, ", ".join(PACKAGES)))
+    if args.stale:
+        args.packages = stale(args.packages or list(PACKAGES))
+        if not args.packages:
+            print("mutate: every package's recorded score is as new as its code")
+            return 0
+        print("mutate: stale: %s" % " ".join(args.packages))
     try:
         import mutmut  # noqa: F401
     except ImportError:
