@@ -92,6 +92,9 @@ def test_a_source_imported_from_a_folder_on_sys_path_is_linked_into_src_under_it
     with open(os.path.join(where, "pyproject.toml")) as f:
         assert 'source_paths = ["src/device_images.py", "src/boardgen/physics.py"]' in f.read()
     assert os.path.isfile(os.path.join(where, "hardware", "generated", "rank.kicad_pcb"))
+    # No firmware mutated: the firmware as it is, for the tools that build it.
+    assert os.path.isfile(os.path.join(where, "firmware", "vortex", "engine", "movegen.py"))
+    assert not os.path.exists(os.path.join(mutate.scratch("tag", build=str(tmp_path)), "firmware"))
 
 
 def test_a_package_s_digest_covers_the_text_of_each_source_mutated_and_nothing_else(tmp_path, monkeypatch):

@@ -204,6 +204,12 @@ def scratch(pkg, build=BUILD):
     shutil.copytree(os.path.join(ROOT, "host_sim", "web", "static"),
                     os.path.join(where, "src", "host_sim", "web", "static"))
     _copy_tree(os.path.join(ROOT, "tools"), os.path.join(where, "tools"))
+    if not any(name.split(os.sep)[0] == "vortex" for name in source_files(pkg)):
+        # The firmware as it is, for the tools that build it (make uf2, make
+        # flash); where vortex/ is mutated it is left out, so that vortex is
+        # imported from src/ alone.
+        shutil.copytree(os.path.join(ROOT, "firmware"), os.path.join(where, "firmware"),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.mpy"))
     for name in ("tests", "hardware", "docs", "seeds"):
         shutil.copytree(os.path.join(ROOT, name), os.path.join(where, name),
                         ignore=shutil.ignore_patterns("__pycache__", "node_modules", "generated"))
@@ -239,7 +245,7 @@ def scratch(pkg, build=BUILD):
     with open(os.path.join(where, "pyproject.toml"), "w") as f:
         f.write("# written by tools/mutate.py\n[tool.mutmut]\n")
         f.write("source_paths = %s\n" % toml_list("src/" + s for s in sources))
-        f.write("also_copy = %s\n" % toml_list(["src", "hardware", "docs", "tools", "seeds",
+        f.write("also_copy = %s\n" % toml_list(["src", "hardware", "docs", "tools", "seeds", "firmware",
                                                 "README.md", "CHANGELOG.md"]))
         f.write("do_not_mutate = %s\n" % toml_list(skip))
         f.write("pytest_add_cli_args = %s\n" % toml_list(["-p", "no:cacheprovider", "-p", "no:xdist",
