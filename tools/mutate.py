@@ -294,6 +294,22 @@ def record(score, records=RECORDS):
     return path
 
 
+def _mutmut_alone(where):
+    """A folder holding mutmut alone (its package and metadata, linked): on
+    the PYTHONPATH of the tests' own processes, for those that run the code
+    under another Python (make flash's dry run under Debian's python3, as a
+    maker types it), where the mutants import mutmut's trampoline. Its
+    trampoline needs nothing but the standard library."""
+    import importlib.metadata
+    import mutmut
+    folder = os.path.join(where, "mutmut-alone")
+    os.makedirs(folder, exist_ok=True)
+    info = importlib.metadata.distribution("mutmut")._path  # its .dist-info folder
+    for path in (os.path.dirname(mutmut.__file__), str(info)):
+        os.symlink(path, os.path.join(folder, os.path.basename(path)))
+    return folder
+
+
 def run(pkg, sample, jobs):
     sources = digest(pkg)  # the code as run (it may change while the run goes on)
     where = scratch(pkg)
@@ -304,8 +320,8 @@ def run(pkg, sample, jobs):
     print("== %s: mutmut in %s%s" % (pkg, os.path.relpath(where, ROOT),
                                       ", sample 1 in %d" % sample if sample > 1 else ""), flush=True)
     t0 = time.time()
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1",
-               PYTHONPATH=os.pathsep.join(os.path.join(where, "mutants", d) for d in ("src", "hardware")))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=os.pathsep.join(
+        [os.path.join(where, "mutants", d) for d in ("src", "hardware")] + [_mutmut_alone(where)]))
     p = subprocess.run(cmd, cwd=where, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     took = time.time() - t0
