@@ -250,7 +250,9 @@ def scratch(pkg, build=BUILD):
     with open(os.path.join(where, "pyproject.toml"), "w") as f:
         f.write("# written by tools/mutate.py\n[tool.mutmut]\n")
         f.write("source_paths = %s\n" % toml_list("src/" + s for s in sources))
-        f.write("also_copy = %s\n" % toml_list(["src", "hardware", "docs", "tools", "seeds", "firmware",
+        # (not src/: copied above with its links, which mutmut's copy would
+        # follow, .venv's whole tree included)
+        f.write("also_copy = %s\n" % toml_list(["hardware", "docs", "tools", "seeds", "firmware",
                                                 "README.md", "CHANGELOG.md"]))
         f.write("do_not_mutate = %s\n" % toml_list(skip))
         f.write("pytest_add_cli_args = %s\n" % toml_list(["-p", "no:cacheprovider", "-p", "no:xdist",
