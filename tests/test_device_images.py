@@ -285,3 +285,102 @@ def test_no_user_document_sends_a_person_to_the_teams_copies():
         if name.endswith(".md"):
             with open(os.path.join(docs, name)) as f:
                 assert "shared/device" not in f.read(), name
+
+
+def test_a_site_given_with_a_trailing_slash_serves_the_same(site, cache):
+    site.release()
+    path = di.locate("circuitpython", cache=cache, base=site.url + "/", shared=None, env={})
+    assert open(path, "rb").read() == real("circuitpython")
+
+
+def test_a_page_without_the_release_s_link_is_no_image_and_nothing_is_cached(site, cache):
+    site.put("download/RPI_PICO/index.html", b'<a href="/resources/firmware/RPI_PICO-20250101-v1.27.0.uf2">')
+    with pytest.raises(di.Missing) as e:
+        get("micropython", site, cache)
+    assert not isinstance(e.value, di.Refused)
+    assert "https://micropython.org/download/RPI_PICO/ lists no v1.28.0 .uf2" in str(e.value)
+    assert not os.path.exists(cache)
+
+
+def test_a_write_that_fails_leaves_neither_the_file_nor_a_part_of_it(tmp_path, monkeypatch):
+    def full(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(di.os, "replace", full)
+    with pytest.raises(OSError):
+        di._write(str(tmp_path / "cache" / "x.bin"), b"data")
+    assert os.listdir(tmp_path / "cache") == []
+
+
+def test_the_cache_is_xdg_cache_home_s_vortex_else_the_home_s():
+    assert di.cache_dir({"XDG_CACHE_HOME": "/c"}) == "/c/vortex"
+    assert di.cache_dir({"XDG_CACHE_HOME": ""}) == os.path.join(os.path.expanduser("~"), ".cache", "vortex")
+    assert di.cache_dir({}) == os.path.join(os.path.expanduser("~"), ".cache", "vortex")
+
+
+@pytest.mark.parametrize("layout", ["beside", "worktree", "none", "worktree and beside"])
+def test_the_copies_are_looked_for_beside_the_checkout_or_beside_its_main_checkout(tmp_path, monkeypatch,
+                                                                                    layout):
+    main = tmp_path / "work" / "main"
+    (main / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    tree = tmp_path / "work" / "wt" / "mine" if "worktree" in layout else main
+    tree.mkdir(parents=True, exist_ok=True)
+    if "worktree" in layout:
+        (tree / ".git").write_text("gitdir: %s\n" % (main / ".git" / "worktrees" / "wt"))
+    beside = tree.parent / "shared" / "device"
+    theirs = main.parent / "shared" / "device"
+    if layout == "worktree":
+        theirs.mkdir(parents=True)
+    elif layout != "none":
+        beside.mkdir(parents=True)
+    monkeypatch.setattr(di, "ROOT", str(tree))
+    want = theirs if layout == "worktree" else beside
+    assert di.shared_dir() == str(want)
+
+
+def test_an_image_s_asset_is_its_own_name_unless_its_release_names_it_otherwise():
+    plain = di.Image("a.uf2", "A", "VORTEX_A", "https://x/a.uf2", "a.uf2", lambda d: None)
+    assert plain.asset == "a.uf2" and plain.from_asset(b"x") == b"x"
+    rom = di.BootRom("rom.bin", "ROM", "VORTEX_R", "https://x/b1.elf", "rom.bin", di.check_bootrom,
+                     asset="b1.elf")
+    assert rom.asset == "b1.elf" and rom.name == "rom.bin" and rom.shared == "rom.bin"
+    assert (rom.env, rom.source, rom.what) == ("VORTEX_R", "https://x/b1.elf", "ROM")
+    with pytest.raises(di.Refused, match="^b1.elf: not a 32-bit little-endian ELF file$"):
+        rom.from_asset(b"MZ not an ELF")
+
+
+@pytest.mark.parametrize("family, why", [
+    (0x68ED2B88, "a block for family id 0x68ed2b88, not the RP2040's 0xe48bff56"),
+    (None, "a block for family id none, not the RP2040's 0xe48bff56"),
+])
+def test_a_uf2_for_another_chip_is_refused_naming_its_family(family, why):
+    data = bytearray(FAKE["micropython"])
+    if family is None:   # no family id: the flag off
+        struct.pack_into("<I", data, 3 * uf2.BLOCK + 8, 0)
+    else:
+        struct.pack_into("<I", data, 3 * uf2.BLOCK + 28, family)
+    assert di.IMAGES["micropython"].check(bytes(data)) == why
+
+
+def _elf(segments):
+    """An ELF32 file with PT_LOAD segments [(address, bytes)]."""
+    ident = b"\x7fELF\x01\x01\x01" + bytes(9)
+    header = ident + struct.pack("<HHIIIIIHHHHHH", 2, 40, 1, 0, 52, 0, 0, 52, 32, len(segments), 40, 0, 0)
+    at = 0x1000
+    table, body = b"", b""
+    for address, data in segments:
+        table += struct.pack("<8I", 1, at + len(body), address, address, len(data), len(data), 5, 4)
+        body += data
+    return (header + table).ljust(at, b"\0") + body
+
+
+def test_the_boot_rom_is_what_an_elf_loads_below_the_flash_window_alone():
+    rom = bytes(range(256)) * 64
+    data = _elf([(0, rom[:8192]), (8192, rom[8192:]), (di.ROM_END, b"flash" * 100), (0x20000000, b"ram")])
+    assert di.rom_of_elf(data) == rom
+    assert di.rom_of_elf(_elf([(0x100, b"\x01\x02")])) == bytes(0x100) + b"\x01\x02"   # a gap: zeros
+    with pytest.raises(ValueError, match="^no segment loaded at the boot ROM's addresses$"):
+        di.rom_of_elf(_elf([(di.ROM_END, b"flash")]))
+    with pytest.raises(ValueError, match="^a segment past the end of the file$"):
+        di.rom_of_elf(_elf([(0, rom)])[:-10])
+    with pytest.raises(ValueError, match="^not a 32-bit little-endian ELF file$"):
+        di.rom_of_elf(b"\x7fELF\x02\x01" + bytes(100))

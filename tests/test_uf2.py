@@ -93,6 +93,8 @@ def test_micropython_for_the_pico_is_taken():
     (firmware(BANNER.replace(b"Pico with", b"Pico W with")),
      "built for Raspberry Pi Pico W with RP2040, not RPI_PICO"),
     (firmware(BANNER.replace(b"RP2040", b"RP2350")), "not RPI_PICO"),
+    (damaged(firmware(), 8, 0), "family id none, not the RP2040's 0xe48bff56: a UF2 for another chip"),
+    (damaged(firmware(), 16, 128), "a block of 128 bytes at 0x10000000; the RP2040 takes 256"),
 ])
 def test_another_firmware_is_refused_saying_why(data, why):
     with pytest.raises(Failure, match=why):

@@ -110,7 +110,7 @@ PACKAGES = {
     # The device images, make flash and make uf2 (tools/: imported as device_images...).
     # (test_offline runs the device tests in a pytest of its own: out of mutmut's sight)
     "tools": (["device_images.py", "deploy.py", "build_uf2.py"], [], [
-        "test_device_images.py", "test_uf2.py", "test_deploy.py", "test_deploy_cp.py"]),
+        "test_device_images.py", "test_uf2.py", "test_deploy.py", "test_deploy_cp.py", "test_tools_cli.py"]),
     # The hardware's figures and the physics under them (test_hardware: known
     # answers, and every generated file regenerated and compared).
     "physics": (["boardgen/physics.py"], [], ["test_hardware.py"]),
