@@ -384,3 +384,37 @@ def test_the_boot_rom_is_what_an_elf_loads_below_the_flash_window_alone():
         di.rom_of_elf(_elf([(0, rom)])[:-10])
     with pytest.raises(ValueError, match="^not a 32-bit little-endian ELF file$"):
         di.rom_of_elf(b"\x7fELF\x02\x01" + bytes(100))
+
+
+@pytest.mark.parametrize("key, download", [
+    ("micropython", "download the .uf2 from https://micropython.org/download/RPI_PICO/ and save it as "),
+    ("circuitpython", "download the .uf2 from https://downloads.circuitpython.org/bin/raspberry_pi_pico/"
+                      "en_US/adafruit-circuitpython-raspberry_pi_pico-en_US-10.2.1.uf2 and save it as "),
+    ("bootrom", "download b1.elf from https://github.com/raspberrypi/pico-bootrom/releases/download/b1/"
+                "b1.elf and save it as "),
+])
+def test_the_one_line_says_why_nothing_came_and_what_to_save_where(site, cache, key, download):
+    with pytest.raises(di.Missing) as e:
+        get(key, site, cache)                      # a site without the release: 404
+    line = str(e.value)
+    assert ": HTTP 404)" in line and download in line, line
+    with pytest.raises(di.Missing) as e:
+        get(key, None, cache)                      # nothing listening
+    assert "http://127.0.0.1:1/" in str(e.value) and "Connection refused" in str(e.value), str(e.value)
+
+
+def test_a_site_that_never_answers_is_given_up_after_the_timeout(cache, monkeypatch):
+    import socket
+    import time
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(1)                               # accepts, never answers
+    monkeypatch.setattr(di, "TIMEOUT_S", 0.5)
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(di.Missing) as e:
+            di.locate("bootrom", cache=cache, base="http://127.0.0.1:%d" % silent.getsockname()[1],
+                      shared=None, env={})
+    finally:
+        silent.close()
+    assert time.monotonic() - t0 < 10 and "timed out" in str(e.value), str(e.value)

@@ -3,6 +3,7 @@ in this process: each option reaches what it is for, a bad one is refused in
 one line naming it, --help names them all. (test_deploy, test_uf2 and
 test_cli run them as a maker does, as processes.)"""
 import os
+import shutil
 import sys
 
 import pytest
@@ -114,3 +115,98 @@ def test_make_uf2_s_help_names_its_options(capsys):
         assert text in out, text
     with pytest.raises(SystemExit):
         build_uf2.main(["--out", ""])
+
+
+# --- make flash's sessions, on a small build tree made here ---------------------
+MPY = 6 | 3 << 8 | 4 << 10      # sys.implementation._mpy of MicroPython v1.28 on an RP2040
+
+
+def small_tree(tmp_path):
+    """A build tree as tools/build_mpy.py lays one out: two modules and main.py."""
+    tree = tmp_path / "tree"
+    (tree / "firmware" / "vortex" / "app").mkdir(parents=True)
+    (tree / "firmware" / "main.py").write_text("import vortex\n")
+    (tree / "firmware" / "vortex" / "version.mpy").write_bytes(b"M\x06\x00\x1f" + b"v" * 20)
+    (tree / "firmware" / "vortex" / "app" / "board.mpy").write_bytes(b"M\x06\x00\x1f" + b"b" * 20)
+    return str(tree)
+
+
+def look(version="1.28.0", files=(), hashes=(), platform="rp2", mpy=MPY):
+    return "".join("file %s\n" % f for f in files) + (
+        "platform %s\nversion %s\nmpy %d\nfirmware none\nhashes\n" % (platform, version, mpy)) + \
+        "".join("%s %s\n" % (h, p) for p, h in hashes)
+
+
+def test_the_board_s_last_deploy_and_its_files_give_what_to_copy_again(tmp_path):
+    tree = small_tree(tmp_path)
+    recorded = [("vortex/app/board.mpy", "a" * 64), ("vortex/old.mpy", "b" * 64), ("main.py", "c" * 64)]
+    found = ["vortex/app/board.mpy", "vortex/stray.py"]
+    old = deploy.check_board(look(files=found, hashes=recorded), tree)
+    # Recorded and there: its hash; there but never recorded, or recorded
+    # but gone from the board: "" (copied again, or removed as stale).
+    assert old == {"vortex/app/board.mpy": "a" * 64, "vortex/stray.py": "", "vortex/old.mpy": "",
+                   "main.py": "c" * 64}
+
+
+@pytest.mark.parametrize("answer, why", [
+    (look(version="1.27.2"), "the board runs MicroPython 1.27.2; flash v1.28 or later (README: For makers)"),
+    (look(version="1.28"), None),
+    (look(version="2.0.0"), None),
+    (look(platform="esp32"), "the board runs MicroPython for esp32, not rp2 (a Pico)"),
+    ("platform rp2\nmpy 0\nhashes\n", "the board runs MicroPython None; flash v1.28 or later"),
+    (look(mpy=5 | 3 << 8 | 4 << 10), "firmware/vortex/version.mpy: .mpy format v6, the board loads v5 "
+                                     "(board: MicroPython 1.28.0)"),
+    ("", "the board did not answer as MicroPython does: no answer"),
+    ("  Traceback (most recent call last)\n", "the board did not answer as MicroPython does: Traceback "
+                                             "(most recent call last)"),
+])
+def test_a_board_that_cannot_run_the_build_is_refused_saying_why_in_one_line(tmp_path, answer, why):
+    tree = small_tree(tmp_path)
+    if why is None:
+        assert deploy.check_board(answer, tree) == {}
+        return
+    with pytest.raises(Failure) as e:
+        deploy.check_board(answer, tree)
+    assert str(e.value) == why or (str(e.value).startswith(why) and why.endswith("or later")), str(e.value)
+
+
+@pytest.mark.parametrize("online", [False, True])
+def test_the_copy_session_copies_what_changed_then_the_hash_file_then_mip_then_resets(tmp_path, online):
+    tree = small_tree(tmp_path)
+    new = deploy.manifest(tree)
+    old = dict(new, **{"vortex/app/board.mpy": "0" * 64, "vortex/old.mpy": "1" * 64})
+    cmd, changed = deploy.copy_command("mpremote", "/dev/ttyACM0", tree, old, online)
+    assert changed == ["vortex/app/board.mpy"]
+    assert cmd[:5] == ["mpremote", "connect", "/dev/ttyACM0", "resume", "exec"]
+    assert '["vortex/app"]' in cmd[5] and '["vortex/old.mpy"]' in cmd[5]      # its folder, the stale file
+    rest = cmd[6:]
+    assert rest[:5] == ["+", "fs", "cp", os.path.join(tree, "firmware", "vortex", "app", "board.mpy"),
+                        ":vortex/app/board.mpy"]
+    assert rest[5:10] == ["+", "fs", "cp", os.path.join(tree, deploy.HASHES), ":" + deploy.HASHES]
+    assert rest[10:] == (["+", "mip", "install", "umqtt.simple"] if online else []) + ["+", "reset"]
+
+
+def test_a_dry_run_prints_the_look_and_the_copy_of_everything(tmp_path, monkeypatch, capsys):
+    def build(tree, release=None):
+        shutil.copytree(os.path.join(small_tree(tmp_path), "firmware"), os.path.join(tree, "firmware"))
+        return 3
+    monkeypatch.setattr(deploy.build_mpy, "build", build)
+    monkeypatch.setattr(deploy, "ROOT", str(tmp_path))
+    monkeypatch.setattr(deploy.version, "current", lambda: "0.3.0")
+    monkeypatch.setattr(deploy, "run", lambda *a, **k: 1 / 0)             # nothing is run
+    changed = deploy.deploy("mpremote", "COM3", dry_run=True, online=True)
+    out = capsys.readouterr().out
+    assert out.startswith("compiled 3 modules: firmware 0.3.0\nmpremote connect COM3 resume exec ")
+    look, count, copy = out.partition("\n5 of 5 files to copy\n")
+    assert count and "platform" in look and copy.startswith("mpremote connect COM3 resume exec ")
+    assert copy.rstrip().endswith(" + mip install umqtt.simple + reset") and len(changed) == 5
+
+
+def test_mpremote_failing_is_one_line_with_its_last_words(tmp_path):
+    fail = [sys.executable, "-c", "import sys; print('one'); sys.stderr.write('no device found\\n'); "
+                                  "sys.exit(3)"]
+    with pytest.raises(Failure, match=r"^mpremote failed \(exit 3\): no device found$"):
+        deploy.run(fail, capture=True)
+    with pytest.raises(Failure, match=r"^mpremote failed \(exit 3\)$"):
+        deploy.run(fail)
+    assert deploy.run([sys.executable, "-c", "print('ok')"], capture=True) == "ok\n"
