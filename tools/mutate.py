@@ -59,12 +59,13 @@ RECORDS = os.path.join(ROOT, "docs", "mutation")
 IMPORT_ROOTS = ("firmware", ".", "tools", "hardware", os.path.join("hardware", "boardgen", "pcb"))
 COPIED = ("vortex", "host_sim")  # copied whole into src/ (the others: linked there)
 
-# Each package: the sources mutated (paths in the scratch tree's src/), the
-# ones left alone (glob patterns, mutmut's do_not_mutate), and the tests that
-# matter for it: the CPython ones that reach it quickly (the MicroPython,
-# emulated Pico and browser runs test the same source more slowly; the
-# tests that run the MicroPython port on firmware/ are left out, as the
-# scratch tree has no firmware/). Tests that start `python -m host_sim`
+# Each package: the sources mutated (paths as imported, which are their paths
+# in the scratch tree's src/), the ones left alone (glob patterns on those
+# paths, mutmut's do_not_mutate), and the tests that matter for it: the
+# CPython ones that reach it quickly (the MicroPython, emulated Pico and
+# browser runs test the same source more slowly; the tests that run the
+# MicroPython port on firmware/ are left out, as the scratch tree of a
+# firmware package has no firmware/). Tests that start `python -m host_sim`
 # run the mutant there too (PYTHONPATH), but mutmut counts only the tests
 # that reach a function in its own process.
 PACKAGES = {
@@ -314,7 +315,8 @@ def _mutmut_alone(where):
     import mutmut
     folder = os.path.join(where, "mutmut-alone")
     os.makedirs(folder, exist_ok=True)
-    info = importlib.metadata.distribution("mutmut")._path  # its .dist-info folder
+    dist = importlib.metadata.distribution("mutmut")
+    info = os.path.dirname(dist.locate_file(next(f for f in dist.files if f.name == "METADATA")))
     for path in (os.path.dirname(mutmut.__file__), str(info)):
         os.symlink(path, os.path.join(folder, os.path.basename(path)))
     return folder
