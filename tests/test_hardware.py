@@ -412,6 +412,21 @@ def test_match_series_takes_the_textbook_l_match_root():
         ph.match_series(1e-6, 1.0, 0.0, 40.0 / w)      # 4 (w L0)^2 g^2 > 1: no real root
 
 
+def test_the_emc_filter_s_c0_puts_its_cut_off_where_asked():
+    # f = 1 / (2 pi sqrt(L0 C0)): 560 nH and 14.5 MHz want 215 pF.
+    assert ph.emc_c0(560e-9, 14.5e6) == pytest.approx(215.1e-12, rel=1e-3)
+    for l0, f in ((560e-9, 14.5e6), (1e-6, 20e6), (390e-9, 16.1e6)):
+        assert ph.tank_frequency(l0, ph.emc_c0(l0, f)) == pytest.approx(f, rel=1e-12)
+
+
+def test_a_network_that_cannot_be_matched_says_why():
+    w = ph.omega()
+    with pytest.raises(ValueError, match="^no match: L0 too large for this branch$"):
+        ph.match_series(1e-6, 1.0, 0.0, 40.0 / w)
+    with pytest.raises(ValueError, match="^no match with a positive shunt capacitor$"):
+        ph.match_series(1e-6, 5.0, -1.0, 560e-9)       # a branch already capacitive
+
+
 def test_coplanar_strips_meet_their_symmetric_case():
     # k = s / (s + 2w) = 1/sqrt(2) makes k = k': K(k) = K(k'), L' = mu0 exactly.
     w = 0.3e-3

@@ -288,34 +288,42 @@ def test_a_text_already_clear_stays_and_hidden_or_unprinted_references_are_left_
     hidden, one on another layer than a silkscreen stays where it is; a
     part with no pads has its text placed beside its courtyard."""
     b, outline = new_board(30, 20)
-    fp = pcbnew.FOOTPRINT(b)
-    fp.SetReference("M1")
-    b.Add(fp)
-    fp.SetPosition(pcbnew.wxPointMM(15, 10))
-    yard = pcbnew.FP_SHAPE(fp)
-    yard.SetShape(pcbnew.SHAPE_T_RECT)
-    yard.SetLayer(pcbnew.F_CrtYd)
-    yard.SetStart0(pcbnew.wxPointMM(-2, -1))
-    yard.SetEnd0(pcbnew.wxPointMM(2, 1))
-    fp.Add(yard)
-    mark = pcbnew.FP_TEXT(fp)
-    mark.SetText("X")
-    mark.SetLayer(pcbnew.F_SilkS)
-    fp.Add(mark)
-    mark.SetPos0(pcbnew.wxPointMM(0, -3))                  # clear where it is
-    fp.SetPosition(fp.GetPosition())
+
+    def padless(ref, x, y, text, dx, dy):
+        """A part with a courtyard 4 x 2 mm, no pads, and its own text at (dx, dy)."""
+        fp = pcbnew.FOOTPRINT(b)
+        fp.SetReference(ref)
+        b.Add(fp)
+        fp.SetPosition(pcbnew.wxPointMM(x, y))
+        yard = pcbnew.FP_SHAPE(fp)
+        yard.SetShape(pcbnew.SHAPE_T_RECT)
+        yard.SetLayer(pcbnew.F_CrtYd)
+        yard.SetStart0(pcbnew.wxPointMM(-2, -1))
+        yard.SetEnd0(pcbnew.wxPointMM(2, 1))
+        fp.Add(yard)
+        mark = pcbnew.FP_TEXT(fp)
+        mark.SetText(text)
+        mark.SetLayer(pcbnew.F_SilkS)
+        fp.Add(mark)
+        mark.SetPos0(pcbnew.wxPointMM(dx, dy))
+        fp.SetPosition(fp.GetPosition())                    # (its texts placed from their offsets)
+        return fp, mark
+
+    m1, mark = padless("M1", 15, 10, "X", 0, -3)            # clear where it is
     stays = mark.GetPosition()
     hidden = add_part(b, "Resistor_SMD", "R_0603_1608Metric", "R1", 5, 5)
     hidden.Reference().SetVisible(False)
     fab = add_part(b, "Resistor_SMD", "R_0603_1608Metric", "R2", 25, 5)
     fab.Reference().SetLayer(pcbnew.F_Fab)
     at = fab.Reference().GetPosition()
+    m2, on_pads = padless("M2", 20, 15, "Y", -15, -10)      # on R1's pads: beside M2's courtyard
     shown, hidden_count = silk.place_texts(b, outline)
     assert mark.IsVisible() and mark.GetPosition() == stays
     assert not hidden.Reference().IsVisible()
     assert fab.Reference().GetLayer() == pcbnew.F_Fab and fab.Reference().GetPosition() == at
-    assert (shown, hidden_count) == (2, 0)                 # the mark and M1's reference
-    assert fp.Reference().IsVisible() and _gap(_mm_box(fp.Reference()), (13, 9, 17, 11)) < 2.0
+    assert (shown, hidden_count) == (4, 0)                 # the marks and M1's and M2's references
+    assert m1.Reference().IsVisible() and _gap(_mm_box(m1.Reference()), (13, 9, 17, 11)) < 2.0
+    assert on_pads.IsVisible() and _gap(_mm_box(on_pads), (18, 14, 22, 16)) < 2.0
     check_texts_clear(b, (0, 0, 30, 20))
 
 
