@@ -217,3 +217,47 @@ def test_without_web_serial_one_sentence_and_the_simulator(site, browser):
     text = pg.inner_text("#no-serial")
     assert text.startswith("This browser cannot talk to a board over USB") and "simulator" in text
     assert pg.is_disabled("#connect")
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """mosquitto on loopback with its websockets listener (the page's way in)."""
+    from host_sim.online.broker import Mosquitto, mosquitto_missing
+    why = mosquitto_missing()
+    if why:
+        pytest.skip(why)
+    with Mosquitto(str(tmp_path / "broker"), websockets=True) as b:
+        yield b
+
+
+def join(pg, broker, room, side, secret="oak tree 7"):
+    pg.fill("#on-broker", "ws://127.0.0.1:%d" % broker.ws_port)
+    pg.fill("#on-room", room)
+    pg.fill("#on-secret", secret)
+    pg.select_option("#on-side", side)
+    pg.click("#on-join")
+
+
+def test_an_online_game_between_two_pages(procs, site, browser, broker):
+    """Two boards, each on its page, play each other through mosquitto: each
+    board's robot hands play its seat and carry out what the board asks (the
+    opponent's action, lit on its LEDs); the pages' online code is the
+    firmware's (vortex.online.client) under MicroPython."""
+    light = board(procs, "--ai", "off", "--robot", "light", "--auto")
+    dark = board(procs, "--ai", "off", "--robot", "dark", "--auto")
+    with PtyBridge(light) as bl, PtyBridge(dark) as bd:
+        pa, ea = page_on(browser, site, bl)
+        join(pa, broker, "friday-7", "light")
+        pa.wait_for_function("window.vortex.online && window.vortex.online.state === 'up' "
+                             "&& window.vortex.online.actions !== null", timeout=30000)
+        pb, eb = page_on(browser, site, bd)
+        join(pb, broker, "friday-7", "dark")
+        pb.wait_for_function("window.vortex.online && window.vortex.online.state === 'up' "
+                             "&& window.vortex.online.opponent === true", timeout=30000)
+        for pg in (pa, pb):
+            pg.wait_for_function("window.vortex.view.actions.length >= 12", timeout=120000)
+        a, b = view(pa)["actions"], view(pb)["actions"]
+        n = min(len(a), len(b))
+        assert a[:n] == b[:n], (a, b)  # one game on both boards
+        assert "your opponent is here" in pa.inner_text("#online")
+        assert not ea and not eb, (ea, eb)
