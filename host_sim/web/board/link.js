@@ -53,7 +53,7 @@ class LinkHost {
     if ((kind === "ok" || kind === "error") && head) {
       this.waiting.shift();
       clearTimeout(head.timer);
-      head.resolve({ kind, rest, lines: head.lines, command: head.command });
+      head.resolve({ kind, rest, lines: head.lines, command: head.command, seq });
       return;
     }
     if (this.on.event) this.on.event(kind, rest);
