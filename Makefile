@@ -8,7 +8,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal web test system bench bench-device bench-online mutate tables hardware pcb fab uf2 flash clean
+.PHONY: help play play-device play-terminal web test system bench bench-device bench-online bench-web mutate tables hardware pcb fab uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -70,6 +70,9 @@ SAMPLE ?= 10
 JOBS ?= 2
 mutate: $(STAMP)  ## mutation testing with mutmut (PKG=engine, SAMPLE=1 for every mutant; docs/testing.md)
 	$(VPY) tools/mutate.py $(PKG) --sample $(SAMPLE) --jobs $(JOBS)
+
+bench-web: $(STAMP) system  ## the board's page: a lifted piece to the page drawing it, its start, its size
+	$(VPY) tools/bench_web.py
 
 bench-online: $(STAMP) system  ## many games at once through one mosquitto on loopback: actions/s, latency, losses
 	$(VPY) tools/bench_online.py

@@ -59,6 +59,21 @@ const pagenet = {
     if (st.client) st.client.end(!graceful);
   },
 };
+// MQTT.js is loaded when online play is first asked for: a page that only
+// follows its board never parses it.
+let mqttLoading = null;
+function loadMqtt() {
+  if (typeof mqtt !== "undefined") return Promise.resolve();
+  mqttLoading = mqttLoading || new Promise((resolve, reject) => {
+    const s = document.createElement("script");
+    s.src = "vendor/mqtt.min.js";
+    s.onload = resolve;
+    s.onerror = () => { mqttLoading = null; reject(new Error("this page lacks its MQTT library (make web)")); };
+    document.head.appendChild(s);
+  });
+  return mqttLoading;
+}
+
 // While a connection is being made the client is not passed (as a board's
 // pass waits in its connect): it sees the broker's answer, or the failure.
 const connecting = () => net.some((st) => st.client && !st.up && !st.failed);
@@ -92,6 +107,7 @@ async function loadPython() {
     load: () => localStorage.getItem("vortex-online"),
     save: (t) => localStorage.setItem("vortex-online", t),
   };
+  if (store.load()) await loadMqtt().catch((e) => say(e.message)); // online play kept on
   page.start((line) => send(line), (line) => say(line), store, clientId());
   vortex.pythonMs = performance.now() - t0;
   vortex.py = page;
@@ -380,6 +396,7 @@ async function loadRecord(ev) {
 async function joinOnline(ev) {
   ev.preventDefault();
   if (!py) return banner("The page is still loading.");
+  try { await loadMqtt(); } catch (e) { return banner(e.message); }
   const m = /^(wss?):\/\/([^/:]+)(?::(\d+))?\/?$/.exec($("on-broker").value.trim());
   if (!m) return banner("Broker: ws://HOST:PORT or wss://HOST:PORT (its WebSockets listener)");
   const esc = (t) => encodeURIComponent(t).replace(/[!'()*~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase()) || "-";
