@@ -22,6 +22,7 @@ const SUPPLIES = { none: "no USB-C source", usb: "default USB", "1.5a": "USB-C 1
 const TIMEOUT_MS = 3000;
 
 let link = null; // LinkHost while connected
+let following = false; // the board's game read: the online client may pass
 let port = null; // the serial port chosen
 let py = null; // page.py's functions, once MicroPython is up
 let view = null; // the game as page.py reads it
@@ -166,6 +167,7 @@ async function open() {
     const power = await link.ask("power");
     board.power = power.kind === "ok" ? power.rest.split(" ") : null;
     await readRecord();
+    following = true;
     vortex.connectedMs = performance.now();
     setLink("connected", "ok");
     document.body.classList.remove("disconnected");
@@ -195,6 +197,7 @@ async function read(p, l, writer) {
 }
 
 function lost() {
+  following = false;
   const l = link;
   link = null;
   if (l) l.fail(new LinkError("the board went away"));
@@ -205,6 +208,7 @@ function lost() {
 }
 
 async function close() {
+  following = false;
   const l = link;
   link = null;
   if (l) l.fail(new LinkError("closed"));
@@ -459,8 +463,10 @@ function wire() {
   $("online-form").onsubmit = joinOnline;
   $("on-leave").onclick = leaveOnline;
   $("banner").onclick = () => { $("banner").hidden = true; };
-  // The online client's passes (and what they change drawn).
-  setInterval(() => { if (py && !connecting()) { const v = py.poll(); if (v) { const s = JSON.parse(v); view = s.game; online = s.online; redraw(); } } }, 50);
+  // The online client's passes (and what they change drawn), while the
+  // board is followed: away, nothing is asked of it, and its game is read
+  // again when it is back.
+  setInterval(() => { if (py && following && !connecting()) { const v = py.poll(); if (v) { const s = JSON.parse(v); view = s.game; online = s.online; redraw(); } } }, 50);
 }
 
 wire();

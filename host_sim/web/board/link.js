@@ -56,7 +56,9 @@ class LinkHost {
       head.resolve({ kind, rest, lines: head.lines, command: head.command, seq });
       return;
     }
-    if (this.on.event) this.on.event(kind, rest);
+    if (this.on.event) {
+      try { this.on.event(kind, rest); } catch (e) { console.error("link event", kind, e); } // the link goes on
+    }
   }
 
   // Send a command; its answer: {kind: "ok"|"error", rest, lines (a record's)}.

@@ -72,7 +72,14 @@ class Linked:
 
     def event(self, kind, rest):
         """An event of the link; True when the board's game or its ask changed.
-        "resync" when the page must read the board's record again."""
+        "resync" when the page must read the board's record again (a line
+        that does not read, an action that does not follow: the record says)."""
+        try:
+            return self._event(kind, rest)
+        except ValueError:
+            return "resync"
+
+    def _event(self, kind, rest):
         words = rest.split()
         pos = self.pos
         self.version += 1
