@@ -102,3 +102,34 @@ def test_the_view_is_the_engines():
     assert v["pieces"] == list(p.pieces) and v["actions"] == ["W@d4", "F@e5"]
     assert v["side"] == "light" and v["building"] and v["result"] is None
     assert json.loads(Linked(print).view()) is None
+
+
+def test_vortex_play_serves_the_boards_page():
+    """The simulator's server serves make web's files under /board/."""
+    import json
+    import urllib.request
+    import urllib.error
+    from host_sim.web.game import Game
+    from host_sim.web.server import Server
+    from host_sim.web.board import files
+    s = Server(Game())
+    s.start()
+    try:
+        url = "http://127.0.0.1:%d/board/" % s.server_address[1]
+        with urllib.request.urlopen(url) as r:
+            assert b"Connect the board" in r.read()
+            assert r.headers["Content-Type"].startswith("text/html")
+        with urllib.request.urlopen(url + "py/manifest.json") as r:
+            names = json.loads(r.read())
+        assert "page.mpy" in names or "page.py" in names
+        assert any(n.startswith("vortex/online/client.") for n in names)
+        with urllib.request.urlopen(url[:-1]) as r:  # /board: to /board/
+            assert r.geturl().endswith("/board/")
+        if files.missing() is None:
+            with urllib.request.urlopen(url + "vendor/micropython.wasm") as r:
+                assert r.headers["Content-Type"] == "application/wasm"
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(url + "../../etc/passwd".replace("../", "%2e%2e/"))
+        assert e.value.code == 404
+    finally:
+        s.stop()
