@@ -8,7 +8,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal test system bench bench-device bench-online mutate tables hardware pcb fab uf2 flash clean
+.PHONY: help play play-device play-terminal web test system bench bench-device bench-online bench-web mutate tables hardware pcb fab uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -21,6 +21,9 @@ play-device: $(STAMP)  ## the same page with the real firmware on the emulated P
 
 play-terminal:  ## the same simulator in a terminal
 	$(PYTHON) -m host_sim board --ai dark
+
+web: $(STAMP)  ## build/web/: your board in the browser (Web Serial, online play), static files for any web host
+	$(VPY) tools/build_web.py
 
 # A worker a core, up to 4 (pytest-xdist), a test file each at a time: the
 # emulated Pico's long games run beside the short files (tests/conftest.py).
@@ -68,6 +71,9 @@ JOBS ?= 2
 mutate: $(STAMP)  ## mutation testing with mutmut (PKG=engine, SAMPLE=1 for every mutant; docs/testing.md)
 	$(VPY) tools/mutate.py $(PKG) --sample $(SAMPLE) --jobs $(JOBS)
 
+bench-web: $(STAMP) system  ## the board's page: a lifted piece to the page drawing it, its start, its size
+	$(VPY) tools/bench_web.py
+
 bench-online: $(STAMP) system  ## many games at once through one mosquitto on loopback: actions/s, latency, losses
 	$(VPY) tools/bench_online.py
 
@@ -83,13 +89,14 @@ uf2: $(STAMP)  ## build/vortex-pico-VERSION.uf2: MicroPython and the game, one f
 flash: $(STAMP)  ## update a Pico, keeping its saved game (PORT=/dev/ttyACM0; RUNTIME=circuitpython: CIRCUITPY or PORT)
 	$(VPY) tools/deploy.py --port "$(PORT)" --runtime "$(RUNTIME)"
 
-# Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico.
+# Node is optional: with it, npm installs rp2040js (pinned) for the emulated Pico,
+# and MQTT.js and MicroPython's WebAssembly port (pinned) for the board's page.
 # The board's CircuitPython libraries (pinned) go to $(VENV)/circuitpython-lib
 # without their PyPI dependencies (Blinka's, for Linux computers).
 # The Pico W's MicroPython libraries (umqtt.simple) go to $(VENV)/micropython-lib
 # (tools/micropython_lib.py: pip cannot install their upip sdists).
 $(STAMP): requirements-dev.txt requirements-circuitpython.txt requirements-micropython.txt \
-	  tools/pico/package-lock.json
+	  tools/pico/package-lock.json tools/web/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q -r requirements-dev.txt
 	$(VPY) -m pip install -q --no-deps --no-compile --upgrade --target $(VENV)/circuitpython-lib \
@@ -98,7 +105,9 @@ $(STAMP): requirements-dev.txt requirements-circuitpython.txt requirements-micro
 	|| echo "note: no umqtt.simple; the board's online tests will be skipped"
 	if command -v npm >/dev/null; then (cd tools/pico && npm ci --silent --no-audit --no-fund) \
 	|| echo "npm ci failed: the emulated Pico tests will be skipped"; \
-	else echo "node/npm not found: the emulated Pico tests will be skipped"; fi
+	(cd tools/web && npm ci --silent --no-audit --no-fund) \
+	|| echo "npm ci failed: make web and the board's page tests will not run"; \
+	else echo "node/npm not found: the emulated Pico and the board's page tests will be skipped"; fi
 	touch $@
 
 clean:  ## remove .venv and every build and cache
