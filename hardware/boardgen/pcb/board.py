@@ -86,6 +86,21 @@ def courtyard(fp):
     return (pcbnew.ToMM(x0 - p.x), pcbnew.ToMM(y0 - p.y), pcbnew.ToMM(x1 - p.x), pcbnew.ToMM(y1 - p.y))
 
 
+def edge_line(fp):
+    """Where a connector's drawing puts the board's edge: the y of the
+    footprint's "PCB Edge" line (KiCad's library draws it on Dwgs.User from
+    the maker's drawing) relative to its origin, unturned; None without one."""
+    items = list(fp.GraphicalItems())
+    if not any(isinstance(t, pcbnew.FP_TEXT) and t.GetText() == "PCB Edge" for t in items):
+        return None
+    p = fp.GetPosition()
+    lines = [i for i in items if isinstance(i, pcbnew.FP_SHAPE) and i.GetLayer() == pcbnew.Dwgs_User
+             and i.GetShape() == pcbnew.SHAPE_T_SEGMENT and i.GetStart().y == i.GetEnd().y]
+    if not lines:
+        return None
+    return pcbnew.ToMM(lines[0].GetStart().y - p.y)
+
+
 def pad_offsets(fp):
     """{pad number: [(x, y)]} relative to the footprint's origin, unturned (mm)."""
     p = fp.GetPosition()
@@ -279,7 +294,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     if kind == "rank":
         layout = place.rank_layout(netlist, boxes)
     else:
-        layout = controller_place.layout(netlist, boxes, {ref: pad_offsets(fp) for ref, fp in fps.items()})
+        layout = controller_place.layout(netlist, boxes, {ref: pad_offsets(fp) for ref, fp in fps.items()},
+                                         {ref: edge_line(fp) for ref, fp in fps.items()})
     nets = {}
     for name in netlist.nets:
         nets[name] = pcbnew.NETINFO_ITEM(board, name)
@@ -303,6 +319,10 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         board.Add(fp)
         fp.SetPosition(_mm(x, y))
     _outline(board, layout.outline)
+    # One origin for the Gerbers, the drill and the placement: the board's
+    # bottom-left corner (KiCad's drill/place origin; KiKit's JLCPCB export
+    # plots and places from it)
+    board.GetDesignSettings().SetAuxOrigin(_mm(layout.outline[0], layout.outline[3]))
     edges = board.GetBoardEdgesBoundingBox()
     silk.place_texts(board, (edges.GetLeft(), edges.GetTop(), edges.GetRight(), edges.GetBottom()), log)
     # -- the router's grid ------------------------------------------------------

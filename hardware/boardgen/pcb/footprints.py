@@ -72,6 +72,12 @@ def _head(name, descr, tags, attr, ref_y, value_y):
             + _text("value", name, 0, value_y, "F.Fab"))
 
 
+# The coil is copper of the board, not a part to buy or place: out of the
+# BOM and the placement file (KiCad 6's footprint attributes; KiKit's fab
+# reads them).
+COIL_ATTR = "exclude_from_pos_files exclude_from_bom"
+
+
 def coil_path():
     """The spiral's centre line, outer end first, in footprint coordinates
     (centre of the coil at 0, 0; y down as in KiCad): [(x, y), ...]."""
@@ -104,7 +110,7 @@ def coil():
     half = dims.COIL_OUTER_MM / 2
     out = _head(COIL, "reader coil: %d turns, %s mm square, %s mm trace, %s mm space (dims.py)"
                 % (dims.COIL_TURNS, _n(dims.COIL_OUTER_MM), _n(w), _n(dims.COIL_SPACE_MM)),
-                "net tie coil antenna NFC", "smd", -half - 1.5, half + 3.5)
+                "net tie coil antenna NFC", COIL_ATTR, -half - 1.5, half + 3.5)
     out += _rect(-half, -half, half, half, "F.CrtYd", 0.05)     # flat copper: its own outline
     out += _rect(-half, -half, half, half, "F.Fab", 0.1)
     # pad 1: the spiral itself, a custom pad anchored at its outer feed
