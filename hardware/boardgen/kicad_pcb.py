@@ -12,25 +12,10 @@ import math
 import re
 from collections import namedtuple
 
-_TOKEN = re.compile(r'\(|\)|"(?:[^"\\]|\\.)*"|[^\s()"]+')
+from .pcb.netlist import parse_sexpr
 
 Pad = namedtuple("Pad", "number kind x y drill")
-Footprint = namedtuple("Footprint", "ref name x y rot side attrs pads courtyard")
-
-
-def parse(text):
-    """The s-expression as nested lists of strings."""
-    stack, cur = [], []
-    for tok in _TOKEN.findall(text):
-        if tok == "(":
-            stack.append(cur)
-            cur = []
-        elif tok == ")":
-            done, cur = cur, stack.pop()
-            cur.append(done)
-        else:
-            cur.append(tok[1:-1] if tok.startswith('"') else tok)
-    return cur[0]
+Footprint = namedtuple("Footprint", "ref name x y rot side attrs pads courtyard fab")
 
 
 def _items(node, head):
@@ -56,7 +41,7 @@ class Board:
     """One board file's outline, footprints and aux origin."""
 
     def __init__(self, text):
-        tree = parse(text)
+        tree = parse_sexpr(text)[0]
         self.edges = []
         for kind in ("gr_line", "gr_rect"):
             for g in _items(tree, kind):
@@ -100,19 +85,24 @@ class Board:
                 nums = [float(v) for v in drill[1:] if re.match(r"^[0-9.]+$", v)]
                 size = min(nums) if nums else 0.0
             pads.append(Pad(p[1], p[2], x + dx, y + dy, size))
-        court = []
+        return Footprint(ref, f[1], x, y, rot, side, tuple(attr[1:]) if attr else (), pads,
+                         self._box(f, x, y, rot, "CrtYd"), self._box(f, x, y, rot, "Fab"))
+
+    @staticmethod
+    def _box(f, x, y, rot, layer):
+        """The box of a footprint's lines and rectangles on its courtyard
+        or fab layer, on the page; None without any."""
+        pts = []
         for kind in ("fp_line", "fp_rect"):
             for g in _items(f, kind):
-                if _first(g, "layer")[1].endswith("CrtYd"):
+                if _first(g, "layer")[1].endswith(layer):
                     for end in ("start", "end"):
                         px, py = _xy(_first(g, end))
                         dx, dy = _turn(px, py, rot)
-                        court.append((x + dx, y + dy))
-        box = None
-        if court:
-            box = (min(p[0] for p in court), min(p[1] for p in court),
-                   max(p[0] for p in court), max(p[1] for p in court))
-        return Footprint(ref, f[1], x, y, rot, side, tuple(attr[1:]) if attr else (), pads, box)
+                        pts.append((x + dx, y + dy))
+        if not pts:
+            return None
+        return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
 
     def holes(self):
         """Every non-plated hole a screw may pass: (x, y, drill) of the

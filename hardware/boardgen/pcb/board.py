@@ -76,6 +76,10 @@ def load_footprint(fpid, vortex_dir):
     fp = pcbnew.FootprintLoad(folder, name) if os.path.isdir(folder) else None
     if fp is None:
         raise BoardError("footprint %s not found in %s" % (fpid, folder))
+    # the library's name with the footprint's, as KiCad's own update from a
+    # netlist writes it: KiKit's rotation corrections and pcbdraw's drawings
+    # of the parts are looked up by "library:footprint"
+    fp.SetFPID(pcbnew.LIB_ID(lib, name))
     return fp
 
 
@@ -243,11 +247,16 @@ def net_class(name, nodes):
     return "power" if place.is_power(name, nodes) else "signal"
 
 
+# This package's modules that read a finished board and never make one: a
+# change to them leaves the boards as they are.
+READERS = ("drc.py", "fab.py", "pictures.py")
+
+
 def source_digest(netlist_path):
     """sha256 of what a board is made from: its netlist's connectivity and
     footprints (not the values: physics sets C1's values from the feeds
     measured on this board, so values on the board would make a loop), dims.py
-    and this package's code. Written in the board's title block, so a test
+    and this package's code but its READERS. Written in the board's title block, so a test
     tells a stale board in milliseconds (a full regeneration takes minutes)."""
     import hashlib
     import netlist as netlist_mod
@@ -259,7 +268,7 @@ def source_digest(netlist_path):
     for name in sorted(net.nets):
         h.update(("%s %s\n" % (name, sorted(net.nets[name]))).encode())
     paths = [os.path.join(os.path.dirname(here), "dims.py")]
-    paths += sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
+    paths += sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py") and n not in READERS)
     for p in paths:
         with open(p, "rb") as f:
             h.update(os.path.basename(p).encode() + b"\0" + f.read())
