@@ -21,7 +21,7 @@ def stack():
     z["panel_bottom"] = z["led_top"] + d.GAP_MM
     z["panel_top"] = z["panel_bottom"] + d.TOP_PANEL_MM
     z["tile_bottom"] = z["panel_top"]
-    z["tag"] = z["tile_bottom"] + d.TAG_MM / 2
+    z["tag"] = z["tile_bottom"] + d.TAG_RECESS_MM - d.TAG_MM / 2   # stuck to its recess's ceiling
     z["tile_top"] = z["tile_bottom"] + d.TILE_MM
     z["magnet_bottom"] = z["tile_top"] + d.PIECE_FLOOR_MM
     z["magnet_top"] = z["magnet_bottom"] + d.MAGNET_THICK_MM
