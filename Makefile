@@ -89,8 +89,8 @@ JOBS ?= 2
 mutate: $(STAMP)  ## mutation testing with mutmut (PKG=engine, SAMPLE=1 for every mutant; docs/testing.md)
 	$(VPY) tools/mutate.py $(PKG) --sample $(SAMPLE) --jobs $(JOBS)
 
-mutate-stale: $(STAMP)  ## make mutate for the packages whose code changed since their recorded score
-	$(VPY) tools/mutate.py $(PKG) --stale --sample $(SAMPLE) --jobs $(JOBS)
+mutate-stale: $(STAMP)  ## make mutate for the packages whose code changed since their score (LIST=1: list them)
+	$(VPY) tools/mutate.py $(PKG) --stale $(if $(LIST),--list) --sample $(SAMPLE) --jobs $(JOBS)
 
 bench-web: $(STAMP) system  ## the board's page: a lifted piece to the page drawing it, its start, its size
 	$(VPY) tools/bench_web.py

@@ -5,6 +5,7 @@ import fnmatch
 import json
 import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -127,18 +128,52 @@ def test_a_run_s_score_is_recorded_with_its_digest_and_read_back(tmp_path):
 
 
 @pytest.mark.parametrize("pkg", sorted(mutate.PACKAGES))
-def test_each_package_s_last_recorded_score_is_not_older_than_its_code(pkg):
+def test_each_package_has_a_well_formed_recorded_score(pkg):
     """docs/mutation/PKG.json is written by each `make mutate` run with the
-    digest of the sources it mutated: code changed since (or a package
-    never run) has no score yet."""
+    digest of the sources it mutated. Whether the code changed since is
+    reported (`make mutate-stale LIST=1`), not failed here: branches merged
+    change a package's code, and its run takes up to an hour."""
     rec = mutate.recorded(pkg)
     assert rec is not None, "no mutation score recorded for %s: run `make mutate PKG=%s`" % (pkg, pkg)
-    assert rec["digest"] == mutate.digest(pkg), (
-        "%s's code changed since its mutation score of %s (%.1f %%): run `make mutate PKG=%s`"
-        % (pkg, rec["date"], rec["score"], pkg))
-    assert rec["package"] == pkg and rec["killed"] + rec["survived"] <= rec["ran"] <= rec["generated"]
-    assert rec["survived"] == len(rec["survivors"])
+    assert rec["package"] == pkg and re.fullmatch(r"[0-9a-f]{64}", rec["digest"]), rec
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", rec["date"]) and rec["sample"] in mutate.SAMPLES
+    assert 0 < rec["killed"] + rec["survived"] <= rec["ran"] <= rec["generated"]
+    assert rec["survived"] == len(rec["survivors"]) == len(set(rec["survivors"]))
     assert rec["score"] == round(100.0 * rec["killed"] / (rec["killed"] + rec["survived"]), 1)
+    assert rec["seconds"] >= 0 and rec["jobs"] >= 1
+
+
+def test_a_package_whose_code_changed_since_its_score_is_listed_and_nothing_run(tmp_path, monkeypatch,
+                                                                                capsys):
+    monkeypatch.setattr(mutate, "RECORDS", str(tmp_path))
+    mutate.record({"package": "tag", "digest": mutate.digest("tag"), "score": 90.9, "date": "2026-12-06"})
+    mutate.record({"package": "record", "digest": "0" * 64, "score": 95.0, "date": "2026-12-05"})
+    monkeypatch.setattr(mutate, "run", lambda *a: pytest.fail("--list ran mutmut"))
+    assert mutate.main(["tag", "record", "link", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["package", "score", "recorded", "code"]
+    assert lines[1].split() == ["tag", "90.9%", "2026-12-06", "as", "scored"]
+    assert lines[2].split()[:3] == ["record", "95.0%", "2026-12-05"]
+    assert lines[2].endswith("changed since: make mutate PKG=record")
+    assert lines[3].split()[:3] == ["link", "-", "-"] and lines[3].endswith("never run: make mutate PKG=link")
+    assert len(lines) == 4
+    # --stale --list: the stale ones alone, named first.
+    assert mutate.main(["--stale", "--list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "mutate: stale: " + " ".join(p for p in mutate.PACKAGES if p != "tag")
+    assert [line.split()[0] for line in out[2:]] == [p for p in mutate.PACKAGES if p != "tag"]
+    mutate.record({"package": "record", "digest": mutate.digest("record"), "score": 95.0, "date": "2026-12-07"})
+    assert mutate.main(["tag", "record", "--stale", "--list"]) == 0
+    assert capsys.readouterr().out.strip() == "mutate: every package's recorded score is as new as its code"
+
+
+def test_make_mutate_stale_with_list_runs_nothing():
+    out = subprocess.run(["make", "-n", "-o", ".venv/.installed", "mutate-stale", "LIST=1"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert "tools/mutate.py" in out and "--stale --list" in out
+    out = subprocess.run(["make", "-n", "-o", ".venv/.installed", "mutate-stale"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert "--stale" in out and "--list" not in out
 
 
 def test_stale_packages_are_those_whose_code_changed_since_their_score_or_never_run(tmp_path):
