@@ -179,11 +179,27 @@ def test_a_pulled_cable_loses_nothing_and_the_page_reconnects(procs, site, brows
         bridge.pull()
         pg.wait_for_function("window.vortex.status.link.startsWith('board unplugged')")
         assert "Nothing is lost" in pg.inner_text("#banner")
+        assert controls(pg) == {"disabled": CONTROLS, "blank": []}  # greyed, the board's values kept
         had = len(view(pg)["actions"])
         bridge.plug()
         pg.wait_for_function("window.vortex.status.link === 'connected'")
+        assert controls(pg) == {"disabled": [], "blank": []}
         pg.wait_for_function("window.vortex.view.actions.length > %d" % had, timeout=60000)
         assert not errors, errors
+
+
+CONTROLS = ["ai", "level", "clock", "brightness", "volume", "budget",
+            "hint", "takeback", "new-game", "save-rec", "load-rec"]
+
+
+def controls(pg):
+    """Which of the page's board controls are disabled, and which settings blank."""
+    return pg.evaluate("""() => {
+        const els = [...document.querySelectorAll('[data-setting]')].map((e) => [e.dataset.setting, e])
+          .concat(['hint', 'takeback', 'new-game', 'save-rec', 'load-rec'].map((id) => [id, document.getElementById(id)]));
+        return {disabled: els.filter(([, e]) => e.disabled).map(([k]) => k),
+                blank: els.filter(([, e]) => e.tagName === 'SELECT' && e.selectedIndex === -1).map(([k]) => k)};
+    }""")
 
 
 def test_a_silent_board_is_said(site, browser):
@@ -199,10 +215,14 @@ def test_a_silent_board_is_said(site, browser):
             pg = ctx.new_page()
             pg.goto(site)
             pg.wait_for_function("window.vortex.drawn > 0")
+            # No board yet: nothing to act on, and no setting shown it does not have.
+            settings = CONTROLS[:6]
+            assert controls(pg) == {"disabled": CONTROLS, "blank": settings}
             pg.click("#connect")
             pg.wait_for_function("window.vortex.status.link === 'the board does not answer'",
                                  timeout=15000)
             assert "does not answer" in pg.inner_text("#banner")
+            assert controls(pg) == {"disabled": CONTROLS, "blank": settings}
     finally:
         _os.close(master)
         _os.close(slave)

@@ -171,6 +171,7 @@ async function open() {
     vortex.connectedMs = performance.now();
     setLink("connected", "ok");
     document.body.classList.remove("disconnected");
+    draw();
     say(`connected to the board, firmware ${board.firmware}`);
   } catch (e) {
     setLink("the board does not answer", "down");
@@ -202,6 +203,7 @@ function lost() {
   link = null;
   if (l) l.fail(new LinkError("the board went away"));
   document.body.classList.add("disconnected");
+  draw();
   setLink("board unplugged: waiting for it", "down");
   banner("The board is gone (its cable?). Nothing is lost: the game is on the board. Plug it back in: the page reconnects.", false, "link");
   close();
@@ -301,13 +303,21 @@ function draw() {
   $("clocks").textContent = board.clock ? `Light ${fmt(board.clock[0])} · Dark ${fmt(board.clock[1])}` : "off";
   const p = board.power;
   $("power").textContent = p ? `${SUPPLIES[p[1]] || p[1]}: LEDs up to ${p[3]} mA, budget ${p[5]} mA` : "";
+  // Nothing here acts without a board: before the first connection the
+  // settings are blank (not a select's first option, which the board may not
+  // have), and while it is away they show what it had, greyed.
   for (const el of document.querySelectorAll("[data-setting]")) {
     const v = board.settings[el.dataset.setting];
-    if (v !== undefined && document.activeElement !== el) el.value = v;
+    if (v === undefined) el.selectedIndex = -1;
+    else if (document.activeElement !== el) el.value = v;
+    el.disabled = !link;
   }
+  for (const id of BOARD_CONTROLS) $(id).disabled = !link;
   drawOnline();
   vortex.drawn++;
 }
+
+const BOARD_CONTROLS = ["hint", "takeback", "new-game", "save-rec", "load-rec"];
 
 function drawActions(actions) {
   const ol = $("actions");
