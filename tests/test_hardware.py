@@ -499,6 +499,23 @@ def test_measured_feeds_replace_the_estimate(tmp_path):
         assert "\n" not in str(e.value) and "feeds.csv" in str(e.value)
 
 
+def test_without_measured_feeds_each_is_estimated_from_the_placement(tmp_path):
+    """Before the layout: each coil's pair runs from the switches (READER_X_MM)
+    along the rank to the coil's centre line, plus FEED_EXTRA_MM, at the
+    coplanar strips' inductance per length (0.3 mm strips and gap: k = 1/3,
+    mu0 K(k)/K(k') = 0.804 nH/mm)."""
+    from boardgen import dims as d
+    from boardgen.figures import feeds
+    got = feeds(path=str(tmp_path / "none.csv"))
+    assert [src for _l, _h, src in got] == ["estimate"] * 8
+    lengths = [abs((f + 0.5) * d.CELL_PITCH_MM - d.READER_X_MM) + d.FEED_EXTRA_MM for f in range(8)]
+    assert [length for length, _h, _s in got] == pytest.approx(lengths)
+    assert lengths[0] == pytest.approx(292.5) and lengths[7] == pytest.approx(47.5)   # 298 mm, 35 mm pitch
+    for length, henry, _src in got:
+        assert henry / (length * 1e-3) == pytest.approx(ph.coplanar_strips_inductance(0.3e-3, 0.3e-3))
+        assert henry * 1e9 / length == pytest.approx(0.804, abs=0.001)
+
+
 FEED_ROWS = ["rank,%d,%.1f,%.1f" % (f, 20 + 30 * f, 15 + 25 * f) for f in range(8)]
 
 
