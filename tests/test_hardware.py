@@ -516,6 +516,23 @@ def test_without_measured_feeds_each_is_estimated_from_the_placement(tmp_path):
         assert henry * 1e9 / length == pytest.approx(0.804, abs=0.001)
 
 
+def test_a_coil_the_network_cannot_match_says_so_naming_the_switch_s_resistance():
+    # A tenth of the coil's inductance: no branch fraction has a match.
+    from boardgen import dims as d
+    from boardgen.figures import _coil_geometry, _x_for_field
+    l, r, _length, _d_in, a = _coil_geometry()
+    with pytest.raises(ValueError) as e:
+        _x_for_field(l / 10, r, a, 5.0, d.H_TARGET_A_PER_M)
+    assert str(e.value) == "no match for Ron 5 Ohm"
+
+
+def test_a_capacitance_just_under_a_part_s_value_is_that_part_alone():
+    from boardgen.figures import e24_pair
+    assert e24_pair(9.993e-12) == (10e-12, 0.0)       # within 0.1 %: no second part
+    assert e24_pair(15e-12) == (15e-12, 0.0)
+    assert e24_pair(25e-9) == (10e-9, 10e-9)          # past the series' top: its two largest
+
+
 FEED_ROWS = ["rank,%d,%.1f,%.1f" % (f, 20 + 30 * f, 15 + 25 * f) for f in range(8)]
 
 
