@@ -163,6 +163,11 @@ class Room:
         return p.state_message(self.name, self.start, self._words, self.side, self.client,
                                self.keys[self.side])
 
+    def written(self):
+        """The game's actions as a state writes them (b" W@d4 F@e5"): bytes to
+        keep (a client's copy of the room's game), not to change."""
+        return self._words
+
     def _wrote(self, text):
         # An action played: its word for the state.
         self._words.append(32)

@@ -1,0 +1,276 @@
+"""The board's online client (firmware/vortex/online/client.py) against
+stand-ins for what a real broker on loopback never does: a broker out of
+reach for minutes (the backoff between tries), a transport that delivers
+the room's retained state late, a seat's holder that never answers an ask,
+and a broker that takes the connection, then stops answering inside it (a
+PUBACK that never comes). tests/test_online_board.py has the real broker."""
+import os
+import socket
+import sys
+import threading
+import time
+import types
+
+import pytest
+
+import host_sim  # noqa: F401  (firmware/ on sys.path)
+from vortex.app.board import Board, REMOTE_WAIT
+from vortex.engine import LIGHT, DARK
+from vortex.engine.position import START
+from vortex.online import client, protocol as p
+from vortex.online.client import Online, UP, DOWN, RETRY_MS, STATE_WAIT_MS, ASK_WAIT_MS
+from vortex.online.room import Room
+
+from mpy import ROOT
+
+ROOM, SECRET = "stub-room", "oak tree 7"
+LIB = os.path.join(sys.prefix, "micropython-lib")
+UPY = os.path.join(ROOT, "tests", "upy")
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000
+
+    def __call__(self):
+        return self.now
+
+
+class Broker:
+    """What the stand-in clients share: the messages published, and those
+    to deliver (topic, payload, at ms) to whoever subscribed."""
+
+    def __init__(self, clock, reachable=True):
+        self.clock = clock
+        self.reachable = reachable
+        self.tries = []  # when a connection was tried
+        self.published = []  # (ms, topic, payload, retain)
+        self.later = []  # (at ms, topic, payload): delivered from then on
+
+    def deliver(self, at, topic, payload):
+        self.later.append((at, topic, payload))
+
+    def module(self):
+        broker = self
+
+        class MQTTClient:
+            def __init__(self, cid, host, port, user, password, keepalive):
+                self.sock = None
+                self.cb = None
+
+            def set_callback(self, cb):
+                self.cb = cb
+
+            def set_last_will(self, *args):
+                pass
+
+            def connect(self, clean_session=True):
+                broker.tries.append(broker.clock())
+                if not broker.reachable:
+                    raise OSError(113, "EHOSTUNREACH")
+
+            def subscribe(self, topic, qos=0):
+                pass
+
+            def publish(self, topic, msg, retain=False, qos=0):
+                broker.published.append((broker.clock(), topic, bytes(msg), retain))
+
+            def check_msg(self):
+                for item in broker.later:
+                    if item[0] <= broker.clock():
+                        broker.later.remove(item)
+                        self.cb(item[1].encode(), item[2])
+                        return 1
+                return None
+
+            def ping(self):
+                pass
+
+            def disconnect(self):
+                pass
+
+        return types.SimpleNamespace(MQTTClient=MQTTClient,
+                                     socket=types.SimpleNamespace(socket=None, getaddrinfo=None))
+
+
+def board_online(broker, clock, side="light"):
+    said = []
+    net = Online(Board(), broker.module(), clock=clock, say=said.append, client="vx-stub")
+    for words in (["broker", "stub.example"], ["room", ROOM], ["side", side],
+                  ["secret", SECRET], ["on"]):
+        net.command(words)
+    return net, said
+
+
+def run(net, clock, ms, step=50):
+    end = clock.now + ms
+    while clock.now < end:
+        net.poll()
+        clock.now += step
+
+
+def states(broker, since=0):
+    return [(t, pl) for t, topic, pl, _ in broker.published if topic == p.topic(ROOM, p.STATE)
+            and t >= since]
+
+
+def test_the_backoff_grows_to_its_longest_and_stays_there():
+    clock = Clock()
+    broker = Broker(clock, reachable=False)
+    net, said = board_online(broker, clock)
+    run(net, clock, 200000, step=100)
+    gaps = [b - a for a, b in zip(broker.tries, broker.tries[1:])]
+    assert gaps[:8] == list(RETRY_MS) + [RETRY_MS[-1]] * 2, gaps
+    assert net.state == DOWN and "OSError" in net.status()
+    broker.reachable = True  # back: a try soon after, and the backoff starts again
+    run(net, clock, 31000, step=100)
+    assert net.state == UP and net.tries == 0
+
+
+def test_the_rooms_state_delivered_late_is_the_game_not_a_new_one():
+    """A transport that hands the retained state over 1 s after the
+    subscription (on loopback it comes first): the board waits for it, and
+    takes the room's game instead of publishing its own."""
+    clock = Clock()
+    broker = Broker(clock)
+    dark = Room(ROOM, START, SECRET, DARK, "laptop-ann")
+    light = Room(ROOM, START, SECRET, LIGHT, "x")
+    dark.receive(p.topic(ROOM, p.ACTION), light.act("W@d4"))
+    dark.act("F@e5")
+    net, said = board_online(broker, clock)
+    broker.deliver(clock.now + 1000, p.topic(ROOM, p.STATE), bytes(dark.state()))
+    run(net, clock, 3000)
+    assert net.room.actions == ["W@d4", "F@e5"], said
+    assert not states(broker), "published a state over the room's"
+    assert not [line for line in said if "started with the board's game" in line]
+    run(net, clock, 500)
+    assert net.board.pos.stack and len(net.board.pos.stack) == 2  # the board took it
+
+
+def test_a_room_with_no_state_waits_for_the_seat_that_played_it():
+    """No state, but dark's seat claimed with the room's secret: the board
+    asks for the game, says what it waits for and blinks dark's colour;
+    dark's holder away, it waits for good; back and silent when asked, it
+    has no game: then, and only then, the room is new."""
+    clock = Clock()
+    broker = Broker(clock)
+    dark = Room(ROOM, START, SECRET, DARK, "laptop-ann")
+    broker.deliver(0, p.topic(ROOM, p.SEAT, DARK), dark.seat())
+    net, said = board_online(broker, clock)
+    run(net, clock, 60000)
+    asks = [t for t, topic, pl, retain in broker.published
+            if topic == p.topic(ROOM, p.ASK) and pl == b"vx-stub" and not retain]
+    assert len(asks) >= 10 and all(b - a >= 5000 for a, b in zip(asks, asks[1:])), asks
+    assert not states(broker) and net.room.pos is None
+    assert net.status() == "up room %s light waiting for its game from dark (laptop-ann away)" % ROOM
+    assert (net.board.remote, net.board.remote_side) == (REMOTE_WAIT, DARK)
+    broker.deliver(0, p.topic(ROOM, p.PRESENCE, "laptop-ann"), dark.presence())
+    back = clock.now
+    run(net, clock, ASK_WAIT_MS - 200)
+    assert [t for t, topic, _, _ in broker.published if topic == p.topic(ROOM, p.ASK)][-1] >= back
+    assert not states(broker)  # asked again, given its time to answer
+    run(net, clock, 500)
+    assert states(broker) and net.room.number() == 0  # no answer: the room is new
+    assert any("started with the board's game" in line for line in said)
+
+
+def test_a_new_room_starts_after_the_wait_for_its_state():
+    clock = Clock()
+    broker = Broker(clock)
+    net, said = board_online(broker, clock)
+    while net.state != UP:
+        run(net, clock, 50)
+    run(net, clock, STATE_WAIT_MS - 100)
+    assert not states(broker) and net.room.pos is None
+    run(net, clock, 200)
+    assert len(states(broker)) == 1 and net.room.number() == 0
+
+
+class SilentInside:
+    """A broker that answers CONNECT (CONNACK) and SUBSCRIBE (SUBACK), then
+    nothing: a PUBACK or a ping's answer that never comes (a link gone dead
+    inside a connection). answer=False: not even CONNECT."""
+
+    def __init__(self, answer=True):
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(1)
+        self.port = self.server.getsockname()[1]
+        self.answer = answer
+        self.conn = None
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def packet(self):
+        # One MQTT packet: (its type byte, its body).
+        def exactly(n):
+            out = b""
+            while len(out) < n:
+                chunk = self.conn.recv(n - len(out))
+                if not chunk:
+                    raise OSError("closed")
+                out += chunk
+            return out
+        kind = exactly(1)[0]
+        size = shift = 0
+        while True:
+            b = exactly(1)[0]
+            size |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                return kind, exactly(size)
+
+    def serve(self):
+        try:
+            self.conn, _ = self.server.accept()
+            if not self.answer:
+                return
+            self.packet()  # CONNECT
+            self.conn.sendall(b"\x20\x02\x00\x00")
+            _, body = self.packet()  # SUBSCRIBE: its packet id first
+            self.conn.sendall(b"\x90\x03" + body[:2] + b"\x01")
+            while self.conn.recv(4096):
+                pass
+        except OSError:
+            pass
+
+    def close(self):
+        for s in (self.conn, self.server):
+            if s is not None:
+                s.close()
+
+
+@pytest.mark.parametrize("answer", [True, False], ids=["inside", "at-connect"])
+def test_a_broker_that_stops_answering_costs_a_bounded_pass(monkeypatch, answer):
+    """umqtt.simple (as it is, over MicroPython's socket module: tests/upy)
+    waits for a PUBACK inside publish(): the board's socket gives up after
+    CONNECT_S, the pass ends, the board says why and tries again later."""
+    if not os.path.isfile(os.path.join(LIB, "umqtt", "simple.py")):
+        pytest.skip("no umqtt.simple in %s: python3 tools/micropython_lib.py (make test does)"
+                    % LIB)
+    monkeypatch.syspath_prepend(LIB)
+    monkeypatch.syspath_prepend(UPY)
+    from umqtt import simple
+    broker = SilentInside(answer)
+    said = []
+    net = Online(Board(), simple, clock=lambda: int(time.monotonic() * 1000), say=said.append,
+                 client="vx-silent")
+    for words in (["broker", "127.0.0.1:%d" % broker.port], ["room", ROOM], ["on"]):
+        net.command(words)
+    worst = [0]
+
+    def passes():
+        for _ in range(6):
+            t = time.monotonic()
+            net.poll()
+            worst[0] = max(worst[0], time.monotonic() - t)
+            if net.state == DOWN:
+                return
+    t = threading.Thread(target=passes, daemon=True)
+    t.start()
+    t.join(client.CONNECT_S * 3)
+    hung = t.is_alive()
+    broker.close()  # (frees a pass that waits with no end)
+    t.join(5)
+    assert not hung, "a pass waited past %d s" % (client.CONNECT_S * 3)
+    assert net.state == DOWN and "110" in net.status(), (net.status(), said)  # ETIMEDOUT
+    assert client.CONNECT_S * 0.9 <= worst[0] <= client.CONNECT_S * 2, worst
