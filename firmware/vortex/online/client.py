@@ -278,10 +278,10 @@ class Online:
             data = c.load()
             if not data:
                 return
-            head, start, words = bytes(data).split(b"\n", 2)
+            head, start, kept = bytes(data).split(b"\n", 2)
             if head.decode() != "%s %d" % (room.name, room.side):
                 return  # another room's, or the other seat's: replaced once we have a game
-            words = bytearray(words)
+            words = bytearray(kept)
             for record in c.records():
                 words.extend(record)
             code, line = room.receive(p.topic(room.name, p.STATE),
