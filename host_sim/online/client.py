@@ -78,6 +78,7 @@ class Connection:
         self.topics = list(subscribe)
         self.hello = hello
         self.connected = False
+        self.wake = None  # called (from paho's thread) when an event is queued
         self._events = queue.Queue()
         self._wake_r = self._wake_w = None  # the pipe fileno() gives, made by start()
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
@@ -107,6 +108,8 @@ class Connection:
                 os.write(self._wake_w, b"!")
             except (BlockingIOError, OSError):
                 pass  # the pipe is full (a byte waits already) or closed
+        if self.wake is not None:
+            self.wake()
 
     def _on_connect(self, client, userdata, flags, reason, properties=None):
         if reason.is_failure:

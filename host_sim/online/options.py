@@ -3,8 +3,9 @@ watch), and the broker they meet on.
 
     --online ROOM          the room, the name both players type
     --broker ADDRESS       HOST[:PORT], mqtt://... or mqtts://... (TLS); default: this
-                           machine's port 1883, where an embedded broker is started
-                           when nothing listens (a local game needs no install)
+                           machine's port 1883 (VORTEX_LOCAL_PORT), where an embedded
+                           broker is started when nothing listens (a local game needs
+                           no install)
     --seat light|dark      default: the free one, light first
     --secret TEXT          the room's secret, the same for both players (also
                            VORTEX_ROOM_SECRET); without it on this machine's broker,
@@ -17,7 +18,14 @@ import socket
 from host_sim import cli
 
 LOCAL = "127.0.0.1:1883"
+LOCAL_PORT_ENV = "VORTEX_LOCAL_PORT"  # this machine's broker on another port (the tests' own)
 SECRET_ENV = "VORTEX_ROOM_SECRET"
+
+
+def local():
+    """This machine's broker's address: LOCAL, or its port from the environment."""
+    port = os.environ.get(LOCAL_PORT_ENV)
+    return LOCAL if not port else "127.0.0.1:%s" % port
 
 
 def room_name(text):
@@ -42,7 +50,7 @@ def add_broker(p):
     p.add_argument("--broker", type=broker_address, metavar="ADDRESS",
                    help="the MQTT broker: HOST[:PORT], mqtt://HOST[:PORT] or mqtts://HOST[:PORT] "
                         "(TLS); user and password from VORTEX_MQTT_USER and VORTEX_MQTT_PASSWORD "
-                        "(default %s, started here if nothing listens)" % LOCAL)
+                        "(default %s, started here if nothing listens)" % local())
 
 
 def add_arguments(p, room=True):
@@ -80,7 +88,10 @@ def broker(opts):
     from .client import Address
     if opts.broker is not None:
         return opts.broker, None
-    address = Address.parse(LOCAL)
+    try:
+        address = Address.parse(local())
+    except ValueError as e:
+        raise cli.Failure("%s: %s" % (LOCAL_PORT_ENV, e))
     try:
         socket.create_connection((address.host, address.port), timeout=1).close()
         return address, None  # a broker is there (mosquitto, or another game's embedded one)
