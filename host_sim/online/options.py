@@ -82,9 +82,43 @@ def is_loopback(address):
     return address.host in ("localhost", "::1") or address.host.startswith("127.")
 
 
+class LocalBroker:
+    """This machine's broker, for a game given none: the one listening on
+    its port (another window's), or one embedded in this program, started
+    when none listens: at the start, or later, when the window that
+    started it has closed (ensure(), on a failed try to connect: the next
+    window to find it gone starts one, and the players' states, kept by
+    each, fill the new broker's room again). stop() stops ours, if any."""
+
+    def __init__(self, address):
+        self.address = address
+        self.embedded = None
+
+    def ensure(self):
+        """A broker on the port: None, or why none could be started."""
+        if self.embedded is not None:
+            return None
+        try:
+            socket.create_connection((self.address.host, self.address.port), timeout=1).close()
+            return None  # a broker is there (mosquitto, or another window's embedded one)
+        except OSError:
+            pass
+        from .broker import Embedded, BrokerError
+        try:
+            self.embedded = Embedded(self.address.port).start()
+        except BrokerError as e:
+            return str(e)
+        return None
+
+    def stop(self):
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None
+
+
 def broker(opts):
-    """(address, embedded broker or None): the broker given, or this
-    machine's; an embedded one started there when nothing listens."""
+    """(address, LocalBroker or None): the broker given, or this machine's,
+    an embedded one started there when nothing listens."""
     from .client import Address
     if opts.broker is not None:
         return opts.broker, None
@@ -92,16 +126,11 @@ def broker(opts):
         address = Address.parse(local())
     except ValueError as e:
         raise cli.Failure("%s: %s" % (LOCAL_PORT_ENV, e))
-    try:
-        socket.create_connection((address.host, address.port), timeout=1).close()
-        return address, None  # a broker is there (mosquitto, or another game's embedded one)
-    except OSError:
-        pass
-    from .broker import Embedded, BrokerError
-    try:
-        return address, Embedded(address.port).start()
-    except BrokerError as e:
-        raise cli.Failure(str(e))
+    here = LocalBroker(address)
+    why = here.ensure()
+    if why:
+        raise cli.Failure(why)
+    return address, here
 
 
 def secret(opts, room, address):
@@ -117,7 +146,8 @@ def secret(opts, room, address):
 
 
 def player(opts, room, start=None, log=None, watch=False):
-    """The Player for these options, started: (player, embedded broker or None)."""
+    """The Player for these options, started: (player, this machine's
+    LocalBroker or None; stop() it when done)."""
     from vortex.engine.defs import LIGHT, DARK
     from vortex.online.protocol import WATCH
     from .player import Player
@@ -126,10 +156,21 @@ def player(opts, room, start=None, log=None, watch=False):
     except ImportError:
         raise cli.Failure("online play needs paho-mqtt: pip install -r requirements-dev.txt "
                           "(make test sets up .venv with it)")
-    address, embedded = broker(opts)
+    address, here = broker(opts)
     if watch:
         key, seat = None, WATCH
     else:
         key = secret(opts, room, address)
         seat = {"light": LIGHT, "dark": DARK}.get(opts.seat)
-    return Player(address, room, key, seat, start, log).start(), embedded
+    pl = Player(address, room, key, seat, start, log)
+    if here is not None:
+        def unreachable():
+            had = here.embedded
+            why = here.ensure()
+            if why:
+                pl.log("no broker on %s and none started here: %s" % (address, why))
+            elif here.embedded is not had:
+                pl.log("this machine's broker had gone (the window that ran it closed): "
+                       "one started here on %s" % address)
+        pl.unreachable = unreachable
+    return pl.start(), here

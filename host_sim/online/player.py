@@ -180,6 +180,7 @@ class Player:
         self.log = log or (lambda line: None)
         self.cache = RoomCache() if cache is None else cache or None
         self.wake = wake
+        self.unreachable = None  # called when a try to connect fails (options: a local broker)
         self.room = None
         self.conn = None
         self.probing = False
@@ -281,6 +282,8 @@ class Player:
                 self.failures += 1
                 if self.failures in (1, 5) or self.failures % 20 == 0:  # said, not every second
                     self.log("cannot reach the broker %s: trying again" % self.address)
+                if self.unreachable is not None:
+                    self.unreachable()
             else:
                 changed |= self._message(topic, payload)
         if self.up and not self.settled and time.monotonic() - self.up_at >= self.settle_s:
