@@ -44,6 +44,9 @@ def uf2_file(tmp_path_factory):
     return build_uf2.build(micropython, str(tmp_path_factory.mktemp("uf2"))), micropython
 
 
+# The project's broker configuration, from the tree these tests are in (make
+# mutate runs them in a scratch tree of their own: tools/mutate.py).
+MOSQUITTO_CONF = os.path.join(ROOT, "tools", "mosquitto", "local.conf")
 _USERS = [0]
 
 
@@ -68,5 +71,5 @@ def mosquitto(tmp_path):
     why = mosquitto_missing()
     if why:
         pytest.skip(why)
-    with Mosquitto(str(tmp_path / "broker")) as broker:
+    with Mosquitto(str(tmp_path / "broker"), config=MOSQUITTO_CONF) as broker:
         yield broker

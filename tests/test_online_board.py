@@ -26,7 +26,7 @@ from mpy import micropython, ROOT
 LIB = os.path.join(sys.prefix, "micropython-lib")
 UPY = os.path.join(ROOT, "tests", "upy")
 CHECKS = os.path.join(ROOT, "tests", "online_board_checks.py")
-ACL = os.path.join(ROOT, "tools", "mosquitto", "acl")
+ACL = os.path.join(ROOT, "tools", "mosquitto", "acl")  # (the tests' tree: make mutate's too)
 USERS = {"alice": "alice-pw-1", "bob": "bob-pw-2", "carol": "watch-only"}
 
 
@@ -36,7 +36,8 @@ def mosquitto(folder, extra):
     why = mosquitto_missing()
     if why:
         pytest.skip(why)
-    return Mosquitto(folder, extra=extra)
+    return Mosquitto(folder, extra=extra, config=os.path.join(ROOT, "tools", "mosquitto",
+                                                               "local.conf"))
 
 
 @pytest.fixture
