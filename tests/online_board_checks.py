@@ -272,6 +272,7 @@ def test_the_opponents_side_played_here_is_taken_back():
     # Dark to act: light's player lays a tile for dark on light's board.
     light.rig.act("W@g2")
     pump((light, dark), lambda: light.said("taken back"))
+    assert light.said("online: W@g2 taken back: it is for dark to play, from the room")
     pump((light, dark), lambda: len(light.rig.board.pos.stack) == 1)
     assert dark.online.room.number() == 1 and dark.rig.board.pending < 0
     light.online.command(["off"])

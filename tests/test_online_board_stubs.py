@@ -143,8 +143,43 @@ def test_the_rooms_state_delivered_late_is_the_game_not_a_new_one():
     assert net.room.actions == ["W@d4", "F@e5"], said
     assert not states(broker), "published a state over the room's"
     assert not [line for line in said if "started with the board's game" in line]
+    assert "online: state by laptop-ann: 2 actions, 2 new" in said
     run(net, clock, 500)
     assert net.board.pos.stack and len(net.board.pos.stack) == 2  # the board took it
+
+
+def test_what_the_room_is_owed_is_published_once_and_at_most_every_2_s():
+    """A stranger's forged state, claim and presence, and an ask: each put
+    right with one publish (then nothing owed), a kind at most every
+    REPAIR_MS however fast the forgeries come."""
+    clock = Clock()
+    broker = Broker(clock)
+    net, said = board_online(broker, clock)
+    run(net, clock, 3000)  # a new room: the board's game
+    assert net.room.pos is not None and len(states(broker)) == 1
+    eve = Room(ROOM, START, "guess", LIGHT, "eve")
+    me = net.room.client
+    t0 = clock.now
+    for i, payload in enumerate((eve.state(), b"", eve.state())):  # a forgery every 500 ms
+        broker.deliver(t0 + 500 * i, p.topic(ROOM, p.STATE), bytes(payload))
+    # (each while the state's put-back waits its turn: one kind's publish keeps the others owed)
+    broker.deliver(t0 + 600, p.topic(ROOM, p.SEAT, LIGHT), eve.seat())
+    broker.deliver(t0 + 1100, p.topic(ROOM, p.PRESENCE, me), p.OFFLINE)
+    run(net, clock, 10000)
+
+    def sent(topic):
+        return [t - t0 for t, tp, _, retain in broker.published if tp == topic and t >= t0
+                and retain]
+    put = sent(p.topic(ROOM, p.STATE))
+    assert len(put) == 2 and put[1] - put[0] == client.REPAIR_MS, put
+    assert len(sent(p.topic(ROOM, p.SEAT, LIGHT))) == 1
+    assert len(sent(p.topic(ROOM, p.PRESENCE, me))) == 1
+    assert net.room.due == 0
+    assert "online: refused: state by eve: bad signature for light's seat" in said
+    t0 = clock.now
+    broker.deliver(0, p.topic(ROOM, p.ASK), b"someone")
+    run(net, clock, 3000)
+    assert len(sent(p.topic(ROOM, p.STATE))) == 1 and net.room.due == 0
 
 
 def test_a_room_with_no_state_waits_for_the_seat_that_played_it():

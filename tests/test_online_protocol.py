@@ -277,6 +277,17 @@ def test_a_room_begun_with_a_boards_game_writes_the_same_state():
     raises(ProtocolError, r.begin, "not a position")
 
 
+def test_our_action_sent_again_is_ours_only():
+    light, dark = players()
+    first = light.act("W@d4")
+    assert bytes(light.message(1)) == bytes(first)  # (the same payload: a repeat is SAME)
+    dark.receive(ACTION_T, first)
+    dark.act("F@e5")
+    e = raises(ProtocolError, dark.message, 1)
+    assert str(e) == "action 1 is not ours to send"
+    assert dark.receive(ACTION_T, light.message(1)) == (SAME, "")
+
+
 def test_both_seats_acting_at_once():
     # Each acts on its own turn only; an action for the other's turn is refused there.
     light, dark = players()

@@ -29,6 +29,18 @@ def test_escapes_round_trip():
     assert unescape("Home%20Net") == "Home Net"
     for bad in ("%2", "%zz", "abc%", "%ff"):
         raises(SettingError, unescape, bad)
+    # printable ASCII but the space and % stays as it is; the rest is %XX
+    assert escape("!a=b~") == "!a=b~" and escape(" %") == "%20%25"
+    assert escape("\x7f\x1f") == "%7F%1F"
+
+
+def test_a_value_holding_an_equals_sign_is_kept_whole():
+    s = OnlineSettings()
+    s.set("secret", "k=v=12345")
+    s.set("room", "r1")
+    t = OnlineSettings()
+    t.load(s.dump())
+    assert t.get("secret") == "k=v=12345" and t.get("room") == "r1"
 
 
 def test_each_setting_is_checked():

@@ -602,8 +602,9 @@ class Online:
             return  # the settings menu holds the game still: in step when it closes
         pos = board.pos
         stack = pos.stack
-        if pos is not self._board_pos:  # a new game on the board: it follows the room
-            self._follow("the board started a new game")
+        if pos is not self._board_pos:  # the room's game first, or a new game on the board
+            self._follow("the board started a new game" if self._board_pos is not None
+                         else "the room's game")
             return
         nb = len(stack)
         nr = room.number()
