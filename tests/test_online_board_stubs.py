@@ -182,6 +182,37 @@ def test_what_the_room_is_owed_is_published_once_and_at_most_every_2_s():
     assert len(sent(p.topic(ROOM, p.STATE))) == 1 and net.room.due == 0
 
 
+def test_an_action_the_board_cannot_ask_for_is_said_once():
+    """The board's own clock ran out for the side the room's action is for
+    (the board's game is over, the room's is not): the board cannot ask
+    for it, says why once, and asks again once something changes."""
+    from host_sim.scenario import Rig
+    from vortex.app.session import Settings
+    rig = Rig(settings=Settings(clock_ms=60000))
+    broker = Broker(lambda: rig.now)
+    said = []
+    net = Online(rig.board, broker.module(), clock=lambda: rig.now, say=said.append,
+                 client="vx-stub")
+    for words in (["broker", "stub.example"], ["room", ROOM], ["side", "light"],
+                  ["secret", SECRET], ["on"]):
+        net.command(words)
+    rig.service.online = net
+    rig.wait(3000)  # joined; no state: a new room with the board's game
+    assert net.room.pos is not None and net.room.number() == 0
+    rig.act("W@d4")
+    rig.wait(200)
+    assert net.room.actions == ["W@d4"]
+    rig.wait(61000)  # dark's time on this board's clock runs out
+    assert rig.board.result() is not None
+    dark = Room(ROOM, START, SECRET, DARK, "laptop-ann")
+    dark.receive(p.topic(ROOM, p.ACTION), net.room.message(1))
+    broker.deliver(0, p.topic(ROOM, p.ACTION), bytes(dark.act("F@e5")))
+    rig.wait(2000)
+    assert [line for line in said if "cannot ask" in line] == [
+        "online: cannot ask the board for F@e5: the game is over"], said
+    assert net.room.actions == ["W@d4", "F@e5"] and rig.board.pending < 0
+
+
 def test_a_room_with_no_state_waits_for_the_seat_that_played_it():
     """No state, but dark's seat claimed with the room's secret: the board
     asks for the game, says what it waits for and blinks dark's colour;
