@@ -359,6 +359,13 @@ def test_signed_texts_have_one_form():
         refused(dark, STATE_T, written(body), "one form")
     for by in ("by  light x %s", "by light x %s ", " by light x %s"):
         refused(dark, STATE_T, written(good, by), "one form")
+    e = raises(ProtocolError, p.read_state, written("start %s\nactions  W@d4" % START))
+    assert str(e) == "state: actions not written in their one form (single spaces)"
+    e = raises(ProtocolError, p.read_state, written(good, "by light x/y %s"))
+    assert str(e) == "state: client id x/y: only letters, digits, - _ and ."
+    # read in place from what a client library hands over: bytes, bytearray, memoryview
+    for kind in (bytes, bytearray, memoryview):
+        assert list(p.read_state(kind(written(good)))[1]) == moves
     assert p.read_state(written("start %s\nactions" % START))[1] == []  # an empty game
 
 
@@ -458,11 +465,15 @@ def test_seats_and_presence():
     pres = p.topic(ROOM, p.PRESENCE, "dark-1")
     assert light.opponent_online() is False
     assert light.receive(pres, dark.presence())[0] == NOTED and light.opponent_online()
-    assert light.receive(pres, dark.presence())[0] == SAME
+    assert light.receive(pres, dark.presence()) == (SAME, "")
     assert light.receive(pres, p.OFFLINE) == (NOTED, "dark-1 offline")
     assert light.opponent_online() is False
     assert light.receive(seat_t, b"")[0] == NOTED and light.seats[DARK] is None
     refused(light, pres, b"online purple", "presence")
+    e = raises(ProtocolError, p.read_presence, b"online purple")
+    assert str(e) == "presence: expected online light|dark|watch or offline"
+    e = raises(ProtocolError, p.read_seat, b"me 1234")
+    assert str(e) == "seat: expected client and a 32-digit proof"
 
 
 def test_what_a_seat_owes_the_room():
