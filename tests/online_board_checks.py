@@ -272,7 +272,7 @@ def test_the_opponents_side_played_here_is_taken_back():
     # Dark to act: light's player lays a tile for dark on light's board.
     light.rig.act("W@g2")
     pump((light, dark), lambda: light.said("taken back"))
-    assert light.said("online: W@g2 taken back: it is for dark to play, from the room")
+    assert "online: W@g2 taken back: it is for dark to play, from the room" in light.log
     pump((light, dark), lambda: len(light.rig.board.pos.stack) == 1)
     assert dark.online.room.number() == 1 and dark.rig.board.pending < 0
     light.online.command(["off"])
@@ -295,6 +295,8 @@ def test_a_board_joining_late_or_starting_afresh_takes_the_rooms_game():
     commands.new_game(dark.rig.board)
     pump((light, dark, again), lambda: len(dark.rig.board.pos.stack) == 3)
     assert dark.rig.board.pos.text() == light.rig.board.pos.text()
+    assert "online: the board started a new game: the board follows the room (action 3)" \
+        in dark.log
     assert dark.online.room.number() == 3
     # and the game goes on, once the players have put their boards as the LEDs show
     dark.rig.tidy()
