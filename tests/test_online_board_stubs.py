@@ -76,6 +76,8 @@ class Broker:
                 broker.published.append((broker.clock(), topic, bytes(msg), retain))
 
             def check_msg(self):
+                if not broker.reachable:
+                    raise OSError(104, "ECONNRESET")
                 for item in broker.later:
                     if item[0] <= broker.clock():
                         broker.later.remove(item)
@@ -182,13 +184,12 @@ def test_what_the_room_is_owed_is_published_once_and_at_most_every_2_s():
     assert len(sent(p.topic(ROOM, p.STATE))) == 1 and net.room.due == 0
 
 
-def test_an_action_the_board_cannot_ask_for_is_said_once():
-    """The board's own clock ran out for the side the room's action is for
-    (the board's game is over, the room's is not): the board cannot ask
-    for it, says why once, and asks again once something changes."""
+def rig_online(**settings):
+    """A virtual board (host_sim's Rig: the firmware's own pass) online
+    through the stand-in broker, as light, in a new room."""
     from host_sim.scenario import Rig
     from vortex.app.session import Settings
-    rig = Rig(settings=Settings(clock_ms=60000))
+    rig = Rig(settings=Settings(**settings))
     broker = Broker(lambda: rig.now)
     said = []
     net = Online(rig.board, broker.module(), clock=lambda: rig.now, say=said.append,
@@ -199,6 +200,51 @@ def test_an_action_the_board_cannot_ask_for_is_said_once():
     rig.service.online = net
     rig.wait(3000)  # joined; no state: a new room with the board's game
     assert net.room.pos is not None and net.room.number() == 0
+    return rig, broker, net, said
+
+
+def test_a_board_played_on_while_away_follows_the_room():
+    """Both sides played on the board while it could not reach the broker
+    (two actions the room does not have, one of them the opponent's): back,
+    the board takes the room's game, saying how far apart they were."""
+    rig, broker, net, said = rig_online()
+    broker.reachable = False
+    rig.wait(200)
+    assert net.state == DOWN
+    rig.act("W@d4")
+    rig.settle()
+    rig.act("F@e5")
+    rig.settle()
+    assert len(rig.board.pos.stack) == 2
+    broker.reachable = True
+    rig.wait(3000)
+    assert net.state == UP
+    assert "online: the board is 2 actions ahead of the room: the board follows the room " \
+           "(action 0)" in said, said
+    assert rig.board.pos.stack == [] and net.room.actions == []
+
+
+def test_an_action_taken_back_on_the_board_is_asked_for_again():
+    """The room has our action; the player takes it back on the board: the
+    board asks for it again (the room's game is the game), and the
+    connection is none the worse."""
+    from vortex.app import commands
+    rig, broker, net, said = rig_online()
+    rig.act("W@d4")
+    rig.wait(200)
+    assert net.room.actions == ["W@d4"]
+    commands.takeback(rig.board)
+    rig.wait(500)
+    assert rig.board.pos.stack == [] and rig.board.pending >= 0
+    assert rig.board.pos.action_text(rig.board.pending) == "W@d4"
+    assert net.state == UP and not [line for line in said if "lost" in line], said
+
+
+def test_an_action_the_board_cannot_ask_for_is_said_once():
+    """The board's own clock ran out for the side the room's action is for
+    (the board's game is over, the room's is not): the board cannot ask
+    for it, says why once, and asks again once something changes."""
+    rig, broker, net, said = rig_online(clock_ms=60000)
     rig.act("W@d4")
     rig.wait(200)
     assert net.room.actions == ["W@d4"]
