@@ -129,6 +129,64 @@ def test_the_backoff_grows_to_its_longest_and_stays_there():
     assert net.state == UP and net.tries == 0
 
 
+class Radio:
+    """A Pico W's WLAN as the client uses it: joined once asked and `up`."""
+
+    def __init__(self):
+        self.on = False
+        self.asked = []  # (ssid, key) of each connect()
+        self.up = True
+
+    def active(self, on=None):
+        if on is not None:
+            self.on = on
+        return self.on
+
+    def connect(self, ssid, key=None):
+        assert self.on, "connect() on an inactive interface"
+        self.asked.append((ssid, key))
+
+    def status(self):
+        return 3 if self.isconnected() else 1
+
+    def isconnected(self):
+        return bool(self.asked) and self.up
+
+
+def test_the_wifi_joins_in_the_background_and_its_loss_is_a_lost_connection():
+    """The WLAN asked to join with the settings (and asked again after 20 s
+    without it); the broker tried once it is up; the WiFi gone while in
+    the room: the connection is lost, said, and the WiFi awaited again."""
+    clock = Clock()
+    broker = Broker(clock)
+    radio = Radio()
+    radio.up = False
+    said = []
+    net = Online(Board(), broker.module(), wifi=radio, clock=clock, say=said.append,
+                 client="vx-stub")
+    for words in (["ssid", "Home%20Net"], ["wifi-key", "radio-key-1"], ["broker", "stub.example"],
+                  ["room", ROOM], ["side", "light"], ["secret", SECRET], ["on"]):
+        net.command(words)
+    run(net, clock, 19000)
+    assert radio.asked == [("Home Net", "radio-key-1")] and net.status() == "wifi (status 1)"
+    assert not broker.tries
+    run(net, clock, 2000)  # 20 s without it: asked again
+    assert len(radio.asked) == 2
+    radio.up = True
+    run(net, clock, 3000)
+    assert net.state == UP and len(broker.tries) == 1
+    radio.up = False
+    run(net, clock, 200)
+    assert "online: connection lost (the WiFi is gone): trying again" in said
+    assert net.state == client.WIFI and len(radio.asked) == 3
+    net.command(["wifi-key", "-"])  # an open network now: asked with no key
+    run(net, clock, 200)
+    assert radio.asked[-1] == ("Home Net", None)
+    radio.up = True
+    run(net, clock, 3000)
+    assert net.state == UP
+
+
 def test_the_rooms_state_delivered_late_is_the_game_not_a_new_one():
     """A transport that hands the retained state over 1 s after the
     subscription (on loopback it comes first): the board waits for it, and

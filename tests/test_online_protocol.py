@@ -176,6 +176,8 @@ def test_malformed_actions_refused():
     assert "too long" in str(e)
     e = raises(ProtocolError, p.read_action, b"12345678901234 " + b" ".join(words[1:]))
     assert str(e) == "action: 123456789012 is not a number from 1 to 1500"  # (cut at 12)
+    e = raises(ProtocolError, p.read_action, good[:-1] + b"G")
+    assert str(e) == "action: the signature is not 32 hex digits"
     # a room that has read no state yet cannot judge an action
     assert Room(ROOM, None, SECRET, DARK, "d").receive(ACTION_T, good) == (
         REFUSED, "action 3 light W@d4: no state read yet, the game's start is unknown")

@@ -260,6 +260,7 @@ class Online:
         self._nb = self._nr = -1  # what the last sync saw: the board's and the room's counts
         self._refused = False  # the board refused the room's action at those counts
         self.state = WIFI
+        self._wifi_on = False  # (new settings, a new key perhaps: the WiFi asked again at once)
         self.tries = 0
         self._next = self.clock()
         t = ticks_add(self._next, -REPAIR_MS)
