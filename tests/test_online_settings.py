@@ -86,6 +86,10 @@ def test_the_link_sets_them_and_hides_the_secrets():
     errors = [ln for ln in lines if " error " in ln]
     assert len(errors) == 3 and "no online setting colour" in errors[0], errors
     assert "online takes nothing" in errors[1] and "side is light, dark or watch" in errors[2]
+    _, net = online()
+    e = raises(SettingError, net.command, ["room", "r1", "extra"])
+    assert str(e) == "online takes nothing, settings, on, off, or a name and a value, as online " \
+        "room friday"
     assert net.settings.get("secret") == "oak tree 7"
 
 
@@ -124,6 +128,17 @@ def test_kept_across_a_restart_and_a_power_cut():
             break
         k += 1
     assert k >= 8
+
+
+def test_settings_that_do_not_read_are_said_and_left_off():
+    fs = MemFS()
+    FileStore(PATH, fs).save(b"garbage here")
+    said = []
+    board = Board()
+    net = Online(board, None, FileStore(PATH, fs), clock=lambda: 0, say=said.append,
+                 client="vx-0011223344556677")
+    assert said == ["online settings not read: online settings: not a settings file"]
+    assert net.status() == "off" and not net.settings.on
 
 
 def test_online_play_waits_for_what_it_needs():
