@@ -86,8 +86,8 @@ def test_the_link_sets_them_and_hides_the_secrets():
     errors = [ln for ln in lines if " error " in ln]
     assert len(errors) == 3 and "no online setting colour" in errors[0], errors
     assert "online takes nothing" in errors[1] and "side is light, dark or watch" in errors[2]
-    _, net = online()
-    e = raises(SettingError, net.command, ["room", "r1", "extra"])
+    _, other = online()
+    e = raises(SettingError, other.command, ["room", "r1", "extra"])
     assert str(e) == "online takes nothing, settings, on, off, or a name and a value, as online " \
         "room friday"
     assert net.settings.get("secret") == "oak tree 7"
