@@ -116,6 +116,59 @@ def states(broker, since=0):
             and t >= since]
 
 
+def game(n, seed=3):
+    """n legal actions from the start (a small LCG's choice)."""
+    from vortex.engine.position import Position
+    pos = Position()
+    out = []
+    for _ in range(n):
+        acts = list(pos.legal_actions())
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        a = acts[seed % len(acts)]
+        out.append(pos.action_text(a))
+        pos.push(a)
+    return out
+
+
+def test_the_rooms_game_kept_on_the_board_is_read_back_whole_each_time():
+    """The board's copy of the room's game (its flash: a snapshot and a
+    journal), longer than a pass replays: read back a few actions a pass,
+    kept as it is, and read back whole again at the next start; a copy
+    that does not read is said and left."""
+    from hal_fake_fs import MemFS
+    from vortex.hal.store import FileStore
+    fs = MemFS()
+    texts = game(40)
+    store = FileStore("/room.bin", fs)
+    store.save(("%s 0\n%s\n" % (ROOM, START)).encode() + "".join(" " + t for t in texts[:30])
+               .encode())
+    for t in texts[30:]:
+        store.append((" " + t).encode())
+    for start in range(3):
+        clock = Clock()
+        broker = Broker(clock)
+        said = []
+        net = Online(Board(), broker.module(), clock=clock, say=said.append, client="vx-stub",
+                     cache=FileStore("/room.bin", fs))
+        for words in (["broker", "stub.example"], ["room", ROOM], ["side", "light"],
+                      ["secret", SECRET], ["on"]):
+            net.command(words)
+        assert "online: room %s: its game as kept here, 40 actions" % ROOM in said, said
+        run(net, clock, 3000)
+        assert net.room.actions == texts and not net.room.replaying(), said
+        assert not [line for line in said if "refused" in line], said
+    FileStore("/room.bin", fs).save(b"no lines here")
+    said = []
+    net = Online(Board(), Broker(Clock()).module(), clock=Clock(), say=said.append,
+                 client="vx-stub", cache=FileStore("/room.bin", fs))
+    for words in (["broker", "stub.example"], ["room", ROOM], ["side", "light"],
+                  ["secret", SECRET], ["on"]):
+        net.command(words)
+    assert "online: the room's game kept here not read: not enough values to unpack " \
+           "(expected 3, got 1)" in said, said
+    assert net.room.pos is None
+
+
 def test_the_backoff_grows_to_its_longest_and_stays_there():
     clock = Clock()
     broker = Broker(clock, reachable=False)
@@ -175,6 +228,7 @@ def test_the_wifi_joins_in_the_background_and_its_loss_is_a_lost_connection():
     radio.up = True
     run(net, clock, 3000)
     assert net.state == UP and len(broker.tries) == 1
+    assert net.status() == "up room %s light actions 0" % ROOM  # (the WLAN's status: joining only)
     radio.up = False
     run(net, clock, 200)
     assert "online: connection lost (the WiFi is gone): trying again" in said

@@ -45,6 +45,8 @@ def test_a_value_holding_an_equals_sign_is_kept_whole():
 
 def test_each_setting_is_checked():
     s = OnlineSettings()
+    s.set("ssid", "x" * 32)  # (802.11's longest)
+    assert s.get("ssid") == "x" * 32
     for name, word in (("ssid", "x" * 33), ("wifi-key", "short"), ("broker", "a b"),
                        ("broker", "host:0"), ("broker", "host:99999"), ("broker", "host:x"),
                        ("broker", ":1883"), ("tls", "yes"), ("room", "a/b"), ("room", "r+"),
