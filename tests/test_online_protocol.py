@@ -370,6 +370,8 @@ def test_signed_texts_have_one_form():
     assert str(e) == "state: actions not written in their one form (single spaces)"
     e = raises(ProtocolError, p.read_state, written(good, "by light x/y %s"))
     assert str(e) == "state: client id x/y: only letters, digits, - _ and ."
+    e = raises(ProtocolError, p.read_state, written(good)[:-1] + b"Z")
+    assert str(e) == "state: the signature is not 32 hex digits"
     # read in place from what a client library hands over: bytes, bytearray, memoryview
     for kind in (bytes, bytearray, memoryview):
         assert list(p.read_state(kind(written(good)))[1]) == moves
