@@ -89,11 +89,13 @@ PACKAGES = {
         "test_online_protocol.py", "test_online_sign.py", "test_online_fuzz.py",
         "test_online_docs.py", "test_online_settings.py", "test_online_board_stubs.py",
         "test_online_board.py::test_board_online_in_this_process", "test_app_remote.py"]),
-    # The host's online play: its in-process tests against mosquitto (test_online_cli
-    # runs processes, out of mutmut's sight) and the bridge's.
-    # (test_online_client's check of broker.py's own path to the configuration is
-    # left out: in the scratch tree host_sim is under src/)
-    "host_online": (["host_sim/online"], [], [
+    # The host's online play: its in-process tests against mosquitto and the
+    # bridge's. options.py and watch.py are the commands' own, which only
+    # test_online_cli runs (processes, out of mutmut's sight). (test_online_client's
+    # check of broker.py's own path to the configuration is left out: in the
+    # scratch tree host_sim is under src/.)
+    "host_online": (["host_sim/online"], ["src/host_sim/online/options.py",
+                                          "src/host_sim/online/watch.py"], [
         "test_online_play.py", "test_host_bridge.py"] + ["test_online_client.py::" + t for t in (
             "test_address", "test_address_refused_in_words", "test_queued_while_away_and_will",
             "test_publish_while_the_broker_is_down", "test_broker_restart_keeps_the_queue",
