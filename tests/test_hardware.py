@@ -16,7 +16,7 @@ sys.path.insert(0, HW)
 
 import pins  # noqa: E402
 import power  # noqa: E402
-from boardgen import physics as ph, sweep  # noqa: E402
+from boardgen import orderable, physics as ph, sweep  # noqa: E402
 from boardgen.parts import CATALOGUE  # noqa: E402
 
 
@@ -246,14 +246,14 @@ def test_the_controller_power_path(boards):
     q, = ctrl.kinds["PMOS"]
     assert ctrl.net(q, "PMOS", "D") == "+5V" and ctrl.net(q, "PMOS", "S") == "VBUS_FUSED"
     seen = 0.0
-    from boardgen.bom import _value
+    from boardgen.orderable import parse_value
     for net in ("VBUS_IN", "VBUS_FUSED"):
         for ref, pin in ctrl.nets[net]:
             kind = ctrl.parts[ref][0]
             if CATALOGUE[kind][0] == "C":                 # a capacitor, whatever its kind
                 other = ctrl.where[(ref, "2" if pin == "1" else "1")]
                 if other == "GND":
-                    seen += _value(_values("controller")[ref], "F")
+                    seen += parse_value(_values("controller")[ref], "F")
     assert 0 < seen <= 10e-6
 
 
@@ -438,7 +438,11 @@ def _check_coils(c):
         assert abs(pc["Z_port"].real / z0 - 1) <= 0.15, (f, pc["Z_port"], z0)
         assert abs(pc["Z_port"].imag) <= 0.15 * z0, (f, pc["Z_port"])
         assert pc["supply_max_mA"] <= d.MFRC522_TX_MAX_A * 1000, (f, pc["supply_max_mA"])
-        assert sum(pc["C1_parts"]) == pytest.approx(pc["C1"], rel=d.C1_TOLERANCE + 0.01)
+        top = max(orderable.C0G_VALUES)
+        if pc["C1"] <= 2 * top:
+            assert sum(pc["C1_parts"]) == pytest.approx(pc["C1"], rel=d.C1_TOLERANCE + 0.01)
+        else:       # a DC block past the 0603 C0G series: its two largest (the limits above hold)
+            assert pc["C1_parts"] == (top, top), (f, pc["C1_parts"])
 
 
 def test_every_coil_meets_the_limits_with_its_estimated_feed():

@@ -441,3 +441,49 @@ def test_sequence_numbers_wrap_after_999999():
         out.end()
     sent = bytes(out.pending(256)).decode()
     assert sent == "999998 a\n999999 b\n0 c\n", sent
+
+
+def ask(h, command):
+    """Send a command and tick until its answer came (a long line takes a
+    few ticks: the link reads 64 bytes a tick); the messages sent."""
+    h.pipe.send(command + "\n")
+    got = []
+    for _ in range(8):
+        h.rig.tick()
+        got += h.read()
+        if answers(got):
+            return got
+    return got
+
+
+def test_a_game_given_whole_a_line_at_a_time():
+    h = Host()
+    ask(h, "subscribe action")
+    assert ask(h, "game + W@d4") == [("error", "no game begun: game START first")]
+    assert ask(h, "game 8/8 l")[0][0] == "error"  # not a position
+    assert ask(h, "game " + START) == [("ok", "game 0")]
+    assert ask(h, "game + W@d4 F@e5") == [("ok", "game 2")]
+    # A line with an illegal action: refused whole, none of its actions kept.
+    got = ask(h, "game + A@a1 W@d4")
+    assert got[0][0] == "error" and got[0][1].startswith("action 4: "), got
+    assert ask(h, "game + A@a1") == [("ok", "game 3")]
+    assert len(h.board.pos.stack) == 0  # nothing taken until the end
+    assert ask(h, "game end x")[0][0] == "error"
+    got = ask(h, "game end")
+    assert got[0] == ("ok", "game 3") and ("new", START) in got, got
+    assert [action_text(a) for a in h.board.pos.stack] == ["W@d4", "F@e5", "A@a1"]
+    assert h.board.start == START
+    assert ask(h, "game end") == [("error", "no game begun: game START first")]
+    # From another start, and a host gone: what it began is dropped.
+    battle = Position(START)
+    assert ask(h, "game " + battle.text()) == [("ok", "game 0")]
+    h.pipe.leave()
+    assert ask(h, "game end") == [("error", "no game begun: game START first")]
+
+
+def test_a_game_given_whole_waits_for_the_menu():
+    h = Host()
+    ask(h, "game " + START)
+    h.board.menu = object()  # (the settings menu open on the board)
+    assert ask(h, "game end") == [("error", "the settings menu is open on the board")]
+    h.board.menu = None

@@ -5,13 +5,10 @@ there as a subprocess and answers in JSON. Without KiCad (`make test` installs
 it when root) these tests skip, saying why.
 """
 import collections
-import csv
 import functools
-import io
 import json
 import os
 import subprocess
-import zipfile
 
 import pytest
 
@@ -459,43 +456,6 @@ print(json.dumps(feeds.measure(b, netlist.read(%r))))
 """ % (os.path.join(GENERATED, "rank.kicad_pcb"), os.path.join(GENERATED, "rank.net")))
     assert [r[1] for r in rows] == list(range(8))
     assert all(r[0] == "rank" and r[2] > 0 and r[3] > 0 for r in rows)
-
-
-@pytest.fixture(scope="module")
-def fab(tmp_path_factory):
-    out = tmp_path_factory.mktemp("fab")
-    _run("import fab\nprint(json.dumps(fab.build_all(%r, %r, %r)))" % (GENERATED, str(out), str(out)),
-         timeout=600)
-    return out
-
-
-@pytest.mark.parametrize("board", BOARDS)
-def test_the_fab_zip_has_every_layer_the_drill_the_bom_and_the_placement(fab, board):
-    with zipfile.ZipFile(os.path.join(fab, board + ".zip")) as z:
-        names = z.namelist()
-        for layer in ("F_Cu", "B_Cu", "F_Mask", "B_Mask", "F_Silkscreen", "B_Silkscreen",
-                      "F_Paste", "B_Paste", "Edge_Cuts"):
-            gbr = [n for n in names if n.endswith("-%s.gbr" % layer)]
-            assert gbr, layer
-            assert z.read(gbr[0]).rstrip().endswith(b"M02*"), layer      # a whole Gerber file
-        assert any(n.endswith(".drl") for n in names)
-        bom = list(csv.reader(io.StringIO(z.read(board + "-bom.csv").decode())))
-        cpl = list(csv.reader(io.StringIO(z.read(board + "-cpl.csv").decode())))
-    assert bom[0] == ["Comment", "Designator", "Footprint", "LCSC Part #"]
-    assert cpl[0] == ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"]
-    fitted = _run("""
-import netlist
-n = netlist.read(%r)
-print(json.dumps(sorted(r for r, p in n.parts.items() if p.value.upper() != "DNP")))
-""" % os.path.join(GENERATED, board + ".net"))
-    assert sorted(row[0] for row in cpl[1:]) == fitted
-    in_bom = sorted(d for row in bom[1:] for d in row[1].split(","))
-    assert in_bom == fitted
-    for row in cpl[1:]:
-        assert row[3] in ("Top", "Bottom") and row[1].endswith("mm") and row[2].endswith("mm")
-    for side in ("top", "bottom"):
-        with open(os.path.join(fab, "%s-%s.svg" % (board, side))) as f:
-            assert "<svg" in f.read(2000)
 
 
 def test_the_pair_inductance_formula_on_a_known_case():
@@ -1227,3 +1187,55 @@ print(json.dumps([run(1), run(2)]))
     assert log1 == ["repair 1: 1 pads unrouted (0 fewer, 1 moved)", "repair 2: 0 pads unrouted (1 fewer, 1 moved)"]
     assert log2 == ["repair 1: 0 pads unrouted (1 fewer, 1 moved)"]
     assert after1 == after2 == [[], [], []]
+
+
+def test_the_usb_c_receptacles_front_is_where_its_drawing_puts_the_board_edge():
+    """GCT's USB4105 drawing puts the board's edge at the shell's front
+    (KiCad's footprint draws that "PCB Edge" line): on the controller the
+    line lies on the outline or at most one placement step (0.25 mm) past it,
+    never behind it (it was 1.07 mm behind: a plug's overmould met the board)."""
+    out = _run("""
+import pcbnew
+b = pcbnew.LoadBoard(%r)
+j = next(f for f in b.GetFootprints() if "USB_C" in str(f.GetFPID().GetLibItemName()))
+named = any(isinstance(i, pcbnew.FP_TEXT) and i.GetText() == "PCB Edge" for i in j.GraphicalItems())
+lines = [i for i in j.GraphicalItems() if isinstance(i, pcbnew.FP_SHAPE) and i.GetLayer() == pcbnew.Dwgs_User]
+ends = [(pcbnew.ToMM(i.GetStart().x), pcbnew.ToMM(i.GetEnd().x)) for i in lines]
+left = min(pcbnew.ToMM(d.GetStart().x) for d in b.GetDrawings() if d.GetLayer() == pcbnew.Edge_Cuts)
+print(json.dumps([named, ends, left]))
+""" % os.path.join(GENERATED, "controller.kicad_pcb"))
+    named, ends, left = out
+    assert named and len(ends) == 1 and ends[0][0] == ends[0][1]       # on the left edge: upright
+    assert -0.25 - 1e-6 <= ends[0][0] - left <= 1e-6, (ends, left)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_coils_are_out_of_bom_and_placement_and_the_origin_is_the_bottom_left_corner(board):
+    """The printed coils are copper, not parts: KiCad's exclude-from-BOM and
+    -from-placement attributes (KiKit honours them); the drill/place origin
+    (aux origin) is the board's bottom-left corner, the one origin of the
+    Gerbers, the drill and the placement."""
+    out = _run("""
+import pcbnew
+b = pcbnew.LoadBoard(%r)
+edges = [d for d in b.GetDrawings() if d.GetLayer() == pcbnew.Edge_Cuts]
+left = min(min(d.GetStart().x, d.GetEnd().x) for d in edges)
+bottom = max(max(d.GetStart().y, d.GetEnd().y) for d in edges)
+aux = b.GetDesignSettings().GetAuxOrigin()
+coils = [f.GetAttributes() for f in b.GetFootprints() if "Coil" in str(f.GetFPID().GetLibItemName())]
+both = pcbnew.FP_EXCLUDE_FROM_BOM | pcbnew.FP_EXCLUDE_FROM_POS_FILES
+print(json.dumps([[aux.x, aux.y], [left, bottom], [a & both == both for a in coils]]))
+""" % os.path.join(GENERATED, board + ".kicad_pcb"))
+    aux, corner, coils = out
+    assert aux == corner
+    assert all(coils) and len(coils) == (8 if board == "rank" else 0)
+
+
+def test_the_picos_test_point_pads_are_where_its_data_sheet_puts_them():
+    """TP2 (USB D-) and TP3 (USB D+) at (1, -24.3) and (-1, -24.3) mm from
+    the module's centre (the Pico data sheet's SMT footprint, figure 5);
+    neither pad reaches the Pico's TP1 (GND, at (0, -21), 1.5 mm square)."""
+    out = _run("import footprints\nprint(json.dumps(footprints.PICO_TP))")
+    assert out == {"TP2": [1.0, -24.3], "TP3": [-1.0, -24.3]}
+    for x, y in out.values():
+        assert abs(x) > 0.75 + 0.75 or abs(y + 21) > 0.75 + 0.75     # 1.5 mm pads apart

@@ -5,10 +5,13 @@
                                   (or into DIR); --board rank|controller: that board alone
     /usr/bin/python3 tools/pcb.py check               exit 1 if a generated layout file is stale
     /usr/bin/python3 tools/pcb.py drc BOARD.kicad_pcb KiCad's DRC: errors and unconnected pads
-    /usr/bin/python3 tools/pcb.py fab [--out DIR]     build/fab/<board>.zip and the pictures
+    .venv-kicad/bin/python tools/pcb.py fab [--out DIR]
+                                  build/fab/<board>.zip, rank-panel.zip (KiKit) and
+                                  hardware/generated/<board>-<side>.png (PcbDraw)
 
 Needs KiCad 6's pcbnew (Debian: apt-get install kicad kicad-footprints), which
-only the system python3 can import.
+only the system python3 can import; fab needs KiKit and PcbDraw too, which
+`make fab` installs into .venv-kicad, a venv of that python3.
 """
 import argparse
 import filecmp
@@ -80,8 +83,21 @@ def drc(path):
 
 def fab(out):
     _pcbnew()
+    try:
+        import kikit  # noqa: F401
+        import pcbdraw  # noqa: F401
+    except ImportError:
+        raise Failure("no KiKit or PcbDraw: run `make fab` (it installs them into .venv-kicad)")
     import fab as fab_mod
-    for name in fab_mod.build_all(GENERATED, out):
+    import generate
+    import pictures
+    for z, missing in fab_mod.build_all(GENERATED, out):
+        print("wrote", os.path.relpath(z, ROOT))
+        refs = sorted({r.rsplit("_", 1)[0] for r in missing}, key=lambda r: (r.rstrip("0123456789"), len(r), r))
+        if refs:
+            print("  placed without an LCSC number (searched by part number at the assembler, or "
+                  "consigned): " + " ".join(refs))
+    for name in pictures.draw_all(GENERATED, generate.BOARDS):
         print("wrote", os.path.relpath(name, ROOT))
     return 0
 

@@ -9,14 +9,15 @@ import io
 import os
 import sys
 
+from . import orderable
 from .parts import CATALOGUE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from vortex.engine import defs, Position, START  # noqa: E402
 
-FIELDS = ("item", "board", "per_board", "qty", "spares", "refs", "value", "manufacturer", "mpn", "description",
-          "unit_usd", "line_usd", "price_source")
+FIELDS = ("item", "board", "per_board", "qty", "spares", "refs", "value", "manufacturer", "mpn", "lcsc",
+          "checked", "description", "unit_usd", "line_usd", "price_source")
 RANK_BOARDS = 8      # schematic.RANK_BOARDS (not imported: no SKiDL needed here)
 TAG_SPARES = 4       # a tag can be written wrong or torn off: keep a few
 MAGNET_SPARES = 2
@@ -38,8 +39,27 @@ def game_counts():
             "pieces": per_side[0] + per_side[1], "per_side": per_side}
 
 
+def _size(sizes, kind):
+    """A board's size as its generated .kicad_pcb outlines it."""
+    if kind not in sizes:
+        return "not laid out yet (make pcb)"
+    w, h = sizes[kind]
+    return "%.1fx%.1f mm 2-layer" % (w, h)
+
+
+def board_sizes(folder):
+    """{board: (width, height) mm} of the generated boards in folder."""
+    from .kicad_pcb import Board
+    out = {}
+    for kind in ("rank", "controller"):
+        path = os.path.join(folder, kind + ".kicad_pcb")
+        if os.path.exists(path):
+            out[kind] = Board.read(path).size
+    return out
+
+
 # Off-board items: (item, qty key, spares, value, manufacturer, mpn, description, unit, source)
-def _off_board(g):
+def _off_board(g, sizes):
     return [
         ("tile", g["tiles"], 0, "33x33x3 mm", "-", "printed / laser-cut",
          "terrain tile, %d of each of %d terrains, 8 mm window over the LED"
@@ -54,60 +74,14 @@ def _off_board(g):
          "optional: under each magnet, see figures.md", 0.05, "A4 sheet cut, estimate"),
         ("top panel", 1, 0, "300x300x2 mm", "-", "opal acrylic", "light-diffusing top", 12.0,
          "plastics shop, estimate"),
-        ("PCB rank", RANK_BOARDS, 0, "280x35 mm 2-layer", "-", "fab order",
+        ("PCB rank", RANK_BOARDS, 0, _size(sizes, "rank"), "-", "fab order",
          "a rank board (its coils in top copper); 8 of the same", 1.20,
-         "JLCPCB-class price for 10 boards of 280 x 35 mm, 1.6 mm, HASL, / 10, estimate (README)"),
-        ("PCB controller", 1, 0, "100x90 mm 2-layer", "-", "fab order",
+         "JLCPCB-class price for 10 boards of this size, 1.6 mm, HASL, / 10, estimate (README)"),
+        ("PCB controller", 1, 0, _size(sizes, "controller"), "-", "fab order",
          "the controller board", 0.50, "JLCPCB-class price for 5 boards up to 100 x 100 mm / 5, estimate"),
         ("ribbon", RANK_BOARDS, 0, "2x20 IDC, 1.27 mm, 100 mm", "3M", "3M 3365/40 cable, 2 x 3M 89140-0101 sockets",
          "board to board: controller to rank 1, rank 1 to 2, ...", 1.50, "DigiKey cut cable and sockets, estimate"),
     ]
-
-
-_SI = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "k": 1e3, "M": 1e6}
-
-
-def _value(text, unit):
-    """'4.7uF C0G' -> 4.7e-6; '5.1k 1%' -> 5100.0 (the value's first word)."""
-    word = text.split()[0].rstrip(unit)
-    if word and word[-1] in _SI:
-        return float(word[:-1]) * _SI[word[-1]]
-    return float(word)
-
-
-def _code(x, digits):
-    """EIA value code: `digits` significant figures then the power of ten
-    (1002 = 10.0 k with 3 figures; 104 = 100 nF in pF with 2)."""
-    if x < 10 ** (digits - 1):                 # below the code's range: 4R7 = 4.7
-        return ("%.1f" % x).replace(".", "R")
-    exp = 0
-    while round(x) >= 10 ** digits:
-        x /= 10
-        exp += 1
-    while round(x, 6) < 10 ** (digits - 1):
-        x *= 10
-        exp -= 1
-    return "%0*d%d" % (digits, round(x), exp)
-
-
-def part_number(cat, value, series):
-    """A passive's own ordering code, built by its maker's part-numbering
-    scheme (UNI-ROYAL 0603WAF: 4-digit value; Samsung CL: 2-digit pF code,
-    dielectric, tolerance, voltage; Murata GRM1885C1H: C0G 50 V, 2 %);
-    every other part keeps its catalogue number."""
-    if cat == "R0603":
-        return "0603WAF%sT5E" % _code(_value(value, ""), 3)
-    if cat in ("C0402", "C0805", "C0603_C0G"):
-        pf = _value(value, "F") * 1e12
-        if cat == "C0603_C0G":
-            return "GRM1885C1H%s%sA01D" % (_code(pf, 2), "G" if pf >= 10 else "C")
-        c0g = "C0G" in value
-        size = "CL05" if cat == "C0402" else "CL21"
-        diel = "C" if c0g else ("B" if pf <= 1e6 else "A")
-        volts = "B" if pf <= 1e5 else ("O" if pf <= 1e6 else "P")   # 50, 16, 10 V
-        tail = "5NNNC" if cat == "C0402" else "QNNNE"
-        return "%s%s%s%s%s%s" % (size, diel, _code(pf, 2), "J" if c0g else "K", volts, tail)
-    return series
 
 
 def board_parts(circuit):
@@ -121,10 +95,19 @@ def _ref_key(r):
     return stem, int(r[len(stem):] or 0)
 
 
-def rows(boards):
+def _checked(order):
+    if order is None:
+        return "NO PART NUMBER: add it to orderable.PARTS"
+    if not order.how:
+        return order.note
+    return "%s: %s" % (order.how, order.note)
+
+
+def rows(boards, sizes):
     """BOM rows from [(board, how many, board_parts)]: each board's parts
     grouped by catalogue entry and value (qty = per board x boards), then
-    the off-board items; the total last."""
+    the off-board items (the PCBs' sizes from `sizes`, board_sizes()); the
+    total last."""
     out = []
     for board, count, parts in boards:
         groups = {}
@@ -132,19 +115,24 @@ def rows(boards):
             if value != "DNP":           # a position not fitted (schematic.DNP)
                 groups.setdefault((cat, value), []).append(ref)
         for (cat, value), refs in sorted(groups.items()):
-            _p, _pins, _fp, mfr, mpn, desc, price, source = CATALOGUE[cat]
+            _p, _pins, _fp, desc, price, source = CATALOGUE[cat]
+            order = orderable.find(cat, value)
+            if cat in orderable.NOT_ORDERED:
+                order = orderable.Order("-", "PCB copper", "", "", "made with the PCB")
             refs.sort(key=_ref_key)
             qty = len(refs) * count
             spares = BOARD_SPARES.get(cat, 0)
             out.append({"item": cat, "board": board if count == 1 else "%s x%d" % (board, count),
                         "per_board": len(refs), "qty": qty, "spares": spares,
-                        "refs": " ".join(refs), "value": value, "manufacturer": mfr,
-                        "mpn": part_number(cat, value, mpn), "description": desc,
+                        "refs": " ".join(refs), "value": value,
+                        "manufacturer": order.manufacturer if order else "",
+                        "mpn": order.mpn if order else "", "lcsc": order.lcsc if order else "",
+                        "checked": _checked(order), "description": desc,
                         "unit_usd": price, "line_usd": round(price * (qty + spares), 2),
                         "price_source": source})
-    for item, qty, spares, value, mfr, mpn, desc, price, source in _off_board(game_counts()):
+    for item, qty, spares, value, mfr, mpn, desc, price, source in _off_board(game_counts(), sizes):
         out.append({"item": item, "board": "", "per_board": "", "qty": qty, "spares": spares,
-                    "refs": "", "value": value, "manufacturer": mfr, "mpn": mpn,
+                    "refs": "", "value": value, "manufacturer": mfr, "mpn": mpn, "lcsc": "", "checked": "",
                     "description": desc, "unit_usd": price,
                     "line_usd": round(price * (qty + spares), 2), "price_source": source})
     return out

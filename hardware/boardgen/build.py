@@ -1,8 +1,11 @@
 """Every generated file of hardware/, from the design code: what
 tools/hardware.py writes and what the staleness test compares."""
+import os
+
 from . import bom, drawings, report, schematic
 from .figures import figures
 
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # hardware/
 # generated file (relative to hardware/) -> its text
 OUTPUTS = ("generated/controller.net", "generated/rank.net", "generated/bom.csv",
            "generated/figures.md", "generated/stackup.svg", "generated/blocks.svg", "power.py")
@@ -21,7 +24,7 @@ def generate():
         errors, warnings = errors + e, warnings + w
         files["generated/%s.net" % board] = schematic.netlist()
         boards.append((board, BOARD_COUNT[board], bom.board_parts(circuit)))
-    rows = bom.rows(boards)
+    rows = bom.rows(boards, bom.board_sizes(os.path.join(HERE, "generated")))
     files.update({
         "generated/bom.csv": bom.csv_text(rows),
         "generated/figures.md": report.figures_md(fig, bom.total(rows)),

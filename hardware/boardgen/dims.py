@@ -14,16 +14,17 @@ COPPER_UM = 35.0
 LED_HEIGHT_MM = 1.6       # WS2812B-5050 body on the top side, in the coil's hole
 GAP_MM = 1.0              # air between the LED's top and the top panel
 TOP_PANEL_MM = 2.0        # opal (light-diffusing) acrylic, no metal
-TILE_MM = 3.0             # tile thickness; its tag sits under it in a 0.3 mm recess
-TAG_MM = 0.2              # NTAG213 sticker (inlay + paper)
+TILE_MM = 3.0             # tile thickness; its tag sits under it in a recess as deep
+TAG_MM = 0.2              # as the NTAG213 sticker (inlay + paper) is thick: flush
+TAG_RECESS_MM = TAG_MM    # with the tile's underside, so the tag lies on the panel
 TILE_SIDE_MM = 33.0       # 1 mm of play on each side in the 35 mm cell
 TILE_WINDOW_MM = 8.0      # clear window over the LED (the tag is a ring inlay
                           # around it: the sticker's antenna has no copper there)
 PIECE_FLOOR_MM = 1.0      # plastic (with 0.3 mm felt) under the magnet
 PIECE_BASE_MM = 24.0      # piece base diameter: leaves the tile's edges visible
 PIECE_HEIGHT_MM = 30.0
-REED_GLASS_DIA_MM = 2.2   # reed on the PCB's bottom side, lying flat: the MDSR-7's
-REED_GLASS_LEN_MM = 12.7  # glass (Littelfuse MDSR-7 data sheet), leads bent down
+REED_GLASS_DIA_MM = 1.80  # reed on the PCB's bottom side, lying flat: the MDSR-7's
+REED_GLASS_LEN_MM = 12.70 # glass, 12.70 x 1.80 mm max (Littelfuse MDSR-7 data sheet)
 PIECE_OFFSETS_MM = (0.0, 2.0, 4.0)   # the piece's centre off the cell's: the reed's field
                                      # is computed at each; the prototype measures them
 
@@ -104,7 +105,10 @@ POLYFUSE_HOLD_A = 2.5     # Bourns MF-MSMF250: hold 2.5 A at 23 C, trips (at 5 A
 POLYFUSE_DERATE = 0.85    # hold at 40 C ambient over hold at 23 C (Bourns MF-MSMF
                           # thermal derating table); the budget stays under it
 LED_MA_FULL = 60.0        # WS2812B, all three channels full
-LED_MA_IDLE = 1.0         # WS2812B quiescent, per LED
-PICO_MA = 50.0            # RP2040 busy at 125 MHz plus the Pico's regulator
+# The next two are ASSUMPTIONS, not data-sheet figures: the WS2812B data sheet
+# states no idle current, and the Pico's depends on what the firmware runs.
+# prototype-plan.md measures both (the budgets in power.py move with them).
+LED_MA_IDLE = 1.0         # WS2812B dark but powered, per LED: assumed
+PICO_MA = 50.0            # RP2040 busy at 125 MHz plus the Pico's regulator: assumed
 LOGIC_MA = 10.0           # 595s, 138, switches, level shifter, pull-downs
 READER_IDLE_MA = 10.0     # MFRC522 without its field (analogue + digital)

@@ -9,6 +9,7 @@ import math
 import os
 
 from . import dims as d
+from . import orderable
 from . import physics as ph
 
 MM = 1e-3
@@ -20,7 +21,7 @@ def stack():
     z["panel_bottom"] = z["led_top"] + d.GAP_MM
     z["panel_top"] = z["panel_bottom"] + d.TOP_PANEL_MM
     z["tile_bottom"] = z["panel_top"]
-    z["tag"] = z["tile_bottom"] + d.TAG_MM / 2
+    z["tag"] = z["tile_bottom"] + d.TAG_RECESS_MM - d.TAG_MM / 2   # stuck to its recess's ceiling
     z["tile_top"] = z["tile_bottom"] + d.TILE_MM
     z["magnet_bottom"] = z["tile_top"] + d.PIECE_FLOOR_MM
     z["magnet_top"] = z["magnet_bottom"] + d.MAGNET_THICK_MM
@@ -68,20 +69,9 @@ def _x_for_field(l, r, a, r_on, h):
     return best[0]
 
 
-E24 = (1.0, 1.1, 1.2, 1.3, 1.5, 1.6, 1.8, 2.0, 2.2, 2.4, 2.7, 3.0, 3.3, 3.6, 3.9, 4.3,
-       4.7, 5.1, 5.6, 6.2, 6.8, 7.5, 8.2, 9.1)
-
-
-def e24_values(lo, hi):
-    out = []
-    decade = lo
-    while decade <= hi * 10:
-        out.extend(round(v * decade, 15) for v in E24)
-        decade *= 10
-    return [v for v in out if lo <= v <= hi]
-
-
-_E24_CAPS = e24_values(1e-12, 1e-6)
+# What C1 and C_N are fitted from: the RF series' values (orderable.py), so
+# no value the series lacks can be chosen.
+_E24_CAPS = list(orderable.C0G_VALUES)
 
 
 def e24_nearest(c):
@@ -89,8 +79,9 @@ def e24_nearest(c):
 
 
 def e24_pair(c):
-    """Two E24 capacitors in parallel closest to c (the second may be 0):
-    C0G parts come in E24 steps, the network wants the computed value."""
+    """Two of the RF series' capacitors in parallel closest to c (the second
+    may be 0): C0G parts come in E24 steps, the network wants the computed
+    value; past the series' top, its two largest."""
     best = (abs(c), 0.0, 0.0)
     for a in _E24_CAPS:
         if a > c * 1.001:
@@ -102,8 +93,8 @@ def e24_pair(c):
 
 
 def c1_parts(c):
-    """How a coil's C1 is fitted: the nearest E24 value when it is within
-    C1_TOLERANCE of the computed one, else the closest E24 pair."""
+    """How a coil's C1 is fitted: the series' nearest value when it is within
+    C1_TOLERANCE of the computed one, else the closest pair."""
     one = e24_nearest(c)
     if abs(one - c) <= d.C1_TOLERANCE * c:
         return (one,)

@@ -1,5 +1,6 @@
 """The parts the boards are made of: pins (so no KiCad library is needed),
-footprint, manufacturer part number, and a unit price with where it came from.
+footprint, and a unit price with where it came from; what is ordered for
+each (maker, part number, LCSC number) is orderable.py's table.
 
 Footprints: KiCad 6's standard library names (Debian's kicad-footprints),
 with pin numbers that are pad names of those footprints (a test parses the
@@ -28,6 +29,8 @@ the distributor and the part number to look up).
 """
 from skidl import SKIDL, Part, Pin
 
+from . import orderable
+
 PASSIVE = Pin.types.PASSIVE
 PWRIN = Pin.types.PWRIN
 PWROUT = Pin.types.PWROUT
@@ -45,13 +48,13 @@ VORTEX_PADS = {
     "vortex:RaspberryPi_Pico_SMD_TP": tuple(str(k) for k in range(1, 41)) + ("TP2", "TP3"),
 }
 
-# key: (reference prefix, pins [(number, name, type)], footprint, manufacturer,
-#       part number, description, unit price USD, price source)
+# key: (reference prefix, pins [(number, name, type)], footprint, description,
+#       unit price USD, price source)
 CATALOGUE = {}
 
 
-def _define(key, prefix, pins, footprint, mfr, mpn, desc, price, source):
-    CATALOGUE[key] = (prefix, pins, footprint, mfr, mpn, desc, price, source)
+def _define(key, prefix, pins, footprint, desc, price, source):
+    CATALOGUE[key] = (prefix, pins, footprint, desc, price, source)
 
 
 def _two(kind):
@@ -62,27 +65,25 @@ LCSC = "LCSC"
 DK = "DigiKey"
 MOUSER = "Mouser"
 
-_define("R0603", "R", _two("R"), "Resistor_SMD:R_0603_1608Metric", "UNI-ROYAL",
-        "0603WAF series (value-dependent)", "resistor 0603 1 %", 0.002, LCSC + ", qty 100 cut tape")
-_define("C0402", "C", _two("C"), "Capacitor_SMD:C_0402_1005Metric", "Samsung",
-        "CL05 series C0G/X7R (value-dependent)", "capacitor 0402", 0.003, LCSC + ", qty 100 cut tape")
-_define("C0603_C0G", "C", _two("C"), "Capacitor_SMD:C_0603_1608Metric", "Murata",
-        "GRM1885C1H series C0G 2 % (value-dependent)", "capacitor 0603 C0G 2 %, RF path",
+_define("R0603", "R", _two("R"), "Resistor_SMD:R_0603_1608Metric",
+        "resistor 0603 1 %", 0.002, LCSC + ", qty 100 cut tape")
+_define("C0402", "C", _two("C"), "Capacitor_SMD:C_0402_1005Metric",
+        "capacitor 0402", 0.003, LCSC + ", qty 100 cut tape")
+_define("C0603_C0G", "C", _two("C"), "Capacitor_SMD:C_0603_1608Metric", "capacitor 0603 C0G 2 %, RF path",
         0.02, LCSC + ", qty 50 cut tape")
-_define("C0805", "C", _two("C"), "Capacitor_SMD:C_0805_2012Metric", "Samsung",
-        "CL21 series X5R (value-dependent)", "capacitor 0805 X5R", 0.01, LCSC + ", qty 50 cut tape")
+_define("C0805", "C", _two("C"), "Capacitor_SMD:C_0805_2012Metric",
+        "capacitor 0805 X5R", 0.01, LCSC + ", qty 50 cut tape")
 _define("CP_220U", "C", [(1, "POS", PASSIVE), (2, "NEG", PASSIVE)],
-        "Capacitor_SMD:CP_Elec_8x10", "Panasonic", "EEE-FK1A221P",
-        "electrolytic 220 uF 10 V SMD", 0.30, DK + ", qty 1")
+        "Capacitor_SMD:CP_Elec_8x10", "electrolytic 220 uF 25 V SMD, 8 x 10 mm", 0.30, DK + ", qty 1")
 _define("CP_100U", "C", [(1, "POS", PASSIVE), (2, "NEG", PASSIVE)],
-        "Capacitor_SMD:CP_Elec_6.3x7.7", "Panasonic", "EEE-FK1A101P",
-        "electrolytic 100 uF 10 V SMD, a rank's LED supply", 0.20, DK + ", qty 10")
-_define("L0603_560N", "L", _two("L"), "Inductor_SMD:L_0603_1608Metric", "Murata",
-        "LQW18ANR56G00D", "inductor 560 nH 2 % wire-wound (EMC filter L0)", 0.20, DK + ", qty 10")
-_define("COIL", "L", _two("L"), "vortex:Coil_Square_24mm_5T", "-", "PCB copper",
+        "Capacitor_SMD:CP_Elec_6.3x7.7",
+        "electrolytic 100 uF 25 V SMD, 6.3 x 7.7 mm, a rank's LED supply", 0.20, DK + ", qty 10")
+_define("L0603_560N", "L", _two("L"), "Inductor_SMD:L_0603_1608Metric",
+        "inductor 560 nH 2 % (EMC filter L0)", 0.20, DK + ", qty 10")
+_define("COIL", "L", _two("L"), "vortex:Coil_Square_24mm_5T",
         "reader coil, printed spiral (see figures.md)", 0.0, "part of the PCB")
 _define("XTAL_27M", "Y", [(1, "1", PASSIVE), (2, "GND", PASSIVE), (3, "3", PASSIVE), (4, "GND2", PASSIVE)],
-        "Crystal:Crystal_SMD_3225-4Pin_3.2x2.5mm", "Abracon", "ABM8-27.120MHZ-10-B1U-T",
+        "Crystal:Crystal_SMD_3225-4Pin_3.2x2.5mm",
         "crystal 27.12 MHz, CL 10 pF (MFRC522 data sheet)", 0.45, DK + ", qty 10")
 _define("MFRC522", "U", [
     (1, "I2C", INPUT), (2, "PVDD", PWRIN), (3, "DVDD", PWRIN), (4, "DVSS", PWRIN),
@@ -94,46 +95,44 @@ _define("MFRC522", "U", [
     (25, "D1", BIDIR), (26, "D2", BIDIR), (27, "D3", BIDIR), (28, "D4", BIDIR),
     (29, "SCK", INPUT), (30, "MOSI", INPUT), (31, "MISO", TRISTATE), (32, "EA", INPUT),
     (33, "EP", PASSIVE)],
-    "Package_DFN_QFN:QFN-32-1EP_5x5mm_P0.5mm_EP3.45x3.45mm", "NXP", "MFRC52202HN1,157",
+    "Package_DFN_QFN:QFN-32-1EP_5x5mm_P0.5mm_EP3.45x3.45mm",
     "NFC reader IC, ISO 14443 A, SPI", 3.10, MOUSER + ", qty 10")
 _define("ADG1608", "U", [
     (1, "A0", INPUT), (2, "EN", INPUT), (3, "VSS", PWRIN), (4, "S1", PASSIVE), (5, "S2", PASSIVE),
     (6, "S3", PASSIVE), (7, "S4", PASSIVE), (8, "D", PASSIVE), (9, "S8", PASSIVE), (10, "S7", PASSIVE),
     (11, "S6", PASSIVE), (12, "S5", PASSIVE), (13, "VDD", PWRIN), (14, "GND", PWRIN),
     (15, "A2", INPUT), (16, "A1", INPUT)],
-    "Package_SO:TSSOP-16_4.4x5mm_P0.65mm", "Analog Devices", "ADG1608BRUZ",
+    "Package_SO:TSSOP-16_4.4x5mm_P0.65mm",
     "8:1 analog multiplexer, 4.5 Ohm, 470 mA, +-5 V", 5.60, DK + ", qty 25")
 _define("HC595", "U", [
     (1, "QB", OUTPUT), (2, "QC", OUTPUT), (3, "QD", OUTPUT), (4, "QE", OUTPUT), (5, "QF", OUTPUT),
     (6, "QG", OUTPUT), (7, "QH", OUTPUT), (8, "GND", PWRIN), (9, "QHS", OUTPUT), (10, "SRCLR", INPUT),
     (11, "SRCLK", INPUT), (12, "RCLK", INPUT), (13, "OE", INPUT), (14, "SER", INPUT),
     (15, "QA", OUTPUT), (16, "VCC", PWRIN)],
-    "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm", "Texas Instruments", "SN74HC595DR",
+    "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
     "8-bit shift register with output latches", 0.12, LCSC + ", qty 10")
 _define("HC138", "U", [
     (1, "A", INPUT), (2, "B", INPUT), (3, "C", INPUT), (4, "G2A", INPUT), (5, "G2B", INPUT),
     (6, "G1", INPUT), (7, "Y7", OUTPUT), (8, "GND", PWRIN), (9, "Y6", OUTPUT), (10, "Y5", OUTPUT),
     (11, "Y4", OUTPUT), (12, "Y3", OUTPUT), (13, "Y2", OUTPUT), (14, "Y1", OUTPUT), (15, "Y0", OUTPUT),
     (16, "VCC", PWRIN)],
-    "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm", "Texas Instruments", "SN74HC138DR",
-    "3-to-8 decoder, reader chip selects", 0.12, LCSC + ", qty 10")
+    "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm", "3-to-8 decoder, reader chip selects", 0.12, LCSC + ", qty 10")
 _define("AHCT125", "U", [
     (1, "1OE", INPUT), (2, "1A", INPUT), (3, "1Y", OUTPUT), (4, "2OE", INPUT), (5, "2A", INPUT),
     (6, "2Y", OUTPUT), (7, "GND", PWRIN), (8, "3Y", OUTPUT), (9, "3A", INPUT), (10, "3OE", INPUT),
     (11, "4Y", OUTPUT), (12, "4A", INPUT), (13, "4OE", INPUT), (14, "VCC", PWRIN)],
-    "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm", "Texas Instruments", "SN74AHCT125DR",
+    "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "quad buffer, 3.3 V to 5 V for the LED data", 0.15, LCSC + ", qty 10")
 _define("WS2812B", "D", [(1, "VDD", PWRIN), (2, "DOUT", OUTPUT), (3, "VSS", PWRIN), (4, "DIN", INPUT)],
-        "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "Worldsemi", "WS2812B-B/W",
-        "RGB LED with driver, 5050", 0.06, LCSC + ", qty 100")
-_define("REED", "SW", _two("SW"), "vortex:Reed_Littelfuse_MDSR-7", "Littelfuse", "MDSR-7-10-15",
+        "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "RGB LED with driver, 5050", 0.06, LCSC + ", qty 100")
+_define("REED", "SW", _two("SW"), "vortex:Reed_Littelfuse_MDSR-7",
         "reed switch NO, 10-15 AT, 12.7 mm glass", 0.55, DK + ", qty 100")
 _define("D_SIGNAL", "D", [(1, "K", PASSIVE), (2, "A", PASSIVE)], "Diode_SMD:D_SOD-123",
-        "onsemi", "1N4148W", "signal diode", 0.01, LCSC + ", qty 100")
+        "signal diode", 0.01, LCSC + ", qty 100")
 _define("D_SCHOTTKY", "D", [(1, "K", PASSIVE), (2, "A", PASSIVE)], "Diode_SMD:D_SOD-123F",
-        "onsemi", "MBR120VLSFT1G", "Schottky 1 A 20 V, board 5 V into the Pico's VSYS",
+        "Schottky 1 A 20 V, board 5 V into the Pico's VSYS",
         0.30, DK + ", qty 1")
-_define("POLYFUSE", "F", _two("F"), "Fuse:Fuse_1812_4532Metric", "Bourns", "MF-MSMF250-2",
+_define("POLYFUSE", "F", _two("F"), "Fuse:Fuse_1812_4532Metric",
         "PTC resettable fuse, 2.5 A hold", 0.35, DK + ", qty 1")
 # The USB4105's pads as KiCad draws them: each GND and VBUS contact is a pad
 # of its own (A1, A12, B1, B12 ground; A4, A9, B4, B9 VBUS).
@@ -144,23 +143,23 @@ _define("USB_C", "J", [
     ("A5", "CC1", BIDIR), ("B5", "CC2", BIDIR), ("A6", "DP1", BIDIR),
     ("A7", "DN1", BIDIR), ("B6", "DP2", BIDIR), ("B7", "DN2", BIDIR), ("A8", "SBU1", BIDIR),
     ("B8", "SBU2", BIDIR), ("S1", "SHIELD", PASSIVE)],
-    "Connector_USB:USB_C_Receptacle_GCT_USB4105-xx-A_16P_TopMnt_Horizontal", "GCT",
-    "USB4105-GF-A", "USB-C receptacle, USB 2.0, 16 pins", 0.75, DK + ", qty 1")
+    "Connector_USB:USB_C_Receptacle_GCT_USB4105-xx-A_16P_TopMnt_Horizontal",
+    "USB-C receptacle, USB 2.0, 16 pins", 0.75, DK + ", qty 1")
 _define("AP2112K33", "U", [(1, "VIN", PWRIN), (2, "GND", PWRIN), (3, "EN", INPUT), (4, "NC", NOCONNECT),
                            (5, "VOUT", PWROUT)],
-        "Package_TO_SOT_SMD:SOT-23-5", "Diodes Inc.", "AP2112K-3.3TRG1",
+        "Package_TO_SOT_SMD:SOT-23-5",
         "LDO 3.3 V 600 mA: a rank's reader and logic, the controller's logic", 0.12, LCSC + ", qty 5")
 _define("TPS60403", "U", [(1, "OUT", PWROUT), (2, "IN", PWRIN), (3, "CFLYN", PASSIVE), (4, "GND", PWRIN),
                           (5, "CFLYP", PASSIVE)],
-        "Package_TO_SOT_SMD:SOT-23-5", "Texas Instruments", "TPS60403DBVR",
+        "Package_TO_SOT_SMD:SOT-23-5",
         "charge pump inverter, -5 V for the switches' VSS", 0.70, DK + ", qty 1")
 _define("NPN", "Q", [(1, "B", INPUT), (2, "E", PASSIVE), (3, "C", PASSIVE)],
-        "Package_TO_SOT_SMD:SOT-23", "onsemi", "MMBT3904LT1G", "NPN, buzzer driver", 0.02,
+        "Package_TO_SOT_SMD:SOT-23", "NPN, buzzer driver", 0.02,
         LCSC + ", qty 10")
 _define("BUZZER", "BZ", [(1, "POS", PASSIVE), (2, "NEG", PASSIVE)], "Buzzer_Beeper:Buzzer_CUI_CPT-9019S-SMT",
-        "CUI Devices", "CPT-9019S-SMT-TR", "piezo transducer, externally driven", 0.95, DK + ", qty 1")
+        "piezo transducer, externally driven", 0.95, DK + ", qty 1")
 _define("BUTTON", "SW", [(1, "1", PASSIVE), (2, "2", PASSIVE)], "Button_Switch_THT:SW_PUSH_6mm",
-        "Omron", "B3F-1000", "tactile button 6 mm", 0.25, DK + ", qty 10")
+        "tactile button 6 mm", 0.25, DK + ", qty 10")
 _define("PICO", "U", [
     (1, "GP0", BIDIR), (2, "GP1", BIDIR), (3, "GND", PWRIN), (4, "GP2", BIDIR), (5, "GP3", BIDIR),
     (6, "GP4", BIDIR), (7, "GP5", BIDIR), (8, "GND", PWRIN), (9, "GP6", BIDIR), (10, "GP7", BIDIR),
@@ -172,40 +171,44 @@ _define("PICO", "U", [
     (31, "GP26", BIDIR), (32, "GP27", BIDIR), (33, "AGND", PWRIN), (34, "GP28", BIDIR),
     (35, "ADC_VREF", PASSIVE), (36, "3V3", PWROUT), (37, "3V3_EN", INPUT), (38, "GND", PWRIN),
     (39, "VSYS", PWRIN), (40, "VBUS", PASSIVE), ("TP2", "USB_DM", BIDIR), ("TP3", "USB_DP", BIDIR)],
-    "vortex:RaspberryPi_Pico_SMD_TP", "Raspberry Pi", "SC0915",
-    "Raspberry Pi Pico (RP2040), soldered by its castellations", 4.00, "Raspberry Pi approved reseller list price, qty 1")
+    "vortex:RaspberryPi_Pico_SMD_TP",
+    "Raspberry Pi Pico (RP2040), soldered by its castellations", 4.00,
+    "Raspberry Pi approved reseller list price, qty 1")
 
 
 _define("LVC1G125", "U", [(1, "OE", INPUT), (2, "A", INPUT), (3, "GND", PWRIN), (4, "Y", TRISTATE),
                           (5, "VCC", PWRIN)],
-        "Package_TO_SOT_SMD:SOT-23-5", "Texas Instruments", "SN74LVC1G125DBVR",
+        "Package_TO_SOT_SMD:SOT-23-5",
         "single tri-state buffer, a reader's MISO onto the shared bus", 0.08, LCSC + ", qty 10")
 _define("LVC541", "U", [(1, "OE1", INPUT)] + [(2 + k, "A%d" % (k + 1), INPUT) for k in range(8)]
         + [(10, "GND", PWRIN)] + [(18 - k, "Y%d" % (k + 1), TRISTATE) for k in range(8)]
         + [(19, "OE2", INPUT), (20, "VCC", PWRIN)],
-        "Package_SO:TSSOP-20_4.4x6.5mm_P0.65mm", "Texas Instruments", "SN74LVC541APWR",
+        "Package_SO:TSSOP-20_4.4x6.5mm_P0.65mm",
         "octal buffer with Ioff (partial power-down): the Pico's outputs to the boards", 0.25,
         LCSC + ", qty 5")
 _define("PMOS", "Q", [(1, "G", INPUT), (2, "S", PASSIVE), (3, "D", PASSIVE)],
-        "Package_TO_SOT_SMD:SOT-23", "Alpha & Omega", "AO3401A",
+        "Package_TO_SOT_SMD:SOT-23",
         "P-MOSFET -30 V -4 A, 44 mOhm at -4.5 V: the 5 V soft start", 0.05, LCSC + ", qty 10")
 _define("USBLC6", "U", [(1, "IO1", PASSIVE), (2, "GND", PWRIN), (3, "IO2", PASSIVE),
                         (4, "IO2B", PASSIVE), (5, "VBUS", PASSIVE), (6, "IO1B", PASSIVE)],
-        "Package_TO_SOT_SMD:SOT-23-6", "STMicroelectronics", "USBLC6-2SC6",
-        "USB ESD protection, 2 data lines and VBUS", 0.20, LCSC + ", qty 5")
+        "Package_TO_SOT_SMD:SOT-23-6", "USB ESD protection, 2 data lines and VBUS", 0.20, LCSC + ", qty 5")
 _define("IDC40", "J", [(k, str(k), PASSIVE) for k in range(1, 41)],
-        "Connector_IDC:IDC-Header_2x20_P2.54mm_Vertical", "Amphenol", "T821140A1S100CEU",
-        "box header 2x20, 2.54 mm: the ribbon between boards", 0.60, DK + ", qty 20")
+        "Connector_IDC:IDC-Header_2x20_P2.54mm_Vertical",
+        "box header 2x20, 2.54 mm, 3 A a contact: the ribbon between boards", 0.60, DK + ", qty 20")
 
 
 def make(key, value="", **attrs):
-    """One part of the catalogue, placed in the default circuit."""
-    prefix, pins, footprint, mfr, mpn, desc, _price, _src = CATALOGUE[key]
+    """One part of the catalogue, placed in the default circuit, with what is
+    ordered for it (orderable.PARTS; empty fields when the table has none:
+    tests/test_orderable.py names it)."""
+    prefix, pins, footprint, desc, _price, _src = CATALOGUE[key]
     part = Part(tool=SKIDL, name=key, ref_prefix=prefix, footprint=footprint,
                 pins=[Pin(num=n, name=nm, func=t) for n, nm, t in pins])
     part.value = value or key
-    part.fields["MPN"] = mpn
-    part.fields["Manufacturer"] = mfr
+    order = orderable.find(key, part.value)
+    part.fields["MPN"] = order.mpn if order else ""
+    part.fields["Manufacturer"] = order.manufacturer if order else ""
+    part.fields["LCSC"] = order.lcsc if order else ""
     part.fields["Catalogue"] = key
     part.description = desc
     for k, v in attrs.items():

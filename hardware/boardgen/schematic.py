@@ -31,6 +31,7 @@ from skidl import POWER, Net, erc_logger
 
 from . import dims as d
 from .figures import c1_parts, e24_pair, figures
+from .orderable import value_text as fmt_f
 from .parts import make
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -66,13 +67,6 @@ ROLE_NETS = {
 # (74LVC541): Pico net -> the buffered net.
 BUFFERED = (("SPI_SCK", "BUS_SCK"), ("SPI_MOSI", "BUS_MOSI"), ("NFC_LATCH", "BUS_LATCH"),
             ("NFC_STROBE", "NFC_STROBE_BUF"), ("LED_DATA_3V3", "LED_DATA_BUF"))
-
-
-def fmt_f(c):
-    for unit, scale in (("pF", 1e-12), ("nF", 1e-9), ("uF", 1e-6)):
-        if c < scale * 1000 * 0.9999:
-            return ("%.3g" % (c / scale)) + unit
-    return "%.3guF" % (c * 1e6)
 
 
 NETS = {}
@@ -192,7 +186,7 @@ def power_path():
     _res(_ohms(d.SOFTSTART_R_BOT_OHM), gate, gnd)
     _cap("C0805", fmt_f(d.SOFTSTART_CGS_F), fused, gate)   # holds it off at the plug's step
     _cap("C0805", fmt_f(d.SOFTSTART_CGD_F), v5, gate)      # Miller: dV/dt = I_gate / C
-    _cap("CP_220U", "%duF 10V" % d.CONTROLLER_BULK_UF, v5, gnd)
+    _cap("CP_220U", "%duF 25V" % d.CONTROLLER_BULK_UF, v5, gnd)
     # Rd on each CC line; both summed into the ADC through equal resistors.
     sense = _net("CC_SENSE")
     for name in ("CC1", "CC2"):
@@ -402,7 +396,7 @@ def rank_leds():
     gnd, v5 = NETS["GND"], NETS["+5V"]
     din = _net("LED_DIN_a")
     _res("330", NETS["BUS_LED_IN"], din)
-    _cap("CP_100U", "%duF 10V" % d.RANK_BULK_UF, v5, gnd)
+    _cap("CP_100U", "%duF 25V" % d.RANK_BULK_UF, v5, gnd)
     prev = din
     for f in range(8):
         led = make("WS2812B")

@@ -63,7 +63,7 @@ class Mosquitto:
     (config: that file where the caller has it), its persistence file and
     its log in folder (kept across restart())."""
 
-    def __init__(self, folder, port=None, extra="", config=CONFIG):
+    def __init__(self, folder, port=None, extra="", websockets=False, config=CONFIG):
         why = mosquitto_missing()
         if why:
             raise BrokerError(why)
@@ -79,9 +79,14 @@ class Mosquitto:
         # started by root it would become the user "mosquitto", who cannot
         # write in the caller's folder: it stays whoever started it.
         user = pwd.getpwuid(os.geteuid()).pw_name
+        # websockets: a second listener, MQTT over WebSockets, for the board's
+        # page. mosquitto 2.0's (libwebsockets) binds every interface whatever
+        # address it is given, and starts only beside a plain listener.
+        self.ws_port = free_port() if websockets else None
+        ws = "listener %d\nprotocol websockets\n" % self.ws_port if websockets else ""
         with open(self.conf, "w") as f:
-            f.write(text + "\nlistener %d 127.0.0.1\npersistence_location %s/\nuser %s\n%s"
-                    % (self.port, self.folder, user, extra))
+            f.write(text + "\nlistener %d 127.0.0.1\n%spersistence_location %s/\nuser %s\n%s"
+                    % (self.port, ws, self.folder, user, extra))
         self.proc = None
 
     @property

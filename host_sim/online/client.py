@@ -20,8 +20,10 @@ so a select() loop (the link) waits on the broker and the board at once.
 import os
 import queue
 import ssl
+import time
 
 QOS = 1
+CLOSE_WAIT_S = 2.0  # close() waits this long, at most, for the broker's acks
 KEEPALIVE_S = 10  # a vanished player is noticed (its will sent) within 1.5 keep-alives
 RECONNECT_MIN_S = 1
 RECONNECT_MAX_S = 16
@@ -80,6 +82,7 @@ class Connection:
         self.connected = False
         self.wake = None  # called (from paho's thread) when an event is queued
         self._events = queue.Queue()
+        self._unacked = []  # paho's MessageInfo of each QoS 1 publish not yet acked
         self._wake_r = self._wake_w = None  # the pipe fileno() gives, made by start()
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
         c.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
@@ -151,7 +154,8 @@ class Connection:
 
     def publish(self, topic, payload, retain=False):
         """Send at QoS 1; kept and sent again until the broker has it, across reconnects."""
-        self.client.publish(topic, payload, QOS, retain=retain)
+        info = self.client.publish(topic, payload, QOS, retain=retain)
+        self._unacked = [i for i in self._unacked if not i.is_published()] + [info]
 
     def fileno(self):
         return self._wake_r
@@ -177,7 +181,19 @@ class Connection:
         """Leave: goodbye (topic, payload) published first (a clean leave
         sends no will), then disconnect and stop paho's thread."""
         if goodbye is not None and self.connected:
-            self.client.publish(goodbye[0], goodbye[1], QOS, retain=True).wait_for_publish(2)
+            self.publish(goodbye[0], goodbye[1], retain=True)
+        # A move made just before leaving reaches the broker before the
+        # DISCONNECT is acted on: wait (bounded) for each QoS 1 publish's ack.
+        end = time.monotonic() + CLOSE_WAIT_S
+        for info in self._unacked:
+            left = end - time.monotonic()
+            if not self.connected or left <= 0:
+                break
+            try:
+                info.wait_for_publish(left)
+            except (RuntimeError, ValueError):
+                break  # paho: not connected any more, or the message was dropped
+        self._unacked = []
         self.client.disconnect()
         self.client.loop_stop()
         for fd in (self._wake_r, self._wake_w):

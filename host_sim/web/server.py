@@ -30,7 +30,9 @@ from .game import Game, BadRequest, NO_RECORDS
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+         ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".svg": "image/svg+xml", ".wasm": "application/wasm", ".json": "application/json",
+         ".md": "text/plain; charset=utf-8"}
 KEEPALIVE_S = 15
 IDLE_S = 60  # longer than KEEPALIVE_S: the event streams write more often than that
 MAX_BODY = 1 << 20
@@ -91,6 +93,18 @@ class Handler(BaseHTTPRequestHandler):
             except ImportError:
                 return self._json(501, {"error": NO_RECORDS})
             return self._send(200, text.encode(), "text/plain; charset=utf-8")
+        if path == "/board":
+            self.send_response(301)
+            self.send_header("Location", "/board/")
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
+        if path.startswith("/board/"):  # the board's own page (make web's files)
+            name = path[len("/board/"):] or "index.html"
+            data = self.server.board_files().get(name)
+            if data is not None:
+                return self._send(200, data, TYPES.get(os.path.splitext(name)[1],
+                                                       "application/octet-stream"))
+            return self._json(404, {"error": "nothing at %s" % path[:80]})
         name = "index.html" if path == "/" else path[len("/static/"):] \
             if path.startswith("/static/") else None
         # Only files of static/ itself: no path leads out of it.
@@ -171,6 +185,14 @@ class Server(ThreadingHTTPServer):
         self.files = set(os.listdir(STATIC))
         self.version = version.current()
         self.closing = False
+        self._board_files = None
+
+    def board_files(self):
+        """The board's page (host_sim/web/board/files.py), made once."""
+        if self._board_files is None:
+            from .board.files import files
+            self._board_files = files()
+        return self._board_files
 
     @property
     def url(self):

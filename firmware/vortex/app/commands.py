@@ -6,6 +6,7 @@ any other way.
 
     new_game(board, text=None)        a new game (from a position in notation)
     take_game(board, start, actions)  a game given whole: its start and its actions (a room's)
+    take_played(board, start, pos)    the same, already played on a Position (the link's `game`)
     takeback(board)                   take back the last action (the AI's too)
     request(board, text)              a remote opponent's action to carry out
     hint(board)                       ask the AI for a hint
@@ -78,7 +79,15 @@ def take_game(board, start, actions):
     pos = Position(start)
     for text in actions:
         pos.push(pos.parse_action(text))
-    board.new_game(start, pos.stack)  # one save for the whole game
+    take_played(board, start, pos)
+
+
+def take_played(board, start, pos):
+    """A game given whole and already checked: pos, a Position played from
+    start (the link's `game`, which checks each action as its line comes).
+    The board's game becomes it, one save for the whole game."""
+    _open(board)
+    board.new_game(start, pos.stack)
 
 
 def takeback(board):

@@ -13,7 +13,7 @@ from array import array
 from vortex.engine.defs import LIGHT, DARK, const
 from vortex.engine.codes import move_to
 from vortex.engine.notation import action_text
-from vortex.engine.position import new_buffer, MAX_DESTINATIONS
+from vortex.engine.position import Position, new_buffer, MAX_DESTINATIONS
 from vortex.app.recognise import HAND, VERDICT_NAMES as VERDICTS
 from vortex.app import commands
 from vortex.app.commands import CommandError
@@ -39,7 +39,7 @@ EVENTS = ("action", "lift", "verdict", "asks", "clock", "result")
 ALL = const(63)
 SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
-            "request", "new", "takeback", "hint", "settings", "set", "power", "online")
+            "request", "new", "game", "takeback", "hint", "settings", "set", "power", "online")
 
 
 class LinkError(CommandError):
@@ -80,6 +80,8 @@ class Link:
         self._record = None  # the record's lines still to send
         self._held = NONE  # a line read, waiting for its turn (LINE, TOO_LONG, BAD_BYTE)
         self._record_n = 0
+        self._game = None  # a game being given whole (game START, game + ..., game end)
+        self._game_start = None
         self._seen(board)
 
     def _seen(self, b):
@@ -136,6 +138,7 @@ class Link:
         self._held = NONE
         self.events = 0
         self._record = None
+        self._game = None
 
     def _take(self, r):
         """A line completed: LINE, TOO_LONG or BAD_BYTE (lines.py)."""
@@ -358,6 +361,40 @@ class Link:
     def _do_new(self, args):
         commands.new_game(self.board, " ".join(args))
         self._answer("new")
+
+    def _do_game(self, args):
+        # A game given whole, a line at a time (a record loaded, an online
+        # room's game): `game START`, then `game + ACTION...` as many lines
+        # as it takes, each action checked by the engine as it comes, then
+        # `game end`, when the board takes it (commands.take_played). Until
+        # then the board's game is untouched; a line refused changes nothing.
+        if not args:
+            raise LinkError("game takes a start position, + and actions, or end")
+        word = args[0]
+        if word == "+" or word == "end":
+            pos = self._game
+            if pos is None:
+                raise LinkError("no game begun: game START first")
+            if word == "end":
+                self._no_args(args[1:])
+                self._game = None
+                commands.take_played(self.board, self._game_start, pos)
+            else:
+                n = len(pos.stack)
+                try:
+                    for text in args[1:]:
+                        pos.push(pos.parse_action(text))
+                except ValueError as e:  # the line's actions taken back: nothing of it stays
+                    bad = len(pos.stack) + 1
+                    while len(pos.stack) > n:
+                        pos.pop()
+                    raise LinkError("action %d: %s" % (bad, e))
+            self._answer("game", str(len(pos.stack)))
+            return
+        text = " ".join(args)
+        self._game = Position(text)  # NotationError: the reason
+        self._game_start = text
+        self._answer("game", "0")
 
     def _do_takeback(self, args):
         self._no_args(args)

@@ -76,6 +76,10 @@ def load_footprint(fpid, vortex_dir):
     fp = pcbnew.FootprintLoad(folder, name) if os.path.isdir(folder) else None
     if fp is None:
         raise BoardError("footprint %s not found in %s" % (fpid, folder))
+    # the library's name with the footprint's, as KiCad's own update from a
+    # netlist writes it: KiKit's rotation corrections and pcbdraw's drawings
+    # of the parts are looked up by "library:footprint"
+    fp.SetFPID(pcbnew.LIB_ID(lib, name))
     return fp
 
 
@@ -84,6 +88,21 @@ def courtyard(fp):
     x0, y0, x1, y1 = silk.courtyard(fp)
     p = fp.GetPosition()
     return (pcbnew.ToMM(x0 - p.x), pcbnew.ToMM(y0 - p.y), pcbnew.ToMM(x1 - p.x), pcbnew.ToMM(y1 - p.y))
+
+
+def edge_line(fp):
+    """Where a connector's drawing puts the board's edge: the y of the
+    footprint's "PCB Edge" line (KiCad's library draws it on Dwgs.User from
+    the maker's drawing) relative to its origin, unturned; None without one."""
+    items = list(fp.GraphicalItems())
+    if not any(isinstance(t, pcbnew.FP_TEXT) and t.GetText() == "PCB Edge" for t in items):
+        return None
+    p = fp.GetPosition()
+    lines = [i for i in items if isinstance(i, pcbnew.FP_SHAPE) and i.GetLayer() == pcbnew.Dwgs_User
+             and i.GetShape() == pcbnew.SHAPE_T_SEGMENT and i.GetStart().y == i.GetEnd().y]
+    if not lines:
+        return None
+    return pcbnew.ToMM(lines[0].GetStart().y - p.y)
 
 
 def pad_offsets(fp):
@@ -228,11 +247,16 @@ def net_class(name, nodes):
     return "power" if place.is_power(name, nodes) else "signal"
 
 
+# This package's modules that read a finished board and never make one: a
+# change to them leaves the boards as they are.
+READERS = ("drc.py", "fab.py", "pictures.py")
+
+
 def source_digest(netlist_path):
     """sha256 of what a board is made from: its netlist's connectivity and
     footprints (not the values: physics sets C1's values from the feeds
     measured on this board, so values on the board would make a loop), dims.py
-    and this package's code. Written in the board's title block, so a test
+    and this package's code but its READERS. Written in the board's title block, so a test
     tells a stale board in milliseconds (a full regeneration takes minutes)."""
     import hashlib
     import netlist as netlist_mod
@@ -244,7 +268,7 @@ def source_digest(netlist_path):
     for name in sorted(net.nets):
         h.update(("%s %s\n" % (name, sorted(net.nets[name]))).encode())
     paths = [os.path.join(os.path.dirname(here), "dims.py")]
-    paths += sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
+    paths += sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py") and n not in READERS)
     for p in paths:
         with open(p, "rb") as f:
             h.update(os.path.basename(p).encode() + b"\0" + f.read())
@@ -279,7 +303,8 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     if kind == "rank":
         layout = place.rank_layout(netlist, boxes)
     else:
-        layout = controller_place.layout(netlist, boxes, {ref: pad_offsets(fp) for ref, fp in fps.items()})
+        layout = controller_place.layout(netlist, boxes, {ref: pad_offsets(fp) for ref, fp in fps.items()},
+                                         {ref: edge_line(fp) for ref, fp in fps.items()})
     nets = {}
     for name in netlist.nets:
         nets[name] = pcbnew.NETINFO_ITEM(board, name)
@@ -303,6 +328,10 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
         board.Add(fp)
         fp.SetPosition(_mm(x, y))
     _outline(board, layout.outline)
+    # One origin for the Gerbers, the drill and the placement: the board's
+    # bottom-left corner (KiCad's drill/place origin; KiKit's JLCPCB export
+    # plots and places from it)
+    board.GetDesignSettings().SetAuxOrigin(_mm(layout.outline[0], layout.outline[3]))
     edges = board.GetBoardEdgesBoundingBox()
     silk.place_texts(board, (edges.GetLeft(), edges.GetTop(), edges.GetRight(), edges.GetBottom()), log)
     # -- the router's grid ------------------------------------------------------

@@ -22,9 +22,11 @@
 Same netlist, same placement: the search is a fixed grid scan, ties go to the
 first position scanned.
 """
+import math
+
 import numpy as np
 
-from place import EDGE_MM, Layout, _centre_place, _rotated, _size, is_power, natural
+from place import EDGE_MM, PLACE_GRID_MM, Layout, _centre_place, _rotated, _size, is_power, natural
 
 STEP_MM = 0.5              # the scan's grid
 CHIP_ROOM_MM = 1.6         # margin kept free around a chip (5 pins or more) for its escapes
@@ -197,10 +199,10 @@ def _header_turn(board, ribbon, pico):
     return best[1], best[2]
 
 
-def layout(netlist, boxes, pads, width=100.0, height=90.0):
+def layout(netlist, boxes, pads, edges=None, width=100.0, height=90.0):
     """The controller's Layout. boxes: {ref: courtyard (x0, y0, x1, y1)},
     pads: {ref: {pin: [(x, y)]}}, both relative to the footprint's origin,
-    unturned."""
+    unturned; edges: {ref: y of the footprint's "PCB Edge" line or None}."""
     parts = netlist.parts
     refs = sorted(parts, key=natural)
     board = _Board(netlist, boxes, pads, (0.0, 0.0, width, height))
@@ -235,17 +237,27 @@ def layout(netlist, boxes, pads, width=100.0, height=90.0):
     board.taken.append((min(p[0] for p in wired) - CORRIDOR_GROW_MM, EDGE_MM + ph,
                         max(p[0] for p in wired) + CORRIDOR_GROW_MM, height - EDGE_MM - rh))
     # USB-C on the left edge, its mouth (the footprint's +y) outwards, level
-    # with the Pico's USB test pads
+    # with the Pico's USB test pads, its front where its drawing puts the
+    # board's edge (GCT's USB4105 drawing: the shell's front face; the
+    # courtyard reaches past it), else its courtyard inside the edge. Turned
+    # 270 degrees the footprint's y runs to -x: the origin lies `edge` mm in
+    # from the board's edge, rounded down to the placement grid so that the
+    # front stands at most a grid step proud of the edge, never behind it.
     uw, uh = _rotated(_size(boxes[usb]), 270)
     tp = [board.pin_xy(pico, p) for p in pads[pico] if p.startswith("TP")]
     uy = max(tp[0][1], EDGE_MM + HOLE_KEEP_MM * 2 + uh / 2) if tp else height / 2
-    board.put(usb, EDGE_MM + uw / 2, uy, 270, USB_ROOM_MM)
+    edge = (edges or {}).get(usb)
+    if edge is None:
+        ux = EDGE_MM + uw / 2
+    else:
+        ux = math.floor(edge / PLACE_GRID_MM) * PLACE_GRID_MM - (boxes[usb][1] + boxes[usb][3]) / 2
+    board.put(usb, ux, uy, 270, USB_ROOM_MM)
     # a lane in front of its data pads, kept free of parts: the D+/D- pairs
     # cross there by vias, the CC resistors go above and below it
     data = [board.pin_xy(usb, pin) for (r, pin), net in board.pin_net.items() if r == usb
             and any(r2 == pico for r2, _p in netlist.nets[net])]
     if data:
-        front = EDGE_MM + uw
+        front = ux + uw / 2
         board.taken.append((front, min(p[1] for p in data) - USB_LANE_GROW_MM,
                             front + USB_LANE_MM, max(p[1] for p in data) + USB_LANE_GROW_MM))
     # the Pico's pull resistors and filter capacitors, outside their pin

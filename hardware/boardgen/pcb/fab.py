@@ -1,145 +1,212 @@
-"""What a fab takes: per board a zip of Gerbers, the Excellon drill file, the
-BOM and the placement (CPL) in JLCPCB's assembly columns, and a picture of
-each side.
+"""What a fab and an assembler take, made by KiKit (1.4: the last release
+for KiCad 6, which Debian 12 ships), and the boards' pictures by PcbDraw.
 
-JLCPCB's columns (its "BOM and CPL" assembly guide): BOM = Comment,
-Designator, Footprint, LCSC Part #; CPL = Designator, Mid X, Mid Y, Layer,
-Rotation. A part whose value is DNP is on the board, not in the BOM or CPL.
+Per board, build/fab/<board>.zip holds what `kikit fab jlcpcb --assembly`
+writes: the Gerbers and the Excellon drill (KiKit's JLCPCB plot settings:
+Protel extensions, a Gerber job file, both plotted from the board's aux
+origin, its bottom-left corner), <board>-bom.csv (JLCPCB's columns Comment,
+Designator, Footprint, LCSC) and <board>-pos.csv (Designator, Mid X, Mid Y,
+Layer, Rotation) from the same origin. `kikit fab` reads a part's fields
+from a KiCad schematic; the boards here come from SKiDL netlists, so the
+same records (KiKit's Symbol) are made from the netlist and handed to
+KiKit's own BOM and placement code. What differs from `kikit fab jlcpcb`
+1.4, and why:
+
+* PTH and NPTH drill in two files (JLCPCB's help article on Gerbers from
+  KiCad, which KiKit itself follows from 1.7.0).
+* A part on the bottom side turns the other way: JLCPCB reads its rotation
+  as seen from the top, 180 - KiCad's angle (KiKit 1.7.0's fix for
+  JLCPCB's bottom parts, commit 8c980f3), added here as each part's
+  correction.
+* A through-hole part is placed at the middle of its body (its F.Fab
+  outline), not at its footprint's origin (pin 1 on KiCad's headers and
+  buttons): also a correction, computed from the footprint.
+* A value-DNP position (a trim capacitor's second place) is neither in the
+  BOM nor in the placement; the coils and mounting holes are out of both by
+  their footprints' attributes (KiKit honours them).
+
+Rotations for the assembler's reels come from jlcpcb_rotations.csv, KiKit's
+correction-pattern format (footprint regex, part regex, x, y, rotation).
+
+The rank board (34.8 mm wide) is also panelised two to a panel with rails,
+mouse bites, fiducials and tooling holes (rank-panel.json, KiKit's
+panelize presets): JLCPCB's standard assembly, the one that places parts
+on both sides, takes nothing under 70 x 70 mm without rails.
 """
-import csv
-import io
+import math
 import os
-import re
-import shutil
+import subprocess
+import sys
 import tempfile
 import zipfile
 
 import pcbnew
+from kikit.eeschema_v6 import Symbol
+from kikit.export import exportSettingsJlcpcb, gerberImpl
+from kikit.fab import jlcpcb
+from kikit.fab.common import applyCorrectionPattern, collectPosData, posDataToFile, readCorrectionPatterns
 
 import netlist as netlist_mod
 
-# (layer, file suffix): the layers a 2-layer order needs
-LAYERS = ((pcbnew.F_Cu, "F_Cu"), (pcbnew.B_Cu, "B_Cu"), (pcbnew.F_Mask, "F_Mask"),
-          (pcbnew.B_Mask, "B_Mask"), (pcbnew.F_SilkS, "F_Silkscreen"), (pcbnew.B_SilkS, "B_Silkscreen"),
-          (pcbnew.F_Paste, "F_Paste"), (pcbnew.B_Paste, "B_Paste"), (pcbnew.Edge_Cuts, "Edge_Cuts"))
-BOM_HEADER = ["Comment", "Designator", "Footprint", "LCSC Part #"]
-CPL_HEADER = ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"]
-# picture colours per side: (layer, colour)
-PICTURE = {"top": ((pcbnew.F_Cu, "#c87533"), (pcbnew.F_SilkS, "#f0f0f0"), (pcbnew.Edge_Cuts, "#202020")),
-           "bottom": ((pcbnew.B_Cu, "#3373c8"), (pcbnew.B_SilkS, "#f0f0f0"), (pcbnew.Edge_Cuts, "#202020"))}
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROTATIONS = os.path.join(HERE, "jlcpcb_rotations.csv")
+PANEL_PRESET = os.path.join(HERE, "rank-panel.json")
+CORRECTION = "JLCPCB_CORRECTION"
+GERBER_SETTINGS = dict(exportSettingsJlcpcb, MergeNPTH=False)
+BOM_HEADER = ["Comment", "Designator", "Footprint", "LCSC"]
+POS_HEADER = ["Designator", "Mid X", "Mid Y", "Layer", "Rotation"]
 
 
-def _plot(board, folder, layers, fmt, ext):
-    pc = pcbnew.PLOT_CONTROLLER(board)
-    po = pc.GetPlotOptions()
-    po.SetOutputDirectory(folder)
-    po.SetPlotFrameRef(False)
-    po.SetUseGerberProtelExtensions(False)
-    po.SetCreateGerberJobFile(False)
-    po.SetSubtractMaskFromSilk(True)
-    po.SetUseAuxOrigin(False)
-    po.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE)
-    po.SetMirror(False)
-    made = []
-    for layer, suffix in layers:
-        pc.SetLayer(layer)
-        pc.OpenPlotfile(suffix, fmt, suffix)
-        pc.PlotLayer()
-        made.append(pc.GetPlotFileName())
-    pc.ClosePlot()
-    return made
+def _fab_box(fp):
+    """The middle of a footprint's body as its F.Fab (or B.Fab) drawing
+    outlines it, nm; None without one."""
+    layers = (pcbnew.F_Fab, pcbnew.B_Fab)
+    # by class name: KiKit's pcbnewTransition, once imported, makes
+    # isinstance(item, pcbnew.FP_SHAPE) false for the board's own items
+    boxes = [i.GetBoundingBox() for i in fp.GraphicalItems()
+             if i.GetClass() == "MGRAPHIC" and i.GetLayer() in layers]
+    if not boxes:
+        return None
+    x0 = min(b.GetLeft() for b in boxes)
+    x1 = max(b.GetRight() for b in boxes)
+    y0 = min(b.GetTop() for b in boxes)
+    y1 = max(b.GetBottom() for b in boxes)
+    return (x0 + x1) / 2, (y0 + y1) / 2
 
 
-def gerbers(board, folder):
-    files = _plot(board, folder, LAYERS, pcbnew.PLOT_FORMAT_GERBER, "gbr")
-    dw = pcbnew.EXCELLON_WRITER(board)
-    dw.SetOptions(False, False, pcbnew.wxPoint(0, 0), False)      # not mirrored, merged PTH/NPTH
-    dw.SetFormat(True)                                            # metric
-    dw.CreateDrillandMapFilesSet(folder, True, False)
-    return files + sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".drl"))
+def _through_hole(fp):
+    return bool(fp.GetAttributes() & pcbnew.FP_THROUGH_HOLE)
 
 
-def placed(board, net):
-    """[(ref, footprint, x, y, layer, rotation, value, lcsc)] of the parts to
-    fit, by reference; positions in mm from the board's top-left corner,
-    y up (as JLCPCB reads them)."""
-    bb = board.GetBoardEdgesBoundingBox()
-    rows = []
+def correction(fp, patterns):
+    """KiKit's 'x;y;rotation' correction for one footprint: the reel's
+    rotation from the patterns, JLCPCB's bottom-side rotation, and for a
+    through-hole part the offset from its origin to its body's middle, in
+    the footprint's own axes as KiKit turns them (fab.common.footprintPosition)."""
+    _x, _y, rot = applyCorrectionPattern(patterns, fp)
+    angle = fp.GetOrientationDegrees()
+    if fp.IsFlipped():
+        rot += 180 - 2 * angle         # KiKit adds the correction to KiCad's angle
+    dx = dy = 0.0
+    middle = _fab_box(fp) if _through_hole(fp) else None
+    if middle is not None:
+        p = fp.GetPosition()
+        wx, wy = pcbnew.ToMM(middle[0] - p.x), pcbnew.ToMM(middle[1] - p.y)
+        a = -math.radians(angle)
+        dx = wx * math.cos(a) + wy * math.sin(a)
+        dy = -wx * math.sin(a) + wy * math.cos(a)
+    return "%.4f;%.4f;%g" % (dx, dy, rot % 360)
+
+
+def _comment(part):
+    """The BOM's Comment: the value and the maker's number (JLCPCB matches
+    the LCSC column; a person checks this one)."""
+    mpn = part.fields.get("MPN", "")
+    real_value = part.value != part.fields.get("Catalogue", "")
+    return "%s %s" % (part.value, mpn) if real_value and mpn else (mpn or part.value)
+
+
+def symbols(board, net):
+    """KiKit's records of the board's parts, from the netlist: what its fab
+    would read from a schematic, with each part's correction."""
+    patterns = readCorrectionPatterns(ROTATIONS)
+    out = []
     for fp in board.GetFootprints():
-        ref = fp.GetReference()
-        part = net.parts.get(ref)
-        if part is None or part.value.upper() == "DNP":
+        part = net.parts.get(fp.GetReference())
+        if part is None:
             continue
-        c = fp.GetPosition()
-        x = pcbnew.ToMM(c.x - bb.GetLeft())
-        y = pcbnew.ToMM(bb.GetBottom() - c.y)
-        layer = "Bottom" if fp.IsFlipped() else "Top"
-        lcsc = part.fields.get("LCSC", "")
-        rows.append((ref, part.footprint.split(":")[-1], x, y, layer, fp.GetOrientationDegrees() % 360,
-                     part.value, lcsc))
-    rows.sort(key=lambda r: _natural(r[0]))
-    return rows
+        s = Symbol(unit=1, dnp=part.value.upper() == "DNP",
+                   in_bom=not fp.GetAttributes() & pcbnew.FP_EXCLUDE_FROM_BOM)
+        s.properties = {"Reference": part.ref, "Value": _comment(part),
+                        "Footprint": part.footprint.split(":")[-1], "LCSC": part.fields.get("LCSC", ""),
+                        CORRECTION: correction(fp, patterns)}
+        out.append(s)
+    return out
+
+
+def assembly(board, net, out, name):
+    """<name>-bom.csv and <name>-pos.csv in out, by KiKit's code; returns
+    the references placed without an LCSC number."""
+    components = [s for s in symbols(board, net) if not s.dnp and s.in_bom]
+    refs = {s.properties["Reference"] for s in components}
+    pos = collectPosData(board, [CORRECTION], bom=components,
+                         posFilter=lambda fp: fp.GetReference() in refs)
+    placed = {p[0] for p in pos}
+    bom = jlcpcb.collectBom(components, ["LCSC"], [])
+    bom = {k: [r for r in v if r in placed] for k, v in bom.items()}
+    bom = {k: v for k, v in bom.items() if v}
+    posDataToFile(pos, os.path.join(out, name + "-pos.csv"))
+    jlcpcb.bomToCsv(bom, os.path.join(out, name + "-bom.csv"))
+    return sorted((r for (_v, _f, lcsc), rs in bom.items() if not lcsc for r in rs), key=_natural)
 
 
 def _natural(ref):
-    m = re.match(r"([A-Za-z_]+)(\d+)", ref)
-    return (m.group(1), int(m.group(2))) if m else (ref, 0)
+    stem = ref.rstrip("0123456789")
+    return stem, int(ref[len(stem):] or 0)
 
 
-def bom_csv(rows):
-    groups = {}
-    for ref, fp, _x, _y, _l, _r, value, lcsc in rows:
-        groups.setdefault((value, fp, lcsc), []).append(ref)
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(BOM_HEADER)
-    for (value, fp, lcsc), refs in sorted(groups.items(), key=lambda kv: _natural(kv[1][0])):
-        w.writerow([value, ",".join(refs), fp, lcsc])
-    return out.getvalue()
+def gerbers(path, folder):
+    """The Gerbers and drill of a board file, KiKit's JLCPCB plot."""
+    gerberImpl(path, folder, settings=GERBER_SETTINGS)
+    return sorted(os.path.join(folder, n) for n in os.listdir(folder))
 
 
-def cpl_csv(rows):
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CPL_HEADER)
-    for ref, _fp, x, y, layer, rot, _v, _l in rows:
-        w.writerow([ref, "%.3fmm" % x, "%.3fmm" % y, layer, "%g" % rot])
-    return out.getvalue()
-
-
-def picture(board, side, path):
-    """One SVG of a side: each layer plotted by KiCad, recoloured and stacked."""
+def package(path, net, out, name, placed_board=None):
+    """out/<name>.zip: the Gerbers and drill of board file `path`, the BOM
+    and placement of its parts (of placed_board when given: the same board
+    under other references); (zip path, parts without an LCSC number)."""
+    board = placed_board or pcbnew.LoadBoard(path)
     with tempfile.TemporaryDirectory() as tmp:
-        files = _plot(board, tmp, [(l, "pic%d" % k) for k, (l, _c) in enumerate(PICTURE[side])],
-                      pcbnew.PLOT_FORMAT_SVG, "svg")
-        head, body = None, []
-        for f, (_layer, colour) in zip(files, PICTURE[side]):
-            with open(f) as fh:
-                text = fh.read()
-            start = text.index("<svg")
-            open_end = text.index(">", start) + 1
-            if head is None:
-                head = text[:open_end]
-            inner = text[open_end:text.rindex("</svg>")]
-            inner = re.sub(r"<title>.*?</title>|<desc>.*?</desc>", "", inner, flags=re.S)
-            inner = re.sub(r"(fill|stroke):#[0-9A-Fa-f]{6}", r"\1:" + colour, inner)
-            body.append('<g id="layer%d">%s</g>' % (len(body), inner))
-    # KiCad's SVG is the whole page in nanometres: frame the board, 1 mm around
-    bb = board.GetBoardEdgesBoundingBox()
-    x, y = bb.GetLeft() - 1000000, bb.GetTop() - 1000000
-    w, h = bb.GetWidth() + 2000000, bb.GetHeight() + 2000000
-    head = re.sub(r'width="[^"]*" height="[^"]*" viewBox="[^"]*"',
-                  'width="%.1fmm" height="%.1fmm" viewBox="%d %d %d %d"' % (w / 1e6, h / 1e6, x, y, w, h), head)
-    with open(path, "w") as f:
-        f.write(head + '\n<rect x="%d" y="%d" width="%d" height="%d" fill="#1b4d2e"/>\n' % (x, y, w, h)
-                + "\n".join(body) + "\n</svg>\n")
-    return path
+        plots = os.path.join(tmp, "gerber")
+        files = gerbers(path, plots)
+        missing = assembly(board, net, tmp, name)
+        z = os.path.join(out, name + ".zip")
+        with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+            for f in files:
+                zf.write(f, os.path.basename(f))
+            for kind in ("bom", "pos"):
+                zf.write(os.path.join(tmp, "%s-%s.csv" % (name, kind)), "%s-%s.csv" % (name, kind))
+    return z, missing
 
 
-def build_all(generated, out, pictures=None):
-    """out/<board>.zip per board and the pictures (<board>-top.svg,
-    <board>-bottom.svg) in pictures (default: generated)."""
-    pictures = pictures or generated
+def panelise(path, out_path):
+    """The rank board two to a panel, by KiKit's panelize and the preset."""
+    cmd = [sys.executable, "-m", "kikit.ui", "panelize", "--preset", PANEL_PRESET, path, out_path]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError("kikit panelize failed: " + (r.stderr or r.stdout)[-1500:])
+    return out_path
+
+
+def panel_netlist(panel, net):
+    """The netlist's parts under the panel's references, the panel renamed
+    to them: KiKit keeps each copy's references, so every part is there
+    once per board; each copy is ref_n (n from the panel's top) in the BOM
+    and placement, whose designators must be unique. The Gerbers come from
+    the panel as KiKit made it: the silkscreen keeps ref."""
+    parts, seen = {}, {}
+    for fp in sorted(panel.GetFootprints(), key=lambda f: (f.GetPosition().y, f.GetPosition().x)):
+        part = net.parts.get(fp.GetReference())
+        if part is None:
+            continue
+        seen[part.ref] = seen.get(part.ref, 0) + 1
+        name = "%s_%d" % (part.ref, seen[part.ref])
+        fp.SetReference(name)
+        parts[name] = netlist_mod.Part(name, part.value, part.footprint, part.fields, part.description)
+    return netlist_mod.Netlist(parts, {})
+
+
+def package_panel(path, net, out, name):
+    """out/<name>.zip and out/<name>.kicad_pcb: the panel made from board
+    file path, its Gerbers, BOM and placement."""
+    panel_path = panelise(path, os.path.join(out, name + ".kicad_pcb"))
+    board = pcbnew.LoadBoard(panel_path)
+    return package(panel_path, panel_netlist(board, net), out, name, placed_board=board)
+
+
+def build_all(generated, out):
+    """build/fab/<board>.zip per board and rank-panel.zip; returns
+    [(zip, parts without an LCSC number)]."""
     import generate
     os.makedirs(out, exist_ok=True)
     made = []
@@ -147,18 +214,8 @@ def build_all(generated, out, pictures=None):
         path = os.path.join(generated, kind + ".kicad_pcb")
         if not os.path.exists(path):
             raise OSError("no %s: run `make pcb` first" % path)
-        board = pcbnew.LoadBoard(path)
         net = netlist_mod.read(os.path.join(generated, kind + ".net"))
-        rows = placed(board, net)
-        with tempfile.TemporaryDirectory() as tmp:
-            files = gerbers(board, tmp)
-            z = os.path.join(out, kind + ".zip")
-            with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
-                for f in files:
-                    zf.write(f, os.path.basename(f))
-                zf.writestr("%s-bom.csv" % kind, bom_csv(rows))
-                zf.writestr("%s-cpl.csv" % kind, cpl_csv(rows))
-            made.append(z)
-        for side in ("top", "bottom"):
-            made.append(picture(board, side, os.path.join(pictures, "%s-%s.svg" % (kind, side))))
+        made.append(package(path, net, out, kind))
+        if kind == "rank":
+            made.append(package_panel(path, net, out, "rank-panel"))
     return made

@@ -35,8 +35,6 @@ COIL_FEED_GAP_MM = 1.0
 COIL_VIA_PAD_MM = 0.8
 COIL_VIA_DRILL_MM = 0.4
 REED_PITCH_MM = 27.94
-REED_GLASS_LEN_MM = 12.70
-REED_GLASS_DIA_MM = 1.80
 REED_LEAD_DIA_MM = 0.47
 
 
@@ -72,6 +70,12 @@ def _head(name, descr, tags, attr, ref_y, value_y):
             + _text("value", name, 0, value_y, "F.Fab"))
 
 
+# The coil is copper of the board, not a part to buy or place: out of the
+# BOM and the placement file (KiCad 6's footprint attributes; KiKit's fab
+# reads them).
+COIL_ATTR = "exclude_from_pos_files exclude_from_bom"
+
+
 def coil_path():
     """The spiral's centre line, outer end first, in footprint coordinates
     (centre of the coil at 0, 0; y down as in KiCad): [(x, y), ...]."""
@@ -104,7 +108,7 @@ def coil():
     half = dims.COIL_OUTER_MM / 2
     out = _head(COIL, "reader coil: %d turns, %s mm square, %s mm trace, %s mm space (dims.py)"
                 % (dims.COIL_TURNS, _n(dims.COIL_OUTER_MM), _n(w), _n(dims.COIL_SPACE_MM)),
-                "net tie coil antenna NFC", "smd", -half - 1.5, half + 3.5)
+                "net tie coil antenna NFC", COIL_ATTR, -half - 1.5, half + 3.5)
     out += _rect(-half, -half, half, half, "F.CrtYd", 0.05)     # flat copper: its own outline
     out += _rect(-half, -half, half, half, "F.Fab", 0.1)
     # pad 1: the spiral itself, a custom pad anchored at its outer feed
@@ -128,7 +132,7 @@ def coil():
 
 def reed():
     half = REED_PITCH_MM / 2
-    g, d = REED_GLASS_LEN_MM / 2, REED_GLASS_DIA_MM / 2
+    g, d = dims.REED_GLASS_LEN_MM / 2, dims.REED_GLASS_DIA_MM / 2
     out = _head(REED, "Littelfuse MDSR-7 reed switch, 12.70 x 1.80 mm glass, axial leads bent "
                 "into holes 27.94 mm apart, body flat on the board", "reed switch MDSR-7",
                 "through_hole", -2.5, 2.5)
@@ -143,9 +147,16 @@ def reed():
     return out + ")\n"
 
 
-# Pico test points under the module, from its USB end (mm from the module's
-# centre, y towards the USB connector negative): data sheet drawing, read to 0.2 mm
-PICO_TP = {"TP2": (-1.27, -20.9), "TP3": (1.27, -20.9)}
+# The Pico's test points under the module, in the carrier's footprint (mm
+# from the module's centre, y negative towards its USB end, pin 1 at
+# (-8.89, -24.13)): the Raspberry Pi Pico data sheet's SMT footprint
+# (figure 5, "test point locations and pad sizes"), as KLC-drawn in
+# recursivenomad/ki-lime-pi-to-go's RaspberryPi_Pico_Original_SMD, whose
+# castellations 1, 20 and 40 sit where these do: TP1 (GND) at (0, -21),
+# TP2 (USB D-) at (1, -24.3), TP3 (USB D+) at (-1, -24.3). Until 6 December
+# TP2/TP3 were at (-/+1.27, -20.9), read off the drawing by eye: TP2's pad
+# then reached TP1's, USB D- onto GND.
+PICO_TP = {"TP2": (1.0, -24.3), "TP3": (-1.0, -24.3)}
 
 
 def pico():

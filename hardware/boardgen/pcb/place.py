@@ -31,6 +31,7 @@ ROUTE_ROOM_MM = 1.6       # and room around each for its pins' escapes
 SIDE_COLUMN_MM = 48.0     # the rank board's electronics end, beside its connectors
 RANK_ROUTE_ROOM_MM = 2.4  # room around each part there for its pins' escapes
 EDGE_MM = 0.6             # courtyard to board edge
+PLACE_GRID_MM = 0.25      # a footprint's origin: on the router's grid
 CAP_ROOM_MM = 1.5         # a coil's capacitors to its keep-out: room for its pad's track
 CAP_GAP_MM = 0.4          # between those capacitors' courtyards (they share their nets two by two)
 COIL_ROT = 90             # the coil's pads (below it as drawn) in the channel on its right
@@ -157,8 +158,9 @@ def _centre_place(box, cx, cy, rot, side="F"):
         ox, oy = oy, -ox
     if side == "B":                  # flipped left to right after turning
         ox = -ox
-    # on the router's 0.25 mm grid: a QFN's 0.5 mm pads then sit on grid lines
-    return Place(round((cx - ox) * 4) / 4, round((cy - oy) * 4) / 4, rot, side)
+    # on the router's grid: a QFN's 0.5 mm pads then sit on grid lines
+    return Place(round((cx - ox) / PLACE_GRID_MM) * PLACE_GRID_MM,
+                 round((cy - oy) / PLACE_GRID_MM) * PLACE_GRID_MM, rot, side)
 
 
 def _satellites(netlist, owners):

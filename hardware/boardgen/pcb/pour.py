@@ -14,8 +14,8 @@ wherever it joins the two layers' fills:
 A via is placed only where both fills lie, and the pours are filled again.
 That fill may still drop an island the via alone held (KiCad removes an
 island it finds no pad in); a via KiCad then finds unconnected on either
-layer is taken out and the pours filled once more, so no via is left
-dangling.
+layer, or its DRC finds dangling, is taken out and the pours filled once
+more, so no via is left dangling.
 Deterministic (a fixed scan order, no randomness).
 """
 import pcbnew
@@ -126,4 +126,38 @@ def stitch(board, grid, name, number, origin, via_mm, drill_mm, hole_gap):
         for v in lost:
             board.Remove(v)
         kept = [v for v in kept if v not in lost]
+    # KiCad's DRC judges a via by more than the connectivity asks above: a
+    # via of the pour's net it finds dangling (joined on one layer at most,
+    # so it joins nothing; the controller's GND tree left two by the USB-C's
+    # shell once the pour had filled round them) is taken out, whoever laid it
+    while True:
+        dangling = _drc_dangling(board)
+        lost = [t for t in board.GetTracks() if t.GetClass() == "PCB_VIA" and t.GetNetname() == name
+                and (round(pcbnew.ToMM(t.GetPosition().x), 3), round(pcbnew.ToMM(t.GetPosition().y), 3))
+                in dangling]
+        if not lost:
+            break
+        for v in lost:
+            board.Remove(v)
+        kept = [v for v in kept if v not in lost]
+        pcbnew.ZONE_FILLER(board).Fill(board.Zones())
     return len(kept)
+
+
+def _drc_dangling(board):
+    """The positions (mm, to the micrometre) of the vias KiCad's DRC finds
+    dangling."""
+    import os
+    import re
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        rpt = os.path.join(tmp, "drc.rpt")
+        pcbnew.WriteDRCReport(board, rpt, pcbnew.EDA_UNITS_MILLIMETRES, True)
+        with open(rpt) as f:
+            text = f.read()
+    out = set()
+    for block in text.split("[via_dangling]")[1:]:
+        m = re.search(r"@\(([-\d.]+) mm, ([-\d.]+) mm\): Via", block)
+        if m:
+            out.add((round(float(m.group(1)), 3), round(float(m.group(2)), 3)))
+    return out

@@ -1,0 +1,170 @@
+"""The page's Python, under MicroPython's WebAssembly port: the board at
+the end of the link (linked.Linked) and, for online play, the firmware's
+own online client (vortex.online.client.Online, as a Pico W runs it) with
+the page's MQTT on WebSockets (page_mqtt) and the browser's storage for its
+settings. The page's JS calls these functions; each answers plain text or
+JSON, and none raises: a refusal is its one-line reason.
+
+    page.start(send, say, store, client_id)
+    page.record(text) / page.event(kind, rest) / page.settings(text)
+    page.online(["room", "friday"])     # the link's `online` command's words
+    page.poll()                          # a pass: online play, then the view
+"""
+import json
+import sys
+import time
+
+try:
+    import linked as _linked
+    import page_mqtt
+except ImportError:  # CPython (the tests): the package's modules
+    from host_sim.web.board import linked as _linked, page_mqtt
+
+
+class _Ssl:
+    """The `ssl` the online client asks for with `online tls on`: in the
+    page, TLS is the browser's (wss://), which checks the broker's
+    certificate against the system's CAs itself; nothing is wrapped here."""
+    PROTOCOL_TLS_CLIENT = 0
+    CERT_NONE = 0
+    CERT_REQUIRED = 2
+
+    class SSLContext:
+        def __init__(self, protocol=0):
+            self.verify_mode = 2
+
+        def load_verify_locations(self, cadata=None, cafile=None):
+            pass
+
+
+class _Store:
+    """The online settings kept in the browser's storage (a board keeps them in flash)."""
+
+    def __init__(self, js):
+        self.js = js
+
+    def load(self):
+        text = self.js.load()
+        return text.encode() if text else None
+
+    def save(self, data):
+        self.js.save(bytes(data).decode())
+
+
+board = None
+client = None
+_say = print
+_store = None
+_id = "web"
+
+
+def start(send, say, store, client_id):
+    """The board (nothing known of it until its record is read) and the
+    online client, made at once when the browser kept online settings."""
+    global board, _say, _store, _id, client
+    _say, _store, _id = say, store, client_id
+    board = _linked.Linked(send, say)
+    client = None
+    if store is not None and store.load():
+        _online()
+    return "ok"
+
+
+def _online():
+    global client
+    if client is None:
+        if "ssl" not in sys.modules:
+            sys.modules["ssl"] = _Ssl
+        from vortex.online.client import Online, CA_FILE
+        try:  # the browser checks the certificate: the client is told there is a CA
+            open(CA_FILE, "rb").close()
+        except OSError:
+            try:
+                with open(CA_FILE, "wb") as f:
+                    f.write(b"(the browser's)")
+            except OSError:
+                pass
+        client = Online(board, page_mqtt, store=_Store(_store) if _store else None,
+                        wifi=None, clock=time.ticks_ms, say=_say, client=_id)
+        client.state_wait_ms = 1500
+    return client
+
+
+def _answer(f, *args):
+    try:
+        r = f(*args)
+        return json.dumps({"ok": r})
+    except ValueError as e:  # a record that does not read, a refused setting, a notation error
+        return json.dumps({"error": str(e).split("\n")[0]})
+
+
+def record(text):
+    """The board's game from its `record`: {"ok": changed}."""
+    return _answer(board.read_record, text)
+
+
+def event(kind, rest):
+    r = board.event(kind, rest)
+    return "resync" if r == "resync" else "changed" if r else ""
+
+
+def settings(text):
+    board.read_settings(text)
+    return "ok"
+
+
+def refused(command, reason):
+    board.refused(command, reason)
+    return "ok"
+
+
+def load_record(text):
+    """A record file: the board takes its game. {"ok": actions} or {"error": why}."""
+    return _answer(board.take_record, text)
+
+
+def save_record(text, date):
+    return _answer(board.record_file, text, date)
+
+
+def online(words):
+    """The link's `online` command's words (docs/protocol.md), for the page's
+    form: {"ok": state} or {"error": why}."""
+    words = [str(w) for w in words]
+    c = _online()
+    return _answer(c.command, words)
+
+
+def poll():
+    """A pass: the online client's (once the board's game is known), then
+    what the page draws: the game and the online state."""
+    c = client
+    if c is not None and board.pos is not None:
+        page_mqtt.tls = c.settings.get("tls") == "on"
+        try:
+            c.poll()
+        except Exception as e:  # noqa: a bug must not stop the page: said once a pass at most
+            _say("online: internal error: %s %s" % (type(e).__name__, e))
+    return view(True)
+
+
+_shown = None
+
+
+def view(changed_only=False):
+    """What the page draws (JSON); with changed_only, "" when it is as last shown."""
+    global _shown
+    c = client
+    on = None
+    if c is not None and c.settings.on:
+        room = c.room
+        on = {"status": c.status(), "state": ("off", "wifi", "down", "joining", "up")[c.state],
+              "room": c.settings.get("room"), "seat": c.settings.get("side"),
+              "broker": c.settings.get("broker"), "tls": c.settings.get("tls") == "on",
+              "opponent": None if room is None else room.opponent_online(),
+              "actions": None if room is None or room.pos is None else room.number()}
+    key = (board.version, on and on["status"], on and on["opponent"])
+    if changed_only and key == _shown:
+        return ""
+    _shown = key
+    return '{"game":%s,"online":%s}' % (board.view(), json.dumps(on))
