@@ -501,3 +501,54 @@ def test_a_broker_that_stops_answering_costs_a_bounded_pass(monkeypatch, answer)
     assert not hung, "a pass waited past %d s" % (client.CONNECT_S * 3)
     assert net.state == DOWN and "110" in net.status(), (net.status(), said)  # ETIMEDOUT
     assert client.CONNECT_S * 0.9 <= worst[0] <= client.CONNECT_S * 2, worst
+
+
+def test_the_browser_boards_page_keeps_the_rooms_game_in_the_browsers_storage():
+    """The page of a board on a cable (host_sim/web/board) runs this client
+    with the browser's storage as its copy of the room's game, one per room
+    and seat: a page opened again over a room whose state is gone reads the
+    game back from there (the actions that came after the first state
+    included) and never starts a new one."""
+    from host_sim.web.board import page, linked
+    from vortex import record
+    saved = {}
+    js = types.SimpleNamespace(load=saved.get, save=saved.__setitem__)
+    texts = game(13)
+    dark = Room(ROOM, START, SECRET, DARK, "laptop-ann")
+    light = Room(ROOM, START, SECRET, LIGHT, "x")
+    rooms = {LIGHT: light, DARK: dark}
+
+    def play(t):  # by whichever seat's turn it is; the other seat told
+        side = light.pos.side
+        msg = rooms[side].act(t)
+        rooms[side ^ 1].receive(p.topic(ROOM, p.ACTION), msg)
+        return msg
+
+    for t in texts[:12]:
+        play(t)
+    try:
+        for opened in range(2):
+            clock = Clock()
+            broker = Broker(clock)
+            said = []
+            board = linked.Linked(lambda line: None)
+            board.read_record(record.write({}, START, []))
+            net = page.client = Online(board, broker.module(), clock=clock, say=said.append,
+                                       client="web-1", cache=page._Cache(js))
+            for words in (["broker", "stub.example"], ["room", ROOM], ["side", "light"],
+                          ["secret", SECRET], ["on"]):
+                net.command(words)
+            if opened == 0:
+                assert not saved
+                broker.deliver(clock.now + 100, p.topic(ROOM, p.STATE), bytes(dark.state()))
+                run(net, clock, 2000)
+                net.room.receive(p.topic(ROOM, p.ACTION), play(texts[12]))
+                run(net, clock, 500)
+                assert list(saved) == ["vortex-room %s light" % ROOM], saved
+            else:  # the room's state gone from the broker: none delivered
+                assert "online: room %s: its game as kept here, 13 actions" % ROOM in said, said
+                run(net, clock, 6000)
+            assert net.room.actions == texts, said
+            assert not [t for t, pl in states(broker) if b"\nactions\n" in pl], "a new game"
+    finally:
+        page.client = None
