@@ -155,7 +155,9 @@ class Connection:
     def publish(self, topic, payload, retain=False):
         """Send at QoS 1; kept and sent again until the broker has it, across reconnects."""
         info = self.client.publish(topic, payload, QOS, retain=retain)
-        self._unacked = [i for i in self._unacked if not i.is_published()] + [info]
+        # One published while the broker is away is queued by paho, but its
+        # MessageInfo keeps that error and raises when asked: not waited for.
+        self._unacked = [i for i in self._unacked + [info] if i.rc == 0 and not i.is_published()]
 
     def fileno(self):
         return self._wake_r
