@@ -511,6 +511,9 @@ def test_the_browser_boards_page_keeps_the_rooms_game_in_the_browsers_storage():
     included) and never starts a new one."""
     from host_sim.web.board import page, linked
     from vortex import record
+    from hal_fake_fs import MemFS
+    from vortex.hal.store import FileStore
+    PATH, fs = "/online.bin", MemFS()
     saved = {}
     js = types.SimpleNamespace(load=saved.get, save=saved.__setitem__)
     texts = game(13)
@@ -533,12 +536,16 @@ def test_the_browser_boards_page_keeps_the_rooms_game_in_the_browsers_storage():
             said = []
             board = linked.Linked(lambda line: None)
             board.read_record(record.write({}, START, []))
-            net = page.client = Online(board, broker.module(), clock=clock, say=said.append,
-                                       client="web-1", cache=page._Cache(js))
-            for words in (["broker", "stub.example"], ["room", ROOM], ["side", "light"],
-                          ["secret", SECRET], ["on"]):
-                net.command(words)
+            # As page._online makes it: the settings kept (on, the second
+            # time), the cache given once the client is made.
+            net = page.client = Online(board, broker.module(), store=FileStore(PATH, fs),
+                                       clock=clock, say=said.append, client="web-1")
+            page._cache = js
+            page._keep_rooms(net)
             if opened == 0:
+                for words in (["broker", "stub.example"], ["room", ROOM], ["side", "light"],
+                              ["secret", SECRET], ["on"]):
+                    net.command(words)
                 assert not saved
                 broker.deliver(clock.now + 100, p.topic(ROOM, p.STATE), bytes(dark.state()))
                 run(net, clock, 2000)
@@ -551,4 +558,4 @@ def test_the_browser_boards_page_keeps_the_rooms_game_in_the_browsers_storage():
             assert net.room.actions == texts, said
             assert not [t for t, pl in states(broker) if b"\nactions\n" in pl], "a new game"
     finally:
-        page.client = None
+        page.client = page._cache = None

@@ -114,10 +114,20 @@ def _online():
             except OSError:
                 pass
         client = Online(board, page_mqtt, store=_Store(_store) if _store else None,
-                        wifi=None, clock=time.ticks_ms, say=_say, client=_id,
-                        cache=_Cache(_cache) if _cache else None)
+                        wifi=None, clock=time.ticks_ms, say=_say, client=_id)
         client.state_wait_ms = 1500
+        _keep_rooms(client)
     return client
+
+
+def _keep_rooms(c):
+    # The client keeps the rooms' games in the browser's storage, under its
+    # room and seat: known once it is made, so the cache is given then and
+    # online play kept on is started again (the room's game read back first).
+    if _cache:
+        c.cache = _Cache(_cache)
+        if c.settings.on:
+            c.command(["on"])
 
 
 def _answer(f, *args):
