@@ -260,4 +260,11 @@ def test_an_online_game_between_two_pages(procs, site, browser, broker):
         n = min(len(a), len(b))
         assert a[:n] == b[:n], (a, b)  # one game on both boards
         assert "your opponent is here" in pa.inner_text("#online")
+        # Each page's copy of the room's game, in the browser's storage
+        # under its room and seat (page.py's _Cache): the game played.
+        for pg, seat, side, played in ((pa, "light", 0, a), (pb, "dark", 1, b)):
+            kept = pg.evaluate("localStorage.getItem('vortex-room friday-7 %s')" % seat)
+            head, start, words = kept.split("\n", 2)
+            assert head == "friday-7 %d" % side and words.split() == played[:len(words.split())]
+            assert len(words.split()) >= 10  # (the room may be a pass behind the board)
         assert not ea and not eb, (ea, eb)
