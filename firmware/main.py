@@ -45,6 +45,7 @@ from vortex.version import VERSION
 
 SAVE = "/game.bin"
 ONLINE_SAVE = "/online.bin"  # the online settings (vortex.online.settings)
+ROOM_SAVE = "/room.bin"  # the room's last verified game (vortex.online.client's cache)
 HEAP_RESERVE = 6144  # the heap a search made last leaves the game (CircuitPython; docs/device.md)
 
 
@@ -110,7 +111,7 @@ def online_client(board):
     # A fixed client id, the chip's own: the broker keeps this board's session by it.
     client = "vx-" + hexlify(machine.unique_id()).decode()
     return Online(board, simple, FileStore(ONLINE_SAVE), network.WLAN(network.STA_IF),
-                  time.ticks_ms, print, client)
+                  time.ticks_ms, print, client, FileStore(ROOM_SAVE))
 
 
 def supply(board, cc):

@@ -60,6 +60,24 @@ def uf2_file(tmp_path_factory):
     return build_uf2.build(micropython, str(tmp_path_factory.mktemp("uf2"))), micropython
 
 
+# The project's broker configuration, from the tree these tests are in (make
+# mutate runs them in a scratch tree of their own: tools/mutate.py).
+MOSQUITTO_CONF = os.path.join(ROOT, "tools", "mosquitto", "local.conf")
+_USERS = [0]
+
+
+@pytest.fixture(autouse=True)
+def user_folders(monkeypatch, tmp_path_factory):
+    """Each test's own user folders ($XDG_CONFIG_HOME, $XDG_CACHE_HOME, made
+    when first written): what the simulator keeps for its user (the player
+    id, the rooms' last states) never comes from or goes to the real ones,
+    nor from one test to the next; the processes a test starts inherit them."""
+    _USERS[0] += 1
+    base = tmp_path_factory.getbasetemp() / "users" / str(_USERS[0])
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base / "cache"))
+
+
 @pytest.fixture
 def mosquitto(tmp_path):
     """Debian's mosquitto on a free loopback port with the project's
@@ -69,5 +87,5 @@ def mosquitto(tmp_path):
     why = mosquitto_missing()
     if why:
         pytest.skip(why)
-    with Mosquitto(str(tmp_path / "broker")) as broker:
+    with Mosquitto(str(tmp_path / "broker"), config=MOSQUITTO_CONF) as broker:
         yield broker

@@ -1,11 +1,12 @@
 """A remote opponent on the board's LEDs (Board.set_remote, online play):
 while it is here and it is its turn, the thinking light turns round the
 centre, as for the board's own AI; while it is gone, its side's colour
-stays on the four centre cells; once its action has come (asked of the
-board), the light stops."""
+stays on the four centre cells; while the room's game is awaited from a
+seat's player, that side's colour blinks there; once its action has come
+(asked of the board), the light stops."""
 from host_sim.scenario import Rig
 from vortex.app import leds
-from vortex.app.board import NO_REMOTE, REMOTE_HERE, REMOTE_AWAY
+from vortex.app.board import NO_REMOTE, REMOTE_HERE, REMOTE_AWAY, REMOTE_WAIT
 from vortex.app import commands
 from vortex.engine import LIGHT, DARK
 
@@ -46,6 +47,25 @@ def test_a_remote_opponent_gone_shows_its_colour_in_the_centre():
     rig.board.set_remote(NO_REMOTE)
     rig.wait(20)
     assert not any(rig.shows(c, leds.SIDE[LIGHT]) for c in CENTRE)
+
+
+def test_the_rooms_game_awaited_blinks_its_players_colour_in_the_centre():
+    rig = Rig()
+    rig.board.set_remote(REMOTE_WAIT, DARK)
+    seen = set()
+    for _ in range(8):
+        rig.wait(130)
+        lit = [rig.shows(c, leds.SIDE[DARK]) for c in CENTRE]
+        assert lit in ([True] * 4, [False] * 4), lit  # the four together
+        assert not any(rig.shows(c, leds.THINKING) for c in CENTRE)
+        seen.add(lit[0])
+        assert rig.board.due_in(rig.now) <= 250  # (a page passing the board rarely sees it blink)
+    assert seen == {True, False}
+    rig.board.set_remote(REMOTE_AWAY, DARK)  # then the game came, and dark's player is away
+    rig.wait(20)
+    for _ in range(4):
+        rig.wait(130)
+        assert all(rig.shows(c, leds.SIDE[DARK]) for c in CENTRE)
 
 
 def test_a_game_taken_whole_is_the_boards_saved_once_and_taken_back_as_any():

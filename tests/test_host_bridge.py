@@ -16,6 +16,7 @@ class Player:
         self.room = Room("den", BATTLE, "secret", LIGHT, "ann")
         self.name, self.address, self.up, self.side = "den", "broker:1883", True, LIGHT
         self.seated = True
+        self.waiting = None
         self.news = []
         self.polls = 0
 

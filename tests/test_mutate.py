@@ -38,7 +38,8 @@ def test_the_scratch_tree_imports_as_the_tests_do(tmp_path):
     assert sum(1 for line in original if "@micropython." in line) > 0
     for a, b in zip(original, copied):
         assert a == b or (mutate.DECORATOR.match(a) and b == "")
-    for part in ("src/host_sim/web/static", "tests/conftest.py", "hardware/pins.py", "docs/protocol.md"):
+    for part in ("src/host_sim/web/static", "tests/conftest.py", "hardware/pins.py", "docs/protocol.md",
+                 "tools/mosquitto/local.conf", "tools/mosquitto/acl"):
         assert os.path.exists(os.path.join(where, part)), part
     with open(os.path.join(where, "pyproject.toml")) as f:
         conf = f.read()

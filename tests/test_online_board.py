@@ -1,23 +1,32 @@
 """The board online with no computer: firmware/vortex/online/client.py under
 the MicroPython unix port, with micropython-lib's umqtt.simple
 (.venv/micropython-lib, tools/micropython_lib.py), against Debian's
-mosquitto started here on a free loopback port with the project's rules
+mosquitto started here on free loopback ports: one with the project's rules
 for a broker open to the internet (tools/mosquitto: users, their ACL,
-persistence; TLS left out on loopback). The checks are
-tests/online_board_checks.py; their figures (the longest pass while a
-board connects) are printed, never asserted."""
+persistence; TLS left out on loopback), one with neither users nor ACL
+(tests/conftest.py's), where a stranger publishes what it likes. The
+checks are tests/online_board_checks.py, run under MicroPython and again in
+this process (umqtt.simple over tests/upy's socket module: where mutation
+testing sees the client); their figures (the longest pass while a board
+connects) are printed, never asserted."""
+import importlib
 import os
+import re
 import shutil
 import socket
 import subprocess
+import sys
 
 import pytest
 
 from host_sim.online.broker import Mosquitto, mosquitto_missing
 from mpy import micropython, ROOT
 
-LIB = os.path.join(ROOT, ".venv", "micropython-lib")
-ACL = os.path.join(ROOT, "tools", "mosquitto", "acl")
+# micropython-lib's modules, fetched into the venv (tools/micropython_lib.py)
+LIB = os.path.join(sys.prefix, "micropython-lib")
+UPY = os.path.join(ROOT, "tests", "upy")
+CHECKS = os.path.join(ROOT, "tests", "online_board_checks.py")
+ACL = os.path.join(ROOT, "tools", "mosquitto", "acl")  # (the tests' tree: make mutate's too)
 USERS = {"alice": "alice-pw-1", "bob": "bob-pw-2", "carol": "watch-only"}
 
 
@@ -27,7 +36,8 @@ def mosquitto(folder, extra):
     why = mosquitto_missing()
     if why:
         pytest.skip(why)
-    return Mosquitto(folder, extra=extra)
+    return Mosquitto(folder, extra=extra, config=os.path.join(ROOT, "tools", "mosquitto",
+                                                               "local.conf"))
 
 
 @pytest.fixture
@@ -42,18 +52,42 @@ def broker(tmp_path):
         yield m.address
 
 
-def test_board_online_under_micropython(broker):
+def checks_env(broker, mosquitto, tmp_path):
+    """What online_board_checks reads: the brokers, the users, a folder."""
+    return {"VORTEX_BROKER": broker, "VORTEX_OPEN_BROKER": mosquitto.address,
+            "VORTEX_USERS": ",".join("%s:%s" % u for u in USERS.items()),
+            "VORTEX_TMP": str(tmp_path)}
+
+
+def test_board_online_under_micropython(broker, mosquitto, tmp_path):
     if not os.path.isfile(os.path.join(LIB, "umqtt", "simple.py")):
         pytest.skip("no umqtt.simple in %s: python3 tools/micropython_lib.py (make test does)"
                     % LIB)
-    env = dict(os.environ, VORTEX_BROKER=broker, MICROPYPATH=".frozen:" + LIB,
-               VORTEX_USERS=",".join("%s:%s" % u for u in USERS.items()))
+    env = dict(os.environ, MICROPYPATH=".frozen:" + LIB, **checks_env(broker, mosquitto, tmp_path))
     p = subprocess.run([micropython(), "-X", "heapsize=512K",
                         os.path.join(ROOT, "tests", "mpy_runner.py"), "online_board_checks"],
-                       capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+                       capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
     out = p.stdout + p.stderr
     print("\n".join(line for line in out.splitlines() if line.startswith("figure:")))
     assert p.returncode == 0 and out.rstrip().endswith(" 0 failed"), out
+
+
+with open(CHECKS) as f:
+    NAMES = re.findall(r"^def (test_(?!zz)\w+)\(", f.read(), re.M)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_board_online_in_this_process(name, broker, mosquitto, tmp_path, monkeypatch):
+    """The same checks on CPython: the client and umqtt.simple as they are,
+    MicroPython's socket module over CPython's (tests/upy/usocket.py)."""
+    if not os.path.isfile(os.path.join(LIB, "umqtt", "simple.py")):
+        pytest.skip("no umqtt.simple in %s: python3 tools/micropython_lib.py (make test does)"
+                    % LIB)
+    for key, value in checks_env(broker, mosquitto, tmp_path).items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.syspath_prepend(LIB)
+    monkeypatch.syspath_prepend(UPY)
+    getattr(importlib.import_module("online_board_checks"), name)()
 
 
 MAIN = """
@@ -73,6 +107,7 @@ s.on = True
 FileStore(%(online)r).save(s.dump())
 main.SAVE = %(save)r
 main.ONLINE_SAVE = %(online)r
+main.ROOM_SAVE = %(room)r
 board = main.run(40)
 print("joined", network.WLAN.made[0].joined)
 got = {}
@@ -100,7 +135,8 @@ def test_main_on_a_pico_w_joins_its_room(broker, tmp_path):
     code = MAIN % {"fake": ROOT + "/tests/fakehw", "tests": ROOT + "/tests",
                    "hardware": ROOT + "/hardware", "firmware": ROOT + "/firmware",
                    "broker": broker, "pw": USERS["alice"], "carol": USERS["carol"],
-                   "online": str(tmp_path / "online.bin"), "save": str(tmp_path / "game.bin")}
+                   "online": str(tmp_path / "online.bin"), "save": str(tmp_path / "game.bin"),
+                   "room": str(tmp_path / "room.bin")}
     p = subprocess.run([micropython(), "-X", "heapsize=512K", "-c", code], capture_output=True,
                        text=True, timeout=60, env=dict(os.environ, MICROPYPATH=".frozen:" + LIB))
     out = p.stdout + p.stderr

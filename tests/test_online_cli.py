@@ -3,11 +3,16 @@ real broker (mosquitto, tests/conftest.py): the terminal (`vortex board
 --online`) showing the opponent's action, the opponent gone and back; two
 boards on USB (`vortex board --serial`, pseudo-terminals) bridged to one
 room by `vortex link --online` and playing each other; a spectator
-(`vortex watch`) following them."""
+(`vortex watch`) following them; and two windows on one computer given no
+broker (the embedded one, on a free port of the test's own: never this
+machine's 1883), two pages, two terminals, a page and a terminal, playing
+each other."""
+import json
 import queue
 import re
 import subprocess
 import time
+import urllib.request
 
 import pytest
 
@@ -155,13 +160,179 @@ def test_two_boards_on_usb_play_through_a_room_and_a_spectator_watches(procs, mo
     assert not [line for link in links for line in link.seen if "Traceback" in line]
 
 
-def test_a_local_game_needs_no_broker_given(procs):
-    """No --broker: this machine's port 1883, an embedded broker (amqtt)
-    started there when nothing listens; the room's name is its secret."""
+@pytest.fixture
+def local_port(monkeypatch):
+    """This machine's broker for a game given none (options.local()): on a
+    free port of the test's own, not 1883 (a user's own broker may be
+    there, and the test's workers would share it)."""
     pytest.importorskip("amqtt", reason="amqtt is not installed (make test installs it)")
+    from host_sim.online.broker import free_port
+    port = free_port()
+    monkeypatch.setenv("VORTEX_LOCAL_PORT", str(port))
+    return port
+
+
+def test_a_local_game_needs_no_broker_given(procs, local_port):
+    """No --broker: this machine's port (1883; here the test's), an embedded
+    broker (amqtt) started there when nothing listens; the room's name is
+    its secret."""
     term = Proc("board", "--no-color", "--online", "local-room", stdin=subprocess.PIPE)
     procs.append(term)
-    assert "connected to mqtt://127.0.0.1:1883" in term.until("online: connected")
+    assert "connected to mqtt://127.0.0.1:%d" % local_port in term.until("online: connected")
     term.until("online: room local-room: you play")
     typed(term, "quit")
     assert term.finish() == 0 and "Traceback" not in "\n".join(term.seen)
+
+
+class Page:
+    """`vortex play --online ROOM` given no broker: its page's server, read
+    and driven over HTTP as the page does (GET /api/state, POST /api/act)."""
+
+    def __init__(self, procs, room):
+        self.proc = Proc("play", "--online", room, "--no-browser")
+        procs.append(self.proc)
+        self.url = self.proc.until("The Vortex simulator").split(": ", 1)[1].split()[0]
+
+    def state(self):
+        with urllib.request.urlopen(self.url + "api/state", timeout=5) as r:
+            return json.loads(r.read())
+
+    def act(self, action=None):
+        body = json.dumps({} if action is None else {"action": action}).encode()
+        req = urllib.request.Request(self.url + "api/act", data=body, method="POST")
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+    def line(self):
+        return (self.state()["online"] or {}).get("line", "")
+
+
+class Terminal:
+    """`vortex board --online ROOM` given no broker, typed into."""
+
+    def __init__(self, procs, room):
+        self.proc = Proc("board", "--no-color", "--online", room, stdin=subprocess.PIPE)
+        procs.append(self.proc)
+
+    def type(self, line):
+        typed(self.proc, line)
+
+    def until(self, words, timeout=20):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                line = self.proc.lines.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            assert line is not None, "ended early:\n" + "\n".join(self.proc.seen[-30:])
+            self.proc.seen.append(line)
+            if words in line:
+                return line
+        raise AssertionError("no %r in:\n%s" % (words, "\n".join(self.proc.seen[-30:])))
+
+
+def eventually(test, what, timeout=20):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if test():
+            return
+        time.sleep(0.1)
+    raise AssertionError("waited for " + what)
+
+
+def quiet(*procs):
+    """Each program ended (stopped if it runs still): nothing lost the
+    broker, nothing went wrong; their exit codes."""
+    codes = []
+    for p in procs:
+        if p.p.poll() is None and p.p.stdin is None:
+            p.stop()
+        codes.append(p.finish())
+        text = "\n".join(p.seen)
+        assert "Traceback" not in text and "lost the broker" not in text, text[-3000:]
+    return codes
+
+
+def test_two_pages_on_one_computer_play_each_other(procs, local_port):
+    """docs/simulator.md's promise: `vortex play --online friday-8` in one
+    terminal, then in a second: the first takes light (and starts the
+    embedded broker), the second is a player of its own and takes dark;
+    each sees the other here, and an action on one is asked of the other."""
+    one = Page(procs, "friday-8")
+    eventually(lambda: "waiting for an opponent (dark)" in one.line(), "the first page seated")
+    two = Page(procs, "friday-8")
+    eventually(lambda: one.line() == "room friday-8: you play light; your opponent (dark) is here"
+               and two.line() == "room friday-8: you play dark; your opponent (light) is here",
+               "each page to see the other")
+    assert "error" not in one.act("W@d4")
+    eventually(lambda: two.state()["pending"] == "W@d4", "the second page to ask for W@d4")
+    assert "error" not in two.act()  # the page's "Carry out the board's action"
+    assert "error" not in two.act("F@e5")
+    eventually(lambda: one.state()["pending"] == "F@e5", "the first page to ask for F@e5")
+    one.act()
+    eventually(lambda: one.state()["actions"] == two.state()["actions"] == ["W@d4", "F@e5"],
+               "the same game on both")
+    quiet(two.proc, one.proc)
+
+
+def test_two_terminals_on_one_computer_play_each_other(procs, local_port):
+    one = Terminal(procs, "friday-9")
+    one.until("you play light; waiting for an opponent (dark)")
+    two = Terminal(procs, "friday-9")
+    two.until("you play dark; your opponent (light) is here")
+    one.until("your opponent (dark) is here")
+    one.type("W@d4")
+    two.until("your opponent plays W@d4: carry it out on the board")
+    two.type("carry")
+    two.until("board: played W@d4")
+    two.type("F@e5")
+    one.until("your opponent plays F@e5")
+    two.type("quit")
+    one.type("quit")
+    assert quiet(two.proc, one.proc) == [0, 0]
+
+
+def test_the_window_that_ran_the_broker_closed_the_game_goes_on(procs, local_port):
+    """The first window (which started the embedded broker) closed mid-game:
+    the other starts one of its own and puts its state there; the first
+    player, back in a new window (its player id again, free once it
+    ended), resumes the game it kept, and the game goes on."""
+    one = Terminal(procs, "friday-11")
+    one.until("you play light; waiting for an opponent (dark)")
+    two = Terminal(procs, "friday-11")
+    two.until("you play dark; your opponent (light) is here")
+    one.type("W@d4")
+    two.until("your opponent plays W@d4")
+    two.type("carry")
+    two.until("board: played W@d4")
+    one.type("quit")
+    assert quiet(one.proc) == [0]
+    two.until("one started here on mqtt://127.0.0.1:%d" % local_port)
+    again = Terminal(procs, "friday-11")
+    again.until("room friday-11 as this computer kept it: 1 action")
+    again.until("you play light; your opponent (dark) is here")
+    two.type("F@e5")
+    again.until("your opponent plays F@e5")
+    again.type("carry")
+    again.until("board: played F@e5")
+    again.type("quit")
+    two.type("quit")
+    assert [again.proc.finish(), two.proc.finish()] == [0, 0]
+    assert not [line for p in (again.proc, two.proc) for line in p.seen if "Traceback" in line
+                or "a new game" in line]
+
+
+def test_a_page_and_a_terminal_on_one_computer_play_each_other(procs, local_port):
+    page = Page(procs, "friday-10")
+    eventually(lambda: "waiting for an opponent (dark)" in page.line(), "the page seated")
+    term = Terminal(procs, "friday-10")
+    term.until("you play dark; your opponent (light) is here")
+    eventually(lambda: page.line().endswith("your opponent (dark) is here"), "the page to see dark")
+    page.act("W@d4")
+    term.until("your opponent plays W@d4")
+    term.type("carry")
+    term.type("F@e5")
+    eventually(lambda: page.state()["pending"] == "F@e5", "the page to ask for F@e5")
+    term.type("quit")
+    assert quiet(term.proc)[0] == 0
+    quiet(page.proc)

@@ -7,7 +7,11 @@ import pytest
 
 from mpy import check_compiled
 
-HEAPS = {"test_online_protocol": "192K", "test_online_settings": "240K"}
+# The settings' module holds a board, its link and up to three online
+# clients at once: 236 to 244K was its edge once issue 40's link and issue
+# 38's client met (a pytest temporary path's length tipped it); the board's
+# own heap is measured on the emulated Pico (docs/online.md).
+HEAPS = {"test_online_protocol": "192K", "test_online_settings": "256K"}
 
 
 @pytest.mark.parametrize("module", sorted(HEAPS))

@@ -1,9 +1,13 @@
 """Online play on the host against a real broker (Debian's mosquitto with
-the project's configuration, tests/conftest.py): two simulator boards
-(host_sim.scenario.Rig) each kept in step with the room by Follow, and the
-faults of issue 25: the broker restarted mid-game, a client killed
-mid-action that comes back, both seats acting at once, a message delivered
-twice, and bad messages refused with one line, the game intact."""
+the project's configuration and no ACL, tests/conftest.py): two simulator
+boards (host_sim.scenario.Rig) each kept in step with the room by Follow,
+and the faults of issues 25 and 38: the broker restarted mid-game, a client
+killed mid-action that comes back, both seats acting at once, a message
+delivered twice, bad messages refused with one line, the game intact; and
+what a stranger can publish on a broker without ACL (a forged or an empty
+retained state, forged seat claims) or a broker that lost its retained
+messages: no new game is ever published over the room's."""
+import os
 import time
 
 import pytest
@@ -16,8 +20,11 @@ from vortex.online import protocol as p, sign
 from vortex.online.protocol import WATCH
 from host_sim.scenario import Rig
 from host_sim.online.client import Address, Connection
-from host_sim.online.player import Player
+from host_sim.online.player import Player, RoomCache
 from host_sim.online.follow import Follow
+from vortex.app.board import REMOTE_WAIT, REMOTE_HERE, REMOTE_AWAY
+from vortex.engine.position import START
+from vortex.online.room import Room
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed "
                     "(make test installs it from requirements-dev.txt)")
@@ -31,17 +38,25 @@ class Seat:
     """A simulator board in the room: a Rig, a Player, a Follow; what it
     said and logged kept for the asserts."""
 
-    def __init__(self, broker, seat, device, secret=SECRET):
+    def __init__(self, broker, seat, device, secret=SECRET, cache=None):
         self.said, self.logged = [], []
         self.rig = Rig(settings=Settings(ai_side=NO_AI))
         self.broker, self.seat, self.device, self.secret = broker, seat, device, secret
+        self.cache = cache  # (None: the user's, in the test's own folder: tests/conftest.py)
         self.join()
 
     def join(self):
         self.player = Player(Address.parse(self.broker.address), ROOM, self.secret, self.seat,
                              log=self.logged.append, device=self.device,
-                             settle_s=SETTLE_S).start()
+                             settle_s=SETTLE_S, cache=self.cache).start()
         self.follow = Follow(self.player, lambda: self.rig.board, self.lay_out, self.said.append)
+
+    def again(self):
+        """The program started again (a new process: a fresh board, no --save)."""
+        self.player.close()
+        self.rig = Rig(settings=Settings(ai_side=NO_AI))
+        self.said[:], self.logged[:] = [], []
+        self.join()
 
     def lay_out(self, start, codes):
         self.rig = Rig(start, settings=self.rig.board.settings,
@@ -151,6 +166,62 @@ def test_a_late_joiner_is_laid_out_as_the_room(mosquitto):
     late = Seat(mosquitto, DARK, "dddddddd")  # another computer, same secret: takes the seat
     step(light, late, until=lambda: late.actions() == game(4))
     assert any("laid out" in line for line in late.said)
+
+
+def test_a_seat_whose_holder_is_gone_goes_to_a_player_choosing_one(mosquitto, tmp_path):
+    """A player choosing a seat takes one whose holder has gone (offline),
+    not one whose holder is here; its own seat first, when it played here
+    (its claim, or where the broker lost the claims, the game it kept)."""
+    def computer(name):
+        return RoomCache(str(tmp_path / name))
+    light = Seat(mosquitto, LIGHT, "aaaaaaaa", cache=computer("a"))
+    dark = Seat(mosquitto, DARK, "bbbbbbbb", cache=computer("b"))
+    step(light, dark, until=lambda: light.follow.presence().endswith("is here")
+         and dark.follow.presence().endswith("is here"))
+    exchange(light, dark, game(2))
+    light.player.close()  # gone, with a goodbye
+    new = Seat(mosquitto, None, "cccccccc", cache=computer("c"))
+    step(new, dark, until=lambda: new.player.ready())
+    assert new.player.side == LIGHT and new.actions() == game(2)
+    assert new.follow.presence().endswith("you play light; your opponent (dark) is here")
+    new.player.close()
+    back = Seat(mosquitto, None, "bbbbbbbb", cache=computer("b"))  # its seat held by itself
+    dark.player.conn.kill()
+    step(back, until=lambda: back.player.ready())
+    assert back.player.side == DARK and back.player.room.client == dark.player.room.client
+    back.player.close()
+    lose_the_retained_messages(mosquitto)  # no claims: the game kept says which seat
+    again = Seat(mosquitto, None, "bbbbbbbb", cache=computer("b"))
+    step(again, until=lambda: again.player.ready())
+    assert again.player.side == DARK and again.actions() == game(2)
+
+
+def test_each_program_of_a_user_is_a_player_of_its_own(tmp_path):
+    """host_sim.online.player.player_id: the user's id for the first program,
+    another for a second one running at once; a program started again once
+    the first has ended (killed, whatever) takes the first id back."""
+    import subprocess
+    import sys
+    from host_sim.online.player import device_id
+    code = ("import sys, time; sys.path[:0] = %r\n"
+            "from host_sim.online.player import player_id\n"
+            "print(player_id(%r), flush=True)\n"
+            "time.sleep(float(sys.argv[1]))\n") % (sys.path, str(tmp_path))
+
+    def program(hold):
+        return subprocess.Popen([sys.executable, "-c", code, str(hold)], stdout=subprocess.PIPE,
+                                text=True)
+    base = device_id(str(tmp_path))
+    first = program(30)
+    assert first.stdout.readline().strip() == base
+    second = program(0)
+    assert second.stdout.readline().strip() == base + "-2"
+    second.wait()
+    first.kill()
+    first.wait()
+    again = program(0)
+    assert again.stdout.readline().strip() == base
+    again.wait()
 
 
 def test_not_your_turn_is_taken_back(mosquitto):
@@ -277,12 +348,211 @@ def test_the_opponent_gone_and_back(mosquitto):
     """Said in words (the terminal's and the page's line) and on the board's
     LEDs (Board.set_remote: the thinking light on its turn, its colour in the
     centre while it is gone)."""
-    from vortex.app.board import REMOTE_HERE, REMOTE_AWAY
     light, dark = seated(mosquitto)
     assert (light.rig.board.remote, light.rig.board.remote_side) == (REMOTE_HERE, DARK)
     dark.player.conn.kill()  # vanished without a word: the broker sends its will
     step(light, until=lambda: light.said[-1].endswith("your opponent (dark) is gone"))
     assert light.rig.board.remote == REMOTE_AWAY
+    light.again()  # a page started later reads the will, kept by the broker
+    step(light, until=lambda: light.player.ready() and light.said[-1].endswith(
+        "your opponent (dark) is gone"))
     dark.join()
     step(light, dark, until=lambda: light.said[-1].endswith("your opponent (dark) is here"))
     assert light.rig.board.remote == REMOTE_HERE
+
+
+# --- a stranger on a broker without ACL, a broker that lost its retained messages -------
+def retained(broker, kind=p.STATE, arg=None, wait=0.6):
+    """What the broker keeps on a room's topic now (a fresh subscription reads it)."""
+    c = Connection(Address.parse(broker.address), "reader-%d" % os.getpid(),
+                   subscribe=[p.topic(ROOM, kind, arg)], clean=True).start()
+    got, end = None, time.monotonic() + wait
+    while time.monotonic() < end:
+        for event, topic, payload in c.events(0.05):
+            if event == "message":
+                got = payload
+    c.close()
+    return got
+
+
+def lose_the_retained_messages(broker):
+    """The broker stopped, its file of retained messages and sessions gone, started."""
+    broker.stop()
+    os.remove(os.path.join(broker.folder, "vortex.db"))
+    broker.start()
+
+
+FAULTS = ["forged", "emptied", "lost"]
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_a_page_started_again_over_a_broken_room_plays_on_the_rooms_game(mosquitto, fault):
+    """Issue 38: with dark's player away, a stranger forges the room's
+    retained state (or publishes an empty one, which takes it off), or the
+    broker loses its retained messages; light's page is started again
+    (no --save). It refuses what is not the room's, resumes the game this
+    computer kept (the user cache), puts it back on the broker and never
+    publishes a new game over it; dark back, both play on the same game."""
+    light, dark = seated(mosquitto)
+    texts = game(7)
+    exchange(light, dark, texts[:6])
+    dark.player.close()
+    light.player.close()
+    if fault == "forged":
+        eve = raw(mosquitto)
+        eve.publish(p.topic(ROOM, p.STATE), Room(ROOM, START, "guess", LIGHT, "eve").state(),
+                    retain=True)
+        time.sleep(0.2)
+        eve.close()
+    elif fault == "emptied":
+        eve = raw(mosquitto)
+        eve.publish(p.topic(ROOM, p.STATE), b"", retain=True)
+        time.sleep(0.2)
+        eve.close()
+        assert retained(mosquitto) is None
+    else:
+        lose_the_retained_messages(mosquitto)
+        assert retained(mosquitto) is None
+    light.again()
+    step(light, until=lambda: light.player.ready() and light.actions() == texts[:6])
+    assert "room %s as this computer kept it: 6 actions" % ROOM in light.logged
+    assert fault != "forged" or any("bad signature" in line for line in light.logged)
+    step(light, until=lambda: p.read_state(retained(mosquitto) or b"start x\nactions\nby "
+                                           b"light x " + b"0" * 32)[1] == texts[:6])
+    assert not [line for line in light.logged if "a new game" in line]
+    dark.join()
+    step(light, dark, until=lambda: dark.player.ready() and len(dark.player.room.actions) == 6)
+    exchange(light, dark, texts[6:])
+    assert converged(light, dark) == texts
+
+
+def test_a_computer_without_the_rooms_game_waits_for_it_and_says_so(mosquitto, tmp_path):
+    """The room's state taken off the broker and nobody there to put it
+    back; light's player on another computer, which kept nothing: it
+    waits for the game from the seat that played it (dark's, away), says
+    so in its line and on the board's LEDs (dark's colour blinks in the
+    centre), refuses to act and publishes no game; dark back, it plays the
+    room's game. A seat's holder asked for the game sends it."""
+    light, dark = seated(mosquitto)
+    texts = game(5)
+    exchange(light, dark, texts[:4])
+    light.player.close()
+    dark.player.close()
+    eve = raw(mosquitto)
+    eve.publish(p.topic(ROOM, p.STATE), b"", retain=True)
+    time.sleep(0.2)
+    other = Seat(mosquitto, LIGHT, "cccccccc", cache=RoomCache(str(tmp_path / "other")))
+    did = dark.player.room.client
+    step(other, until=lambda: other.follow.presence().endswith(
+        "you play light; waiting for the room's game from dark (%s, away)" % did))
+    assert other.rig.board.remote == REMOTE_WAIT and other.rig.board.remote_side == DARK
+    with pytest.raises(ValueError, match="the room's game has not come yet"):
+        other.player.act("W@a1")
+    view = other.follow.view()
+    assert view["waiting"] == {"seat": "dark", "client": did, "online": False}
+    end = time.monotonic() + 2
+    while time.monotonic() < end:
+        other.follow.step(0.05)
+    assert retained(mosquitto) is None and not other.player.ready()
+    dark.join()
+    step(other, dark, until=lambda: other.player.ready() and other.actions() == texts[:4])
+    assert other.rig.board.remote == REMOTE_HERE
+    exchange(other, dark, texts[4:])
+    assert converged(other, dark) == texts[:5]
+    # An ask: the holder of a game sends it (live, and kept by the broker).
+    c = Connection(Address.parse(mosquitto.address), "asker", subscribe=[p.room_filter(ROOM)],
+                   clean=True).start()
+    step(other, dark, until=lambda: c.connected)
+    time.sleep(0.3)
+    c.events()
+    c.publish(p.topic(ROOM, p.ASK), b"asker")
+    got = []
+    step(other, dark, until=lambda: got.extend(c.events()) or any(
+        e[1] == p.topic(ROOM, p.STATE) for e in got))
+    states = [e[2] for e in got if e[1] == p.topic(ROOM, p.STATE)]
+    assert p.read_state(states[0])[1] == texts[:5]
+    c.close()
+    eve.close()
+
+
+def test_a_strangers_claims_over_both_seats_are_put_back(mosquitto):
+    """A stranger publishes retained claims of both seats with another
+    secret: each holder refuses the one over its seat and claims it again,
+    so that a page started later sees its opponent here, and a third
+    player choosing a seat finds both taken."""
+    light, dark = seated(mosquitto)
+    exchange(light, dark, game(2))
+    eve = raw(mosquitto)
+    for side in (LIGHT, DARK):
+        eve.publish(p.topic(ROOM, p.SEAT, side), Room(ROOM, START, "guess", side, "eve").seat(),
+                    retain=True)
+    step(light, dark, until=lambda: all(any("seat is held by eve with another secret" in line
+                                            for line in s.logged) for s in (light, dark)))
+    step(light, dark, until=lambda: all(
+        (retained(mosquitto, p.SEAT, side) or b"").startswith(s.player.room.client.encode())
+        for side, s in ((LIGHT, light), (DARK, dark))))
+    light.again()
+    step(light, dark, until=lambda: light.follow.presence()
+         == "room %s: you play light; your opponent (dark) is here" % ROOM)
+    third = Seat(mosquitto, None, "eeeeeeee")
+    step(light, dark, third, until=lambda: third.player.ready())
+    assert third.player.side == WATCH
+    eve.close()
+
+
+def test_a_refusal_reaches_an_idle_page_at_once(mosquitto, monkeypatch):
+    """The page open on its player's own turn, nobody acting, the board
+    passed rarely (idle): a forged action refused is on /events and in
+    /api/state (`messages`, `online.refused`) as it comes, not at the next
+    unrelated request."""
+    import json
+    import threading
+    import urllib.request
+    from host_sim.web import game as web_game
+    from host_sim.web.server import Server
+    monkeypatch.setattr(web_game, "QUIET_MS", 100)  # idle soon...
+    monkeypatch.setattr(web_game, "IDLE_MS", 60000)  # ...and then passed once a minute
+    g = web_game.Game(Settings(ai_side=NO_AI))
+    g.play_online(Player(Address.parse(mosquitto.address), ROOM, SECRET, LIGHT, device="llllllll",
+                         settle_s=SETTLE_S).start())
+    s = Server(g)
+    s.start()
+    dark = Player(Address.parse(mosquitto.address), ROOM, SECRET, DARK, device="dddddddd",
+                  settle_s=SETTLE_S).start()
+    events = []
+
+    def listen():
+        with urllib.request.urlopen(s.url + "events", timeout=30) as r:
+            while True:
+                line = r.readline()
+                if not line:
+                    return
+                if line.startswith(b"data: "):
+                    events.append(json.loads(line[6:]))
+    try:
+        threading.Thread(target=listen, daemon=True).start()
+        end = time.monotonic() + 10
+        while not (events and (events[-1]["online"] or {}).get("opponent") == "here"):
+            dark.poll(0.05)
+            assert time.monotonic() < end, events[-1:]
+        time.sleep(0.5)  # idle now: the page's loop sleeps
+        assert g._quiet()
+        before = len(events)
+        forged = p.action_message(ROOM, 1, LIGHT, "W@d4", "eve",
+                                  sign.seat_key("guess", ROOM, LIGHT))
+        eve = raw(mosquitto)
+        eve.publish(p.topic(ROOM, p.ACTION), forged)
+        sent = time.monotonic()
+        while not [e for e in events[before:] if e["online"]["refused"]]:
+            assert time.monotonic() - sent < 2, "no event within 2 s"
+            time.sleep(0.02)
+        shown = [e for e in events[before:] if e["online"]["refused"]][0]
+        assert any("refused: action 1 light W@d4: bad signature" in m for m in shown["messages"])
+        with urllib.request.urlopen(s.url + "api/state", timeout=5) as r:
+            state = json.loads(r.read())
+        assert state["online"]["refused"] == 1
+        eve.close()
+    finally:
+        s.stop()
+        g.online.player.close()
+        dark.close()

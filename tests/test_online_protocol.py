@@ -11,7 +11,8 @@ from vortex.engine import Position, LIGHT, DARK, new_buffer
 from vortex.engine.position import START
 from vortex.online import sign, protocol as p
 from vortex.online.protocol import ProtocolError, WATCH
-from vortex.online.room import Room, APPLIED, SAME, REFUSED, BEHIND, NOTED
+from vortex.online.room import (Room, APPLIED, SAME, REFUSED, BEHIND, NOTED, DUE_STATE, DUE_SEAT,
+                                DUE_PRESENCE)
 
 # RFC 4231 section 4: (key, data, HMAC-SHA256); case 5's is cut to 128 bits there.
 RFC4231 = (
@@ -85,6 +86,44 @@ def test_seat_keys_bind_room_and_side():
 def test_same_compares_whole_strings():
     assert sign.same("ab12", "ab12") and not sign.same("ab12", "ab13")
     assert not sign.same("ab1", "ab12") and sign.same("", "")
+    for i in range(4):  # a difference anywhere counts, not only the last one seen
+        assert not sign.same("ab12", "ab12"[:i] + "f" + "ab12"[i + 1:])
+
+
+def test_a_signature_right_but_for_one_digit_is_refused():
+    light, dark = players()
+    good = light.act("W@d4")
+    sig = good[-sign.MAC_HEX:].decode()
+    for i in (0, 15, sign.MAC_HEX - 1):
+        digit = "0" if sig[i] != "0" else "1"
+        forged = good[:-sign.MAC_HEX] + (sig[:i] + digit + sig[i + 1:]).encode()
+        refused(dark, ACTION_T, forged, "bad signature for light's seat")
+    assert dark.receive(ACTION_T, good)[0] == APPLIED
+
+
+def test_a_signed_action_replayed_under_another_number_is_refused():
+    """The number is in the signed text: a stranger who saw light's signed
+    action cannot send it again as a later action, even where the engine
+    would take the same action there again (a piece moved back and forth)."""
+    start = "WFEAWFEA/FEAWFEAW/EAWFEAWF/AWFEAWFE/WFEAWFEA/FEAWFEAW/EAWFEAWF/AWFEAWFE " \
+            "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
+    light = Room(ROOM, start, SECRET, LIGHT, "light-1")
+    dark = Room(ROOM, start, SECRET, DARK, "dark-1")
+    watcher = Room(ROOM, start, SECRET, WATCH, "w")  # a spectator given the secret checks too
+    first = None
+    for me, other, text in ((light, dark, "e1g3"), (dark, light, "a7b8"), (light, dark, "g3e1"),
+                            (dark, light, "b8a7")):
+        payload = me.act(text)
+        first = first or payload
+        assert other.receive(ACTION_T, payload)[0] == APPLIED
+        assert watcher.receive(ACTION_T, payload)[0] == APPLIED
+    assert light.pos.is_legal(light.pos.parse_action("e1g3"))  # the same action, legal again
+    assert sign.mac(light.keys[LIGHT], p.signed_action(ROOM, 1, LIGHT, "e1g3")) != \
+        sign.mac(light.keys[LIGHT], p.signed_action(ROOM, 5, LIGHT, "e1g3"))
+    replay = b"5" + bytes(first)[1:]
+    assert p.read_action(replay)[0] == 5
+    for room in (dark, watcher):
+        refused(room, ACTION_T, replay, "action 5 light e1g3: bad signature for light's seat")
 
 
 # --- topics -------------------------------------------------------------------
@@ -92,8 +131,9 @@ def test_topics_round_trip():
     assert p.topic(ROOM, p.ACTION) == "vortex/v1/friday-7/action"
     assert p.topic(ROOM, p.SEAT, DARK) == "vortex/v1/friday-7/seat/dark"
     assert p.room_filter(ROOM) == "vortex/v1/friday-7/#"
+    assert p.topic(ROOM, p.ASK) == "vortex/v1/friday-7/ask"
     for kind, arg in ((p.STATE, None), (p.ACTION, None), (p.SEAT, LIGHT), (p.SEAT, DARK),
-                      (p.PRESENCE, "board-e661a4")):
+                      (p.PRESENCE, "board-e661a4"), (p.ASK, None)):
         assert p.parse_topic(p.topic(ROOM, kind, arg)) == (ROOM, kind, arg)
 
 
@@ -134,6 +174,13 @@ def test_malformed_actions_refused():
         raises(ProtocolError, p.read_action, payload)
     e = raises(ProtocolError, p.read_action, b"1" * (p.ACTION_MAX + 1))
     assert "too long" in str(e)
+    e = raises(ProtocolError, p.read_action, b"12345678901234 " + b" ".join(words[1:]))
+    assert str(e) == "action: 123456789012 is not a number from 1 to 1500"  # (cut at 12)
+    e = raises(ProtocolError, p.read_action, good[:-1] + b"G")
+    assert str(e) == "action: the signature is not 32 hex digits"
+    # a room that has read no state yet cannot judge an action
+    assert Room(ROOM, None, SECRET, DARK, "d").receive(ACTION_T, good) == (
+        REFUSED, "action 3 light W@d4: no state read yet, the game's start is unknown")
 
 
 def test_state_seat_presence_messages():
@@ -150,10 +197,13 @@ def test_state_seat_presence_messages():
     over = bytes(longest).replace(b"actions", b"actions W@d4", 1)
     e = raises(ProtocolError, p.read_state, over)
     assert "1501 actions" in str(e)
-    words = p.read_state(b"start " + START.encode() + b"\nactions  W@d4   d4~e4 \nby light me "
+    words = p.read_state(b"start " + START.encode() + b"\nactions W@d4 d4~e4\nby light me "
                          + b"0" * 32)[1]
     assert len(words) == 2 and words[-1] == "d4~e4" and list(words) == ["W@d4", "d4~e4"]
     raises(IndexError, words.__getitem__, 2)
+    assert p.read_ask(p.ask_message("board-1")) == "board-1"
+    for bad in (b"", b"a b", b"x" * 24, b"\xff"):
+        raises(ProtocolError, p.read_ask, bad)
     for payload in (b"", bytes(msg).replace(b"start", b"begin"), bytes(msg) + b"\nmore",
                     bytes(msg).replace(b"by light", b"by grey"), b"x" * (p.STATE_MAX + 1),
                     bytes(msg).replace(b"actions", b"actionsW@d4"), b"start x\nactions\n",
@@ -234,6 +284,17 @@ def test_a_room_begun_with_a_boards_game_writes_the_same_state():
     raises(ProtocolError, r.begin, "not a position")
 
 
+def test_our_action_sent_again_is_ours_only():
+    light, dark = players()
+    first = light.act("W@d4")
+    assert bytes(light.message(1)) == bytes(first)  # (the same payload: a repeat is SAME)
+    dark.receive(ACTION_T, first)
+    dark.act("F@e5")
+    e = raises(ProtocolError, dark.message, 1)
+    assert str(e) == "action 1 is not ours to send"
+    assert dark.receive(ACTION_T, light.message(1)) == (SAME, "")
+
+
 def test_both_seats_acting_at_once():
     # Each acts on its own turn only; an action for the other's turn is refused there.
     light, dark = players()
@@ -274,24 +335,98 @@ def test_state_for_late_joiners_behind_and_disagreeing():
     assert late.receive(STATE_T, b"")[0] == SAME  # a cleared retained state
 
 
-def test_a_state_spaced_its_own_way_is_read_word_by_word():
+def test_signed_texts_have_one_form():
+    """A signature covers a text: an action or a state written another way
+    (two spaces, a leading zero, a space at the end), even signed, is
+    refused, so that every client compares the very text that was signed."""
     light, dark = players()
     moves = game(3)
     for text in moves:
         me, them = (light, dark) if light.pos.side == LIGHT else (dark, light)
         them.receive(ACTION_T, me.act(text))
-    key = light.keys[LIGHT]
+    lk, dk = light.keys[LIGHT], light.keys[DARK]
+    number, side, text, sender, sig = p.read_action(p.action_message(ROOM, 4, DARK, "A@h8", "x",
+                                                                     dk))
+    for form in ("%d  %s %s %s %s", "0%d %s %s %s %s", "%d %s %s %s %s ", " %d %s %s %s %s",
+                 "%d %s %s %s\t%s"):
+        e = raises(ProtocolError, p.read_action,
+                   (form % (number, "dark", text, sender, sig)).encode())
+        assert "form" in str(e) or "printable" in str(e), e
+    assert p.read_action(("%d %s %s %s %s" % (number, "dark", text, sender, sig)).encode())
 
-    def spaced(actions):
-        body = "start %s\nactions  %s " % (START, "   ".join(actions))
-        return (body + "\nby light x %s" % sign.mac(key, p.state_prefix(ROOM), body)).encode()
-    assert dark.receive(STATE_T, spaced(moves))[0] == SAME
-    assert dark.receive(STATE_T, spaced(moves[:2]))[0] == BEHIND
-    refused(dark, STATE_T, spaced(moves[:1] + ["A@h8" if moves[1] != "A@h8" else "A@h7"]),
-            "action 2 is")
+    def written(body, by="by light x %s"):
+        return (body + "\n" + by % sign.mac(lk, p.state_prefix(ROOM), body)).encode()
+    good = "start %s\nactions %s" % (START, " ".join(moves))
+    assert bytes(written(good)) == bytes(p.state_message(ROOM, START, moves, LIGHT, "x", lk))
+    assert dark.receive(STATE_T, written(good))[0] == SAME
+    for body in ("start %s\nactions  %s" % (START, " ".join(moves)),
+                 "start %s\nactions %s " % (START, " ".join(moves)),
+                 "start %s\nactions %s" % (START, "  ".join(moves)),
+                 "start %s\nactions " % START):
+        refused(dark, STATE_T, written(body), "one form")
+    for by in ("by  light x %s", "by light x %s ", " by light x %s"):
+        refused(dark, STATE_T, written(good, by), "one form")
+    e = raises(ProtocolError, p.read_state, written("start %s\nactions  W@d4" % START))
+    assert str(e) == "state: actions not written in their one form (single spaces)"
+    e = raises(ProtocolError, p.read_state, written(good, "by light x/y %s"))
+    assert str(e) == "state: client id x/y: only letters, digits, - _ and ."
+    e = raises(ProtocolError, p.read_state, written(good)[:-1] + b"Z")
+    assert str(e) == "state: the signature is not 32 hex digits"
+    # read in place from what a client library hands over: bytes, bytearray, memoryview
+    for kind in (bytes, bytearray, memoryview):
+        assert list(p.read_state(kind(written(good)))[1]) == moves
+    assert p.read_state(written("start %s\nactions" % START))[1] == []  # an empty game
+
+
+def test_a_signed_state_with_an_illegal_action_applies_none():
+    """All or nothing: legal new actions followed by an illegal one, signed
+    by a seat, are refused together; the game, its position and the state
+    it publishes are as they were, and the next good state applies."""
+    light, dark = players()
+    moves = game(8)
+    for text in moves[:3]:
+        me, them = (light, dark) if light.pos.side == LIGHT else (dark, light)
+        them.receive(ACTION_T, me.act(text))
+    before = (list(dark.actions), dark.pos.text(), bytes(dark.state()))
+    bad = moves[:6] + ["d2d4"] + moves[7:]
+    line = refused(dark, STATE_T, p.state_message(ROOM, START, bad, LIGHT, "x", light.keys[LIGHT]),
+                   "action 7")
+    assert "illegal" in line
+    assert (list(dark.actions), dark.pos.text(), bytes(dark.state())) == before
+    assert dark.receive(STATE_T, p.state_message(ROOM, START, moves, LIGHT, "x",
+                                                 light.keys[LIGHT]))[0] == APPLIED
+    assert dark.actions == moves and bytes(dark.state()) == bytes(
+        p.state_message(ROOM, START, moves, DARK, "dark-1", dark.keys[DARK]))
+
+
+def test_a_shorter_state_read_while_replaying_does_not_cut_the_game_short():
+    light, dark = players()
+    moves = game(30)
+    for text in moves:
+        me, them = (light, dark) if light.pos.side == LIGHT else (dark, light)
+        them.receive(ACTION_T, me.act(text))
     late = Room(ROOM, None, SECRET, DARK, "d2")
-    assert late.receive(STATE_T, spaced(moves))[0] == APPLIED and late.actions == moves
-    assert late.receive(STATE_T, dark.state())[0] == SAME  # its words now written as ours
+    late.replay_max = 5
+    assert late.receive(STATE_T, light.state())[0] == APPLIED and late.number() == 5
+    old = p.state_message(ROOM, START, moves[:12], LIGHT, "x", light.keys[LIGHT])
+    assert late.receive(STATE_T, old)[0] == BEHIND and late.number() == 5  # not the target now
+    while late.replaying():
+        assert late.more()[0] == APPLIED
+    assert late.actions == moves
+    fork = moves[:12] + ["A@h8" if moves[12] != "A@h8" else "A@h7"]
+    other = Room(ROOM, None, SECRET, DARK, "d3")
+    other.replay_max = 5
+    other.receive(STATE_T, light.state())
+    refused(other, STATE_T, p.state_message(ROOM, START, fork, LIGHT, "x", light.keys[LIGHT]),
+            "action 13 is")
+    longer = Room(ROOM, None, SECRET, DARK, "d4")
+    longer.replay_max = 5
+    longer.receive(STATE_T, p.state_message(ROOM, START, moves[:20], LIGHT, "x",
+                                            light.keys[LIGHT]))
+    assert longer.receive(STATE_T, light.state())[0] == APPLIED  # the newer one goes on from here
+    while longer.replaying():
+        longer.more()
+    assert longer.actions == moves
 
 
 def test_a_long_state_is_replayed_a_few_actions_a_call():
@@ -339,11 +474,86 @@ def test_seats_and_presence():
     pres = p.topic(ROOM, p.PRESENCE, "dark-1")
     assert light.opponent_online() is False
     assert light.receive(pres, dark.presence())[0] == NOTED and light.opponent_online()
-    assert light.receive(pres, dark.presence())[0] == SAME
+    assert light.receive(pres, dark.presence()) == (SAME, "")
     assert light.receive(pres, p.OFFLINE) == (NOTED, "dark-1 offline")
     assert light.opponent_online() is False
     assert light.receive(seat_t, b"")[0] == NOTED and light.seats[DARK] is None
     refused(light, pres, b"online purple", "presence")
+    e = raises(ProtocolError, p.read_presence, b"online purple")
+    assert str(e) == "presence: expected online light|dark|watch or offline"
+    e = raises(ProtocolError, p.read_seat, b"me 1234")
+    assert str(e) == "seat: expected client and a 32-digit proof"
+
+
+def test_what_a_seat_owes_the_room():
+    """On a broker without ACL a stranger can take off or replace what the
+    room keeps (the state, a seat's claim, a presence): the seat that can
+    put it right owes it (Room.due, which its client publishes)."""
+    light, dark = players()
+    dark.receive(ACTION_T, light.act("W@d4"))
+    seat_t, pres_t, ask_t = p.topic(ROOM, p.SEAT, DARK), p.topic(ROOM, p.PRESENCE, "dark-1"), \
+        p.topic(ROOM, p.ASK)
+    watcher, new = Room(ROOM, START), Room(ROOM, None, SECRET, DARK, "dark-2")
+    eve = Room(ROOM, START, "guess", LIGHT, "eve")
+    forged = eve.state()
+    for payload, words in ((b"", None), (forged, "bad signature"), (b"junk", "expected"),
+                           (bytes(forged)[:-1] + b"x", "signature")):
+        for room in (dark, watcher, new):
+            room.due = 0
+            code, line = room.receive(STATE_T, payload)
+            assert room is watcher or (code == SAME if words is None else
+                                       code == REFUSED and words in line), line
+        assert dark.due == DUE_STATE and watcher.due == new.due == 0  # (no game, no seat: none)
+    dark.due = 0
+    fork = Room(ROOM, START, SECRET, LIGHT, "light-1")
+    fork.act("A@h8")
+    refused(dark, STATE_T, fork.state(), "action 1 is")  # a player's other game: said, not fought
+    assert dark.due == 0
+    assert dark.receive(STATE_T, Room(ROOM, START, SECRET, LIGHT, "l").state())[0] == BEHIND
+    assert dark.due == DUE_STATE
+    for room in (dark, watcher, new):
+        room.due = 0
+        assert room.receive(ask_t, p.ask_message("someone")) == (SAME, "")
+    assert dark.due == DUE_STATE and watcher.due == new.due == 0
+    refused(dark, ask_t, b"two words", "ask")
+    # our seat's claim taken off or replaced by one we cannot verify; the other seat's is not ours
+    for payload in (b"", eve.seat(), b"junk"):
+        dark.due = light.due = 0
+        dark.receive(seat_t, payload)
+        light.receive(seat_t, payload)
+        assert dark.due == DUE_SEAT and light.due == 0
+    dark.due = 0
+    assert dark.receive(seat_t, dark.seat())[0] == NOTED and dark.due == 0
+    # our presence said offline while we are here; another's is news
+    for payload in (p.OFFLINE, b"", p.presence_message(LIGHT)):
+        dark.due = 0
+        assert dark.receive(pres_t, payload) == (SAME, "") and dark.due == DUE_PRESENCE
+    dark.due = 0
+    assert dark.receive(pres_t, dark.presence()) == (NOTED, "dark-1 online as dark")
+    light.due = 0
+    assert light.receive(pres_t, dark.presence())[0] == NOTED
+    assert light.receive(pres_t, p.OFFLINE)[0] == NOTED and dark.due == light.due == 0
+
+
+def test_whose_game_to_wait_for():
+    """A client with no game waits for a seat's holder (its claim checked)
+    that may have it, an online one first; none: the room is new."""
+    room = Room(ROOM, None, SECRET, LIGHT, "me")
+    assert room.wait_for() is None
+    light, dark = players()
+    room.receive(p.topic(ROOM, p.SEAT, LIGHT), p.seat_message("me", room.keys[LIGHT]))
+    assert room.wait_for() is None  # our own claim: nobody else has played
+    refused(room, p.topic(ROOM, p.SEAT, DARK), Room(ROOM, START, "guess", DARK, "eve").seat(),
+            "another secret")
+    assert room.wait_for() is None  # a claim with another secret: no player of this room
+    room.receive(p.topic(ROOM, p.SEAT, DARK), dark.seat())
+    assert room.wait_for() == (DARK, "dark-1", False)
+    room.receive(p.topic(ROOM, p.SEAT, LIGHT), light.seat())  # light played from elsewhere
+    assert room.wait_for() == (LIGHT, "light-1", False)
+    room.receive(p.topic(ROOM, p.PRESENCE, "dark-1"), dark.presence())
+    assert room.wait_for() == (DARK, "dark-1", True)
+    room.receive(p.topic(ROOM, p.PRESENCE, "light-1"), light.presence())
+    assert room.wait_for() == (LIGHT, "light-1", True)
 
 
 def test_a_spectator_cannot_act_and_a_seat_needs_the_secret():

@@ -10,7 +10,7 @@ from vortex.app.board import Board
 from vortex.hal.store import FileStore
 from vortex.link.link import Link
 from vortex.online.client import Online, OFF
-from vortex.online.settings import OnlineSettings, SettingError, escape, unescape
+from vortex.online.settings import OnlineSettings, SettingError, escape, unescape, NAMES
 from link_pipe import Pipe
 
 PATH = "/online.bin"
@@ -29,10 +29,54 @@ def test_escapes_round_trip():
     assert unescape("Home%20Net") == "Home Net"
     for bad in ("%2", "%zz", "abc%", "%ff"):
         raises(SettingError, unescape, bad)
+    # printable ASCII but the space and % stays as it is; the rest is %XX
+    assert escape("!a=b~") == "!a=b~" and escape(" %") == "%20%25"
+    assert escape("\x7f\x1f") == "%7F%1F"
+
+
+def test_each_refusal_in_its_words_and_each_bound_to_the_character():
+    s = OnlineSettings()
+    for name, word in (("ssid", "x" * 32), ("wifi-key", "k" * 8), ("wifi-key", "k" * 63),
+                       ("user", "u" * 64), ("password", "p" * 64), ("secret", "s" * 8),
+                       ("secret", "s" * 64), ("broker", "h" * 64 + ":65535"), ("broker", "h:1"),
+                       ("tls", "off")):
+        s.set(name, word)
+        assert s.get(name) == word
+    for name, word, why in (
+            ("ssid", "x" * 33, "ssid: 1 to 32 bytes"),
+            ("wifi-key", "k" * 7, "wifi-key: 8 to 63 characters (WPA2), or - for an open network"),
+            ("wifi-key", "k" * 64, "wifi-key: 8 to 63 characters (WPA2), or - for an open network"),
+            ("user", "u" * 65, "user: at most 64 characters"),
+            ("password", "p" * 65, "password: at most 64 characters"),
+            ("tls", "yes", "tls is on or off"),
+            ("secret", "s" * 7, "secret: 8 to 64 characters, as the other player has it"),
+            ("secret", "s" * 65, "secret: 8 to 64 characters, as the other player has it"),
+            ("side", "grey", "side is light, dark or watch"),
+            ("room", "a/b", "room a/b: only letters, digits, - _ and ."),
+            ("client", "c" * 24, "client id: 1 to 23 characters"),
+            ("broker", "h" * 65, "broker is HOST or HOST:PORT, as broker.example.org:8883"),
+            ("broker", "h:0", "broker: port 0 is not a number from 1 to 65535"),
+            ("broker", "h:123456", "broker: port 123456 is not a number from 1 to 65535"),
+            ("ssid", "%4", "%XX needs two hex digits: %4"),
+            ("ssid", "%ff", "not UTF-8 once decoded: %ff"),
+            ("colour", "red", "no online setting colour: " + ", ".join(NAMES))):
+        e = raises(SettingError, s.set, name, word)
+        assert str(e) == why, (name, word, str(e))
+
+
+def test_a_value_holding_an_equals_sign_is_kept_whole():
+    s = OnlineSettings()
+    s.set("secret", "k=v=12345")
+    s.set("room", "r1")
+    t = OnlineSettings()
+    t.load(s.dump())
+    assert t.get("secret") == "k=v=12345" and t.get("room") == "r1"
 
 
 def test_each_setting_is_checked():
     s = OnlineSettings()
+    s.set("ssid", "x" * 32)  # (802.11's longest)
+    assert s.get("ssid") == "x" * 32
     for name, word in (("ssid", "x" * 33), ("wifi-key", "short"), ("broker", "a b"),
                        ("broker", "host:0"), ("broker", "host:99999"), ("broker", "host:x"),
                        ("broker", ":1883"), ("tls", "yes"), ("room", "a/b"), ("room", "r+"),
@@ -74,6 +118,10 @@ def test_the_link_sets_them_and_hides_the_secrets():
     errors = [ln for ln in lines if " error " in ln]
     assert len(errors) == 3 and "no online setting colour" in errors[0], errors
     assert "online takes nothing" in errors[1] and "side is light, dark or watch" in errors[2]
+    _, other = online()
+    e = raises(SettingError, other.command, ["room", "r1", "extra"])
+    assert str(e) == "online takes nothing, settings, on, off, or a name and a value, as online " \
+        "room friday"
     assert net.settings.get("secret") == "oak tree 7"
 
 
@@ -112,6 +160,17 @@ def test_kept_across_a_restart_and_a_power_cut():
             break
         k += 1
     assert k >= 8
+
+
+def test_settings_that_do_not_read_are_said_and_left_off():
+    fs = MemFS()
+    FileStore(PATH, fs).save(b"garbage here")
+    said = []
+    board = Board()
+    net = Online(board, None, FileStore(PATH, fs), clock=lambda: 0, say=said.append,
+                 client="vx-0011223344556677")
+    assert said == ["online settings not read: online settings: not a settings file"]
+    assert net.status() == "off" and not net.settings.on
 
 
 def test_online_play_waits_for_what_it_needs():

@@ -16,6 +16,7 @@ import http.server
 import os
 import sys
 import threading
+import time
 
 import pytest
 
@@ -250,6 +251,28 @@ def broker(tmp_path):
         yield b
 
 
+def connection(broker, cid):
+    from host_sim.online.client import Connection, Address
+    c = Connection(Address.parse(broker.address), cid, clean=True).start()
+    end = time.monotonic() + 5
+    while not c.connected and time.monotonic() < end:
+        c.events(0.05)
+    return c
+
+
+def retained(broker, topic, wait=0.6):
+    """What the broker keeps on a topic now (a fresh subscription reads it)."""
+    from host_sim.online.client import Connection, Address
+    c = Connection(Address.parse(broker.address), "reader", subscribe=[topic], clean=True).start()
+    got, end = None, time.monotonic() + wait
+    while time.monotonic() < end:
+        for event, t, payload in c.events(0.05):
+            if event == "message":
+                got = payload
+    c.close()
+    return got
+
+
 def join(pg, broker, room, side, secret="oak tree 7"):
     pg.fill("#on-broker", "ws://127.0.0.1:%d" % broker.ws_port)
     pg.fill("#on-room", room)
@@ -262,7 +285,9 @@ def test_an_online_game_between_two_pages(procs, site, browser, broker):
     """Two boards, each on its page, play each other through mosquitto: each
     board's robot hands play its seat and carry out what the board asks (the
     opponent's action, lit on its LEDs); the pages' online code is the
-    firmware's (vortex.online.client) under MicroPython."""
+    firmware's (vortex.online.client) under MicroPython. Each page keeps
+    the room's game in the browser's storage, and plays on from it when
+    opened again over a room whose state a stranger forged (issue 38)."""
     light = board(procs, "--ai", "off", "--robot", "light", "--auto")
     dark = board(procs, "--ai", "off", "--robot", "dark", "--auto")
     with PtyBridge(light) as bl, PtyBridge(dark) as bd:
@@ -280,4 +305,43 @@ def test_an_online_game_between_two_pages(procs, site, browser, broker):
         n = min(len(a), len(b))
         assert a[:n] == b[:n], (a, b)  # one game on both boards
         assert "your opponent is here" in pa.inner_text("#online")
+        # Each page's copy of the room's game, in the browser's storage
+        # under its room and seat (page.py's _Cache): the game played.
+        for pg, seat, side, played in ((pa, "light", 0, a), (pb, "dark", 1, b)):
+            kept = pg.evaluate("localStorage.getItem('vortex-room friday-7 %s')" % seat)
+            head, start, words = kept.split("\n", 2)
+            words = words.split()
+            k = min(len(words), len(played))  # (the game goes on meanwhile)
+            assert head == "friday-7 %d" % side and words[:k] == played[:k]
+            assert len(words) >= 10  # (the room may be a pass behind the board)
         assert not ea and not eb, (ea, eb)
+        # Issue 38, both pages closed: a stranger forges the room's retained
+        # state; light's page opened again (the same browser) refuses it,
+        # plays on the game it kept and puts that back, never a new game.
+        pb.context.close()
+        ctx = pa.context
+        pa.close()
+        time.sleep(0.5)  # (the broker has both wills)
+        from vortex.online import protocol as p
+        from vortex.online.room import Room
+        from vortex.engine.position import START
+        eve = connection(broker, "eve")
+        eve.publish(p.topic("friday-7", p.STATE), Room("friday-7", START, "guess", 0,
+                                                       "eve").state(), retain=True)
+        time.sleep(0.3)
+        eve.close()
+        assert p.read_state(retained(broker, p.topic("friday-7", p.STATE)))[3] == "eve"
+        pa = ctx.new_page()
+        pa.on("pageerror", lambda e: ea.append(str(e)))
+        pa.goto(site)
+        pa.wait_for_function("window.vortex.drawn > 0")
+        pa.click("#connect")
+        pa.wait_for_function("window.vortex.online && window.vortex.online.state === 'up' "
+                             "&& window.vortex.online.actions >= 10", timeout=30000)
+        end = time.monotonic() + 30
+        state = None
+        while time.monotonic() < end and not (state and p.read_state(state)[3] != "eve"):
+            state = retained(broker, p.topic("friday-7", p.STATE))
+        played = list(p.read_state(state)[1])
+        assert len(played) >= 10 and played == view(pa)["actions"][:len(played)]
+        assert not ea, ea

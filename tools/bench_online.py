@@ -100,7 +100,7 @@ def worker(index, games, opts, address, out):
         seats = {}
         for side in (LIGHT, DARK):
             seats[side] = Player(addr, name, "bench secret %d" % g, side, log=lambda line: None,
-                                 device="b%07d" % g, settle_s=SETTLE_S)
+                                 device="b%07d" % g, settle_s=SETTLE_S, cache=False)
         watchers = [Player(addr, name, None, WATCH, settle_s=SETTLE_S)
                     for _ in range(1 if opts.spectators and g % opts.spectators == 0 else 0)]
         rooms[g] = (seats, watchers)

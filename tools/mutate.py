@@ -106,6 +106,24 @@ PACKAGES = {
     "tag": (["vortex/tag.py"], [], ["test_hal_tag.py", "test_hal_mfrc522.py", "test_hal_tiles.py"]),
     # (most of host_sim's own tests run its commands as processes, out of mutmut's sight:
     # test_host_* test the command line and the online bridge in this process)
+    # The online protocol and the board's client: their CPython tests, the
+    # board's checks against mosquitto run in this process (test_online_board's
+    # in_this_process: umqtt.simple over tests/upy) and the stand-ins'.
+    "online": (["vortex/online"], [], [
+        "test_online_protocol.py", "test_online_sign.py", "test_online_fuzz.py",
+        "test_online_docs.py", "test_online_settings.py", "test_online_board_stubs.py",
+        "test_online_board.py::test_board_online_in_this_process", "test_app_remote.py"]),
+    # The host's online play: its in-process tests against mosquitto and the
+    # bridge's. options.py and watch.py are the commands' own, which only
+    # test_online_cli runs (processes, out of mutmut's sight). (test_online_client's
+    # check of broker.py's own path to the configuration is left out: in the
+    # scratch tree host_sim is under src/.)
+    "host_online": (["host_sim/online"], ["src/host_sim/online/options.py",
+                                          "src/host_sim/online/watch.py"], [
+        "test_online_play.py", "test_host_bridge.py"] + ["test_online_client.py::" + t for t in (
+            "test_address", "test_address_refused_in_words", "test_queued_while_away_and_will",
+            "test_publish_while_the_broker_is_down", "test_broker_restart_keeps_the_queue",
+            "test_embedded_broker")]),
     "host_sim": (["host_sim"], [], [
         "test_board_sim.py", "test_terminal.py", "test_virtual_tray.py", "test_web_api.py",
         "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py",
@@ -213,6 +231,8 @@ def scratch(pkg, build=BUILD):
         # imported from src/ alone.
         shutil.copytree(os.path.join(ROOT, "firmware"), os.path.join(where, "firmware"),
                         ignore=shutil.ignore_patterns("__pycache__", "*.mpy"))
+    # (the online tests' broker is started with the project's configuration and ACL)
+    shutil.copytree(os.path.join(ROOT, "tools", "mosquitto"), os.path.join(where, "tools", "mosquitto"))
     for name in ("tests", "hardware", "docs", "seeds"):
         shutil.copytree(os.path.join(ROOT, name), os.path.join(where, name),
                         ignore=shutil.ignore_patterns("__pycache__", "node_modules", "generated"))

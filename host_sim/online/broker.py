@@ -59,10 +59,11 @@ def _wait_listening(port, proc=None, timeout=START_S):
 
 
 class Mosquitto:
-    """/usr/sbin/mosquitto on 127.0.0.1:port with tools/mosquitto/local.conf,
-    its persistence file and its log in folder (kept across restart())."""
+    """/usr/sbin/mosquitto on 127.0.0.1:port with tools/mosquitto/local.conf
+    (config: that file where the caller has it), its persistence file and
+    its log in folder (kept across restart())."""
 
-    def __init__(self, folder, port=None, extra="", websockets=False):
+    def __init__(self, folder, port=None, extra="", websockets=False, config=CONFIG):
         why = mosquitto_missing()
         if why:
             raise BrokerError(why)
@@ -72,7 +73,7 @@ class Mosquitto:
         self.port = port or free_port()
         self.conf = os.path.join(self.folder, "mosquitto.conf")
         self.log = os.path.join(self.folder, "mosquitto.log")
-        with open(CONFIG) as f:
+        with open(config) as f:
             text = f.read()
         # The project's file, then where this one listens and keeps its file;
         # started by root it would become the user "mosquitto", who cannot

@@ -80,6 +80,7 @@ class Connection:
         self.topics = list(subscribe)
         self.hello = hello
         self.connected = False
+        self.wake = None  # called (from paho's thread) when an event is queued
         self._events = queue.Queue()
         self._unacked = []  # paho's MessageInfo of each QoS 1 publish not yet acked
         self._wake_r = self._wake_w = None  # the pipe fileno() gives, made by start()
@@ -110,6 +111,8 @@ class Connection:
                 os.write(self._wake_w, b"!")
             except (BlockingIOError, OSError):
                 pass  # the pipe is full (a byte waits already) or closed
+        if self.wake is not None:
+            self.wake()
 
     def _on_connect(self, client, userdata, flags, reason, properties=None):
         if reason.is_failure:
@@ -152,7 +155,9 @@ class Connection:
     def publish(self, topic, payload, retain=False):
         """Send at QoS 1; kept and sent again until the broker has it, across reconnects."""
         info = self.client.publish(topic, payload, QOS, retain=retain)
-        self._unacked = [i for i in self._unacked if not i.is_published()] + [info]
+        # One published while the broker is away is queued by paho, but its
+        # MessageInfo keeps that error and raises when asked: not waited for.
+        self._unacked = [i for i in self._unacked + [info] if i.rc == 0 and not i.is_published()]
 
     def fileno(self):
         return self._wake_r

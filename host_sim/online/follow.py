@@ -14,13 +14,19 @@ No rule is decided here: the room (the engine) decides, the board shows.
 """
 from vortex.engine.notation import action_text
 from vortex.app import commands
-from vortex.app.board import REMOTE_HERE, REMOTE_AWAY
+from vortex.app.board import REMOTE_HERE, REMOTE_AWAY, REMOTE_WAIT
 from vortex.app.commands import CommandError
 from vortex.online.protocol import SIDES, WATCH
 
 
 def presence_line(pl):
     """The line that says who is in the room (the page, the terminal and the link show it)."""
+    w = pl.waiting
+    if w is not None and not pl.ready():
+        seat = "you play %s" % SIDES[pl.side] if pl.side in (0, 1) else "watching"
+        return "room %s: %s; waiting for the room's game from %s (%s, %s)%s" % (
+            pl.name, seat, SIDES[w[0]], w[1], "here: asked" if w[2] else "away",
+            "" if pl.up else " (broker lost: reconnecting)")
     if not pl.ready():
         return "room %s: joining on %s..." % (pl.name, pl.address)
     where = "" if pl.up else " (broker lost: reconnecting)"
@@ -56,9 +62,12 @@ class Follow:
             changed = True
         moved = self.sync()
         pl = self.player
-        if pl.ready() and pl.side in (0, 1):  # the board's LEDs show the opponent too
-            here = pl.up and pl.opponent() == "here"
-            self.board().set_remote(REMOTE_HERE if here else REMOTE_AWAY, pl.side ^ 1)
+        if pl.side in (0, 1):  # the board's LEDs show the opponent too, or whose game is awaited
+            if pl.ready():
+                here = pl.up and pl.opponent() == "here"
+                self.board().set_remote(REMOTE_HERE if here else REMOTE_AWAY, pl.side ^ 1)
+            elif pl.waiting is not None:
+                self.board().set_remote(REMOTE_WAIT, pl.waiting[0])
         return "board" if moved else "news" if changed else ""
 
     def presence(self):
@@ -68,10 +77,13 @@ class Follow:
         """What the page shows of the room (JSON-ready)."""
         pl = self.player
         side = pl.side
+        w = pl.waiting
         return {"room": pl.name, "broker": str(pl.address), "connected": pl.up,
                 "seat": SIDES[side] if side in (0, 1) else "watch" if side == WATCH else None,
                 "opponent": pl.opponent() if pl.ready() else None, "line": self.presence(),
-                "refused": pl.refused}
+                "refused": pl.refused,
+                "waiting": None if w is None or pl.ready() else {
+                    "seat": SIDES[w[0]], "client": w[1], "online": w[2]}}
 
     def sync(self):
         pl = self.player

@@ -3,8 +3,9 @@ watch), and the broker they meet on.
 
     --online ROOM          the room, the name both players type
     --broker ADDRESS       HOST[:PORT], mqtt://... or mqtts://... (TLS); default: this
-                           machine's port 1883, where an embedded broker is started
-                           when nothing listens (a local game needs no install)
+                           machine's port 1883 (VORTEX_LOCAL_PORT), where an embedded
+                           broker is started when nothing listens (a local game needs
+                           no install)
     --seat light|dark      default: the free one, light first
     --secret TEXT          the room's secret, the same for both players (also
                            VORTEX_ROOM_SECRET); without it on this machine's broker,
@@ -17,7 +18,14 @@ import socket
 from host_sim import cli
 
 LOCAL = "127.0.0.1:1883"
+LOCAL_PORT_ENV = "VORTEX_LOCAL_PORT"  # this machine's broker on another port (the tests' own)
 SECRET_ENV = "VORTEX_ROOM_SECRET"
+
+
+def local():
+    """This machine's broker's address: LOCAL, or its port from the environment."""
+    port = os.environ.get(LOCAL_PORT_ENV)
+    return LOCAL if not port else "127.0.0.1:%s" % port
 
 
 def room_name(text):
@@ -42,7 +50,7 @@ def add_broker(p):
     p.add_argument("--broker", type=broker_address, metavar="ADDRESS",
                    help="the MQTT broker: HOST[:PORT], mqtt://HOST[:PORT] or mqtts://HOST[:PORT] "
                         "(TLS); user and password from VORTEX_MQTT_USER and VORTEX_MQTT_PASSWORD "
-                        "(default %s, started here if nothing listens)" % LOCAL)
+                        "(default %s, started here if nothing listens)" % local())
 
 
 def add_arguments(p, room=True):
@@ -74,23 +82,55 @@ def is_loopback(address):
     return address.host in ("localhost", "::1") or address.host.startswith("127.")
 
 
+class LocalBroker:
+    """This machine's broker, for a game given none: the one listening on
+    its port (another window's), or one embedded in this program, started
+    when none listens: at the start, or later, when the window that
+    started it has closed (ensure(), on a failed try to connect: the next
+    window to find it gone starts one, and the players' states, kept by
+    each, fill the new broker's room again). stop() stops ours, if any."""
+
+    def __init__(self, address):
+        self.address = address
+        self.embedded = None
+
+    def ensure(self):
+        """A broker on the port: None, or why none could be started."""
+        if self.embedded is not None:
+            return None
+        try:
+            socket.create_connection((self.address.host, self.address.port), timeout=1).close()
+            return None  # a broker is there (mosquitto, or another window's embedded one)
+        except OSError:
+            pass
+        from .broker import Embedded, BrokerError
+        try:
+            self.embedded = Embedded(self.address.port).start()
+        except BrokerError as e:
+            return str(e)
+        return None
+
+    def stop(self):
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None
+
+
 def broker(opts):
-    """(address, embedded broker or None): the broker given, or this
-    machine's; an embedded one started there when nothing listens."""
+    """(address, LocalBroker or None): the broker given, or this machine's,
+    an embedded one started there when nothing listens."""
     from .client import Address
     if opts.broker is not None:
         return opts.broker, None
-    address = Address.parse(LOCAL)
     try:
-        socket.create_connection((address.host, address.port), timeout=1).close()
-        return address, None  # a broker is there (mosquitto, or another game's embedded one)
-    except OSError:
-        pass
-    from .broker import Embedded, BrokerError
-    try:
-        return address, Embedded(address.port).start()
-    except BrokerError as e:
-        raise cli.Failure(str(e))
+        address = Address.parse(local())
+    except ValueError as e:
+        raise cli.Failure("%s: %s" % (LOCAL_PORT_ENV, e))
+    here = LocalBroker(address)
+    why = here.ensure()
+    if why:
+        raise cli.Failure(why)
+    return address, here
 
 
 def secret(opts, room, address):
@@ -106,7 +146,8 @@ def secret(opts, room, address):
 
 
 def player(opts, room, start=None, log=None, watch=False):
-    """The Player for these options, started: (player, embedded broker or None)."""
+    """The Player for these options, started: (player, this machine's
+    LocalBroker or None; stop() it when done)."""
     from vortex.engine.defs import LIGHT, DARK
     from vortex.online.protocol import WATCH
     from .player import Player
@@ -115,10 +156,21 @@ def player(opts, room, start=None, log=None, watch=False):
     except ImportError:
         raise cli.Failure("online play needs paho-mqtt: pip install -r requirements-dev.txt "
                           "(make test sets up .venv with it)")
-    address, embedded = broker(opts)
+    address, here = broker(opts)
     if watch:
         key, seat = None, WATCH
     else:
         key = secret(opts, room, address)
         seat = {"light": LIGHT, "dark": DARK}.get(opts.seat)
-    return Player(address, room, key, seat, start, log).start(), embedded
+    pl = Player(address, room, key, seat, start, log)
+    if here is not None:
+        def unreachable():
+            had = here.embedded
+            why = here.ensure()
+            if why:
+                pl.log("no broker on %s and none started here: %s" % (address, why))
+            elif here.embedded is not had:
+                pl.log("this machine's broker had gone (the window that ran it closed): "
+                       "one started here on %s" % address)
+        pl.unreachable = unreachable
+    return pl.start(), here

@@ -292,6 +292,11 @@ class Game:
 
         player.log = log
         self.online = Follow(player, lambda: self.rig.board, lay_out, say)
+        # Whatever the broker brings wakes the loop (a refusal, an action
+        # while the page is idle): the pages hear of it at once.
+        player.wake = self._woken.set
+        if player.conn is not None:
+            player.conn.wake = player.wake
 
     def _game_seen(self):
         b = self.rig.board

@@ -280,6 +280,14 @@ def device_game(settings, position, save):
         raise cli.Failure("the emulated Pico: %s" % str(e).splitlines()[0][:200])
 
 
+def say(line):
+    """A line on stdout in one write: the room's reports come from the
+    page's thread while the main thread prints (print() writes the line
+    and its end apart, and two threads' lines ran into each other)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def run(opts):
     """Serve until Ctrl-C; returns an exit code."""
     settings = Settings(clock_ms=opts.clock[0], increment_ms=opts.clock[1])
@@ -298,16 +306,16 @@ def run(opts):
     if online:
         from host_sim.online.options import player as join
         player, embedded = join(opts, online, position,
-                                log=lambda line: print("online: " + line, flush=True))
+                                log=lambda line: say("online: " + line))
         game.play_online(player)
     try:
         server = Server(game, opts.host, opts.port)
     except OSError as e:
         raise cli.Failure("cannot serve on %s:%d: %s" % (opts.host, opts.port, e.strerror or e))
     server.start()
-    print("The Vortex simulator %s: %s  (Ctrl-C stops it)" % (server.version, server.url), flush=True)
+    say("The Vortex simulator %s: %s  (Ctrl-C stops it)" % (server.version, server.url))
     if online:
-        print("Online in room %s on %s" % (online, player.address), flush=True)
+        say("Online in room %s on %s" % (online, player.address))
     if not opts.no_browser:
         open_browser(server.url)
     try:

@@ -43,6 +43,7 @@ HINT_LEVEL = const(3)  # the AI level that gives hints
 NO_REMOTE = const(0)
 REMOTE_HERE = const(1)  # connected: while it is its turn, the thinking light turns
 REMOTE_AWAY = const(2)  # gone: its colour stays on the four centre cells
+REMOTE_WAIT = const(3)  # the room's game awaited from that side's player: its colour blinks there
 # What the AI is to think about next (Board.think).
 NOTHING_DUE = const(60000)  # due_in() when nothing the board does by itself is waiting
 _PLAY = const(1)
@@ -242,9 +243,11 @@ class Board:
 
     def set_remote(self, presence, side=0):
         """A remote opponent playing `side` (online play): REMOTE_HERE,
-        REMOTE_AWAY, or NO_REMOTE. The LEDs show it: while it is here and
-        its turn, the thinking light turns, as for the board's AI; while it
-        is gone, its colour stays on the four centre cells."""
+        REMOTE_AWAY, REMOTE_WAIT or NO_REMOTE. The LEDs show it: while it is
+        here and its turn, the thinking light turns, as for the board's AI;
+        while it is gone, its colour stays on the four centre cells; while
+        the room's game is awaited from `side`'s player, its colour blinks
+        there."""
         if presence != self.remote or side != self.remote_side:
             self.remote = presence
             self.remote_side = side
@@ -316,7 +319,8 @@ class Board:
                                   self.clock is not None and self.clock.is_low(self.pos.side),
                                   self.settings, self._spin if spinning else -1,
                                   self.budget_ma(),
-                                  self.remote_side if self.remote == REMOTE_AWAY else -1)
+                                  self.remote_side if self.remote == REMOTE_AWAY else -1,
+                                  self.remote_side if self.remote == REMOTE_WAIT else -1)
         return False
 
     def due_in(self, now):

@@ -39,7 +39,7 @@ class Renderer:
         return self.blinking and (now // BLINK_MS) & 1 != self._phase
 
     def draw(self, now, pos, sense, result, todo, hint, menu, low, settings, spin=-1,
-             budget_ma=leds.DEFAULT_BUDGET_MA, away=-1):
+             budget_ma=leds.DEFAULT_BUDGET_MA, away=-1, wait=-1):
         """Paint a frame; True if it differs from the last one.
         pos: the game; sense: the Sensing (its verdict, differences, flash);
         result: the Outcome or None; todo: the action asked to be carried
@@ -48,7 +48,9 @@ class Renderer:
         low; settings: the brightness; spin: while the AI thinks, the
         thinking light's step (-1 otherwise); budget_ma: the most the frame
         may draw (Board.budget_ma()); away: the side of a remote opponent
-        that is gone (online play), whose colour the centre shows, or -1."""
+        that is gone (online play), whose colour the centre shows, or -1;
+        wait: the side whose player the room's game is awaited from
+        (online play), whose colour blinks in the centre, or -1."""
         self._level = leds.LEVELS[settings.brightness]
         self.blinking = False
         on = (now // BLINK_MS) & 1
@@ -93,9 +95,12 @@ class Renderer:
                 errors = sense.errors
                 for i in range(sense.nerrors):
                     self._put(errors[i], leds.ERROR if on else leds.OFF)
-            if away >= 0:
+            if away >= 0 or wait >= 0:
+                if wait >= 0:
+                    self.blinking = True
                 for c in CENTRE:
-                    self._put(c, leds.SIDE[away])
+                    self._put(c, leds.SIDE[away] if away >= 0 else leds.SIDE[wait] if on
+                              else leds.OFF)
             if spin >= 0:
                 self._put(CENTRE[spin & 3], leds.THINKING)
         leds.finish(work, budget_ma)

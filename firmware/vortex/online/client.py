@@ -3,7 +3,7 @@ MQTT broker, through micropython-lib's umqtt.simple (docs/online.md).
 
     online = Online(board, umqtt.simple, store=FileStore("/online.bin"),
                     wifi=network.WLAN(network.STA_IF), clock=time.ticks_ms, say=print,
-                    client="vx-e6614c31")
+                    client="vx-e6614c31", cache=FileStore("/room.bin"))
     online.poll()                        # once a pass (vortex.app.service)
     online.command(["room", "friday"])   # the link's `online` command
 
@@ -15,6 +15,16 @@ does for any remote opponent), and the player carries it out. An action
 the board committed that the room does not have and that is not ours to
 make is taken back, with a line saying why; a board whose game differs
 from the room's follows the room (a new game from the room's position).
+
+A stranger can take the room's state off the broker, or put a forged one
+there, and a broker can lose it: the board never starts a new game over a
+room that has had one. It keeps the room's last verified game in `cache`
+(its flash: a snapshot and a journal of the actions, as the game's own
+save) and reads it back first; with none, it waits for the game from the
+seat holder that may have it (Room.wait_for), asking for it, and says so
+(status(), and the LEDs: the holder's colour blinks in the centre). What
+the room is owed (Room.due: our state, claim or presence put back) is
+published at most every REPAIR_MS.
 
 Never blocking for long: WiFi connects in the background (the WLAN's own
 connect), the broker is tried with a backoff (1 s doubling to 30 s),
@@ -32,10 +42,11 @@ from vortex.ticks import ticks_add, ticks_diff
 from vortex.engine.defs import const
 from vortex.engine.notation import action_text
 from vortex.app import commands
-from vortex.app.board import NO_REMOTE, REMOTE_HERE, REMOTE_AWAY
+from vortex.app.board import NO_REMOTE, REMOTE_HERE, REMOTE_AWAY, REMOTE_WAIT
 from vortex.online import protocol as p
-from vortex.online.protocol import ProtocolError, WATCH
-from vortex.online.room import Room, APPLIED, REFUSED, BEHIND, NOTED
+from vortex.online.protocol import ProtocolError, WATCH, SIDES
+from vortex.online.room import (Room, APPLIED, REFUSED, NOTED, DUE_STATE, DUE_SEAT,
+                                DUE_PRESENCE)
 from vortex.online.settings import OnlineSettings, SettingError
 
 # What the connection is doing (status()).
@@ -51,7 +62,11 @@ KEEPALIVE_S = const(30)  # the broker's will fires this long (x1.5) after the bo
 PING_MS = const(10000)
 RETRY_MS = (1000, 2000, 4000, 8000, 16000, 30000)
 STATE_WAIT_MS = const(1500)  # the room's retained state comes just after subscribing; none
-                             # by then: the room is new, and starts from the board's game
+                             # by then (and none kept here): whose game to wait for
+ASK_WAIT_MS = const(3000)  # a seat's holder online that sends no game when asked has none
+ASK_EVERY_MS = const(5000)  # asked again this often while waiting
+REPAIR_MS = const(2000)  # each kind the room is owed, published at most this often: a
+                         # stranger's forgeries cost the board one publish of each per REPAIR_MS
 MESSAGES_PER_PASS = const(4)
 REPLAY_PER_PASS = const(24)  # a late joiner's replay of the room's game: about 3 ms an
                              # action on the RP2040, so some 70 ms a pass, not seconds
@@ -131,10 +146,11 @@ def bounded(simple, timeout_s=CONNECT_S):
 
 class Online:
     def __init__(self, board, mqtt, store=None, wifi=None, clock=None, say=None,
-                 client="vortex-board"):
+                 client="vortex-board", cache=None):
         self.board = board
         self.mqtt = mqtt  # the umqtt.simple module (bounded() at the first connection)
         self.store = store
+        self.cache = cache  # a FileStore: the room's last verified game (None: not kept)
         self.wifi = wifi  # a network.WLAN, or None where the network is always there
         self.clock = clock
         self.say = say or board.say
@@ -158,7 +174,8 @@ class Online:
         self._joined = 0
         self._wifi_on = False
         self._wifi_since = 0
-        self._behind = False  # a state older than ours was read: publish ours
+        self._repaired = [0, 0, 0]  # when each kind the room was owed was last published
+        self.waiting = None  # (side, client, online): the seat holder whose game we wait for
         self.state_wait_ms = STATE_WAIT_MS  # (a test on loopback waits less)
         self._restart()
 
@@ -200,6 +217,13 @@ class Online:
             words.append("(status %d)" % self.wifi.status())  # the port's STAT_* code
         room = self.room
         if st == UP and room is not None:
+            if room.pos is None:
+                words.append("room %s %s waiting for its game" % (room.name, p.ROLES[room.side]))
+                w = self.waiting
+                if w is not None:
+                    words.append("from %s (%s %s)" % (SIDES[w[0]], w[1],
+                                                      "online" if w[2] else "away"))
+                return " ".join(words)
             words.append("room %s %s actions %d" % (room.name, p.ROLES[room.side],
                                                     room.number()))
             o = room.opponent_online()
@@ -227,13 +251,70 @@ class Online:
         except ProtocolError as e:
             self.say("online: %s" % e)
             return
+        self._kept = -1  # the room's actions in the cache (-1: none of this room's yet)
+        self._read_cache()
+        self.waiting = None
+        self._asked = self._asked_online = None  # when we asked for the game (its holder online)
         self._agreed = 0  # the board's actions known to be the room's
         self._board_pos = None
         self._nb = self._nr = -1  # what the last sync saw: the board's and the room's counts
         self._refused = False  # the board refused the room's action at those counts
         self.state = WIFI
+        self._wifi_on = False  # (new settings, a new key perhaps: the WiFi asked again at once)
         self.tries = 0
         self._next = self.clock()
+        t = ticks_add(self._next, -REPAIR_MS)
+        self._repaired = [t, t, t]  # when each kind of due was last published
+
+    # --- the room's last verified game, kept on the board (cache) ----------------------
+    def _read_cache(self):
+        # The room's game as this board last verified it: its first state,
+        # before the broker's (signed here again with our key: a seat's own
+        # copy), replayed a few actions a pass as a late joiner's is.
+        c = self.cache
+        room = self.room
+        if c is None or not room.seated():
+            return
+        try:
+            data = c.load()
+            if not data:
+                return
+            head, start, kept = bytes(data).split(b"\n", 2)
+            if head.decode() != "%s %d" % (room.name, room.side):
+                return  # another room's, or the other seat's: replaced once we have a game
+            words = bytearray(kept)
+            for record in c.records():
+                words.extend(record)
+            code, line = room.receive(p.topic(room.name, p.STATE),
+                                      p.state_message(room.name, start.decode(), words, room.side,
+                                                      room.client, room.keys[room.side]))
+        except (ValueError, OSError) as e:  # (UnicodeError, ProtocolError: a ValueError)
+            self.say("online: the room's game kept here not read: %s" % e)
+            return
+        if code == REFUSED:
+            self.say("online: the room's game kept here refused: %s" % line)
+            return
+        self._kept = room.number() if not room.replaying() else -1
+        self.say("online: room %s: its game as kept here, %d actions" % (room.name,
+                                                                         words.count(b" ")))
+
+    def _keep(self):
+        # The room's game written to the cache when it grew: a new action
+        # a record (its word, after a space), the whole game once a room
+        # (a snapshot, as the game's own save: a power cut keeps the old
+        # or the new).
+        c = self.cache
+        room = self.room
+        n = room.number()
+        if c is None or room.pos is None or room.replaying() or not room.seated() \
+                or n == self._kept:
+            return
+        if self._kept < 0 or n < self._kept:
+            c.save(("%s %d\n%s\n" % (room.name, room.side, room.start)).encode() + room.written())
+        else:
+            for i in range(self._kept, n):
+                c.append(b" " + room.actions[i].encode())
+        self._kept = n
 
     def _missing(self):
         # The settings still needed (no WiFi settings where there is no WiFi to join).
@@ -290,7 +371,9 @@ class Online:
             if ticks_diff(now, self._ping) >= 0:
                 self._ping = ticks_add(now, PING_MS)
                 self.conn.ping()
+            self._repair(now)
             self._sync(now)
+            self._keep()
         except Exception as e:  # noqa: the board plays on, whatever the network did
             # umqtt.simple: OSError when the link drops or a wait times out,
             # IndexError on a read cut short, AssertionError on a reply it
@@ -301,9 +384,15 @@ class Online:
     def _show(self):
         # The opponent on the board's LEDs: here (its turn: the thinking
         # light), or gone (its colour in the centre), which is also how it
-        # is while this board cannot reach the broker.
+        # is while this board cannot reach the broker; while the room's
+        # game is awaited, the colour of the seat whose holder may have it
+        # blinks there.
         room = self.room
         if room is None or room.side == WATCH:
+            return
+        if self.state == UP and room.pos is None:
+            w = self.waiting
+            self.board.set_remote(REMOTE_WAIT, room.side ^ 1 if w is None else w[0])
             return
         here = self.state == UP and room.opponent_online()
         self.board.set_remote(REMOTE_HERE if here else REMOTE_AWAY, room.side ^ 1)
@@ -366,8 +455,11 @@ class Online:
         if step == 0:
             c.subscribe(p.room_filter(room.name), 1)
         elif step == 1:
+            # On every connection: a broker that stopped sent every will.
+            room.due &= ~DUE_PRESENCE
             c.publish(p.topic(room.name, p.PRESENCE, room.client), room.presence(), True, 1)
         elif step == 2 and room.side != WATCH:
+            room.due &= ~DUE_SEAT
             c.publish(p.topic(room.name, p.SEAT, room.side), room.seat(), True, 1)
         elif step == 3 and room.side != WATCH:
             self._resend()
@@ -414,30 +506,80 @@ class Online:
 
     def _publish(self, kind, payload, retain):
         room = self.room
+        if kind == p.STATE:
+            room.due &= ~DUE_STATE
         self.conn.publish(p.topic(room.name, kind), payload, retain, 1)
 
     def _resend(self):
         # Back after a drop: our last action may never have reached the
         # broker (umqtt.simple keeps nothing), so it goes again, and the
-        # state; a repeat is nothing to whoever had it.
+        # state (the whole game: once a replay of it is over); a repeat is
+        # nothing to whoever had it.
         room = self.room
+        if room.pos is None:
+            return
+        if room.replaying():
+            room.due |= DUE_STATE
+            return
         n = room.number()
         if n and room.side_of(n) == room.side:
             self._publish(p.ACTION, room.message(n), False)
-        if room.pos is not None:
-            self._publish(p.STATE, room.state(), True)
+        self._publish(p.STATE, room.state(), True)
+
+    def _repair(self, now):
+        # What the room is owed (Room.due: a stranger took off or replaced
+        # our state, claim or presence; a state behind ours; an ask), each
+        # kind published at most every REPAIR_MS; the state once we have
+        # the whole game.
+        room = self.room
+        due = room.due
+        if not due:
+            return
+        last = self._repaired
+        for i in range(3):
+            bit = 1 << i  # DUE_STATE, DUE_SEAT, DUE_PRESENCE
+            if not due & bit or ticks_diff(now, last[i]) < REPAIR_MS or \
+                    bit == DUE_STATE and (room.pos is None or room.replaying()):
+                continue
+            last[i] = now
+            room.due &= ~bit
+            if bit == DUE_PRESENCE:
+                self.conn.publish(p.topic(room.name, p.PRESENCE, room.client), room.presence(),
+                                  True, 1)
+            elif bit == DUE_SEAT:
+                self.conn.publish(p.topic(room.name, p.SEAT, room.side), room.seat(), True, 1)
+            else:
+                self._publish(p.STATE, room.state(), True)
+
+    def _wait(self, now):
+        # No game read (none retained, none kept here): wait for the seat
+        # holder that may have it (Room.wait_for), asking it for the game
+        # (again every ASK_EVERY_MS). A holder online that sends none
+        # within ASK_WAIT_MS of being asked has none: then the room is new
+        # (False). A spectator waits whatever comes.
+        room = self.room
+        w = self.waiting = room.wait_for()
+        online = w is not None and w[2]
+        if not online:
+            self._asked_online = None
+        elif self._asked_online is None:  # asked now that it is here
+            self._asked_online = now
+            self._asked = None
+        if (w is not None or room.side == WATCH) and (
+                self._asked is None or ticks_diff(now, self._asked) >= ASK_EVERY_MS):
+            self._asked = now
+            self._publish(p.ASK, room.ask(), False)
+        if room.side == WATCH:
+            return True
+        return w is not None and not (online and ticks_diff(now, self._asked_online)
+                                      >= ASK_WAIT_MS)
 
     def _message(self, topic, payload):
         # umqtt.simple's callback: every message of the room.
-        room = self.room
-        code, line = room.receive(bytes(topic).decode(), payload)
+        code, line = self.room.receive(bytes(topic).decode(), payload)
         if code == REFUSED:
             self.say("online: refused: " + line)
-        elif code == BEHIND and room.side != WATCH:
-            self._behind = True
-        elif code == APPLIED:
-            self.say("online: " + line)
-        elif code == NOTED:
+        elif code == APPLIED or code == NOTED:
             self.say("online: " + line)
 
     # --- the board and the room kept the same ----------------------------------------
@@ -446,11 +588,8 @@ class Online:
         board = self.board
         if room.replaying():
             return  # the board follows once the room has the whole game
-        if self._behind:
-            self._behind = False
-            self._publish(p.STATE, room.state(), True)
         if room.pos is None:  # no state yet
-            if room.side == WATCH or ticks_diff(now, self._joined) < self.state_wait_ms:
+            if ticks_diff(now, self._joined) < self.state_wait_ms or self._wait(now):
                 return
             # A new room: its game is the board's (each action ours or not,
             # as the players at this board played them).
@@ -459,12 +598,14 @@ class Online:
             self._agreed = len(room.actions)
             self._publish(p.STATE, room.state(), True)
             self.say("online: room %s started with the board's game" % room.name)
+        self.waiting = None
         if board.menu is not None:
             return  # the settings menu holds the game still: in step when it closes
         pos = board.pos
         stack = pos.stack
-        if pos is not self._board_pos:  # a new game on the board: it follows the room
-            self._follow("the board started a new game")
+        if pos is not self._board_pos:  # the room's game first, or a new game on the board
+            self._follow("the board started a new game" if self._board_pos is not None
+                         else "the room's game")
             return
         nb = len(stack)
         nr = room.number()

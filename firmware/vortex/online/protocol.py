@@ -7,10 +7,12 @@ Topics, a room per game, versioned:
     vortex/v1/<room>/action            QoS 1: "<number> <side> <action> <sender> <sig>"
     vortex/v1/<room>/seat/<side>       retained: "<client> <proof>", a seat's claim
     vortex/v1/<room>/presence/<client> retained: "online <role>"; the will says "offline"
+    vortex/v1/<room>/ask               QoS 1: "<client>": whoever holds the game, publish it
 
 Every payload is printable ASCII (the state's lines end with LF), no longer
-than its kind allows; anything else is a ProtocolError whose message is
-the one line to log. Names (rooms, clients) are 1-32 (clients 1-23, MQTT
+than its kind allows, and written one way only (single spaces, no leading
+zero: what a signature covers is what every client compares); anything
+else is a ProtocolError whose message is the one line to log. Names (rooms, clients) are 1-32 (clients 1-23, MQTT
 3.1's limit) of a-z A-Z 0-9 - _ . so they never hold a topic's / + #.
 """
 from array import array
@@ -23,6 +25,7 @@ STATE = "state"
 ACTION = "action"
 SEAT = "seat"
 PRESENCE = "presence"
+ASK = "ask"
 SIDES = ("light", "dark")
 WATCH = const(-1)  # a client without a seat: it watches
 ROLES = ("light", "dark", "watch")  # presence's role: a seat or a spectator
@@ -35,6 +38,7 @@ STATE_ACTIONS = NUMBER_MAX
 STATE_MAX = const(10240)  # bytes in a state message: the start, 1,500 actions of 5 and a space
 SEAT_MAX = const(80)
 PRESENCE_MAX = const(32)
+ASK_MAX = CLIENT_MAX
 ONLINE = "online"
 OFFLINE = b"offline"
 _NAME = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
@@ -70,8 +74,8 @@ def topic(room, kind, arg=None):
         return t + "/" + SIDES[arg]
     if kind == PRESENCE:
         return t + "/" + check_client(arg)
-    if kind not in (STATE, ACTION) or arg is not None:
-        raise ProtocolError("topic: %r is not state, action, seat or presence" % (kind,))
+    if kind not in (STATE, ACTION, ASK) or arg is not None:
+        raise ProtocolError("topic: %r is not state, action, ask, seat or presence" % (kind,))
     return t
 
 
@@ -91,30 +95,40 @@ def parse_topic(text):
     parts = text[len(PREFIX):].split("/")
     room = check_name(parts[0])
     kind = parts[1] if len(parts) > 1 else ""
-    if len(parts) == 2 and kind in (STATE, ACTION):
+    if len(parts) == 2 and kind in (STATE, ACTION, ASK):
         return room, kind, None
     if len(parts) == 3 and kind == SEAT and parts[2] in SIDES:
         return room, kind, SIDES.index(parts[2])
     if len(parts) == 3 and kind == PRESENCE:
         return room, kind, check_client(parts[2])
-    raise ProtocolError("topic %s is not a room's state, action, seat or presence" % text[:60])
+    raise ProtocolError("topic %s is not a room's state, action, ask, seat or presence"
+                        % text[:60])
 
 
 # --- payloads -----------------------------------------------------------------------
 def _text(payload, most, what, lines=False, decode=True):
-    # Bounded printable ASCII (LF too where lines are allowed), as str.
+    # Bounded printable ASCII (LF too where lines are allowed), as str (or
+    # only checked). Each line's bytes through min() and max() of a
+    # memoryview: C's loop, not ours, and no copy (the longest state is
+    # 10 KB, and a board's heap has room for it once, not three times).
     if isinstance(payload, str):
         payload = payload.encode()
-    if len(payload) > most:
-        raise ProtocolError("%s too long: %d bytes (at most %d)" % (what, len(payload), most))
-    data = bytes(payload)
-    if data:
-        plain = data.replace(b"\n", b" ") if lines else data
-        if min(plain) < 32 or max(plain) > 126:  # (min and max: C's loop, not ours)
-            for b in plain:
+    n = len(payload)
+    if n > most:
+        raise ProtocolError("%s too long: %d bytes (at most %d)" % (what, n, most))
+    data = payload if isinstance(payload, (bytes, bytearray)) else bytes(payload)
+    view = memoryview(data)
+    i = 0
+    while i < n:
+        end = data.find(b"\n", i) if lines else -1
+        if end < 0:
+            end = n
+        if end > i and (min(view[i:end]) < 32 or max(view[i:end]) > 126):
+            for b in view[i:end]:
                 if b < 32 or b > 126:
                     raise ProtocolError("%s holds byte 0x%02x: not printable ASCII" % (what, b))
-    return data.decode() if decode else None
+        i = end + 1
+    return bytes(data).decode() if decode else None
 
 
 def _number(word, what, low, high):
@@ -150,7 +164,8 @@ def action_message(room, number, side, text, sender, key):
 def read_action(payload):
     """(number, side, action text, sender, signature) of an action's payload;
     ProtocolError if it is malformed (the action's legality is the room's)."""
-    words = _text(payload, ACTION_MAX, "action").split()
+    text = _text(payload, ACTION_MAX, "action")
+    words = text.split()
     if len(words) != 5:
         raise ProtocolError("action: expected number side action sender signature, got %d words"
                             % len(words))
@@ -159,8 +174,11 @@ def read_action(payload):
         check_client(sender)
     except ProtocolError as e:
         raise ProtocolError("action: %s" % e)
-    return (_number(words[0], "action", 1, NUMBER_MAX), _side(words[1], "action"), words[2],
-            sender, _sig(words[4], "action"))
+    number = _number(words[0], "action", 1, NUMBER_MAX)
+    side = _side(words[1], "action")
+    if text != "%d %s %s %s %s" % (number, words[1], words[2], sender, words[4]):
+        raise ProtocolError("action: not written in its one form (single spaces, no leading zero)")
+    return number, side, words[2], sender, _sig(words[4], "action")
 
 
 def state_prefix(room):
@@ -271,15 +289,25 @@ def read_state(payload):
     actions = Words(payload, first + 8, second)
     if len(actions) > STATE_ACTIONS:
         raise ProtocolError("state: %d actions (at most %d)" % (len(actions), STATE_ACTIONS))
-    by = bytes(data[second + 1:]).decode().split()
+    # One form: each action after one space, none after the last; then the
+    # offsets Words found are the bytes a room compares with its own.
+    n = len(actions)
+    if (n and (actions.at[0] != first + 9 or actions.at[2 * n - 1] != second
+               or payload.find(b"  ", first, second) >= 0)) or (not n and second != first + 8):
+        raise ProtocolError("state: actions not written in their one form (single spaces)")
+    last = bytes(data[second + 1:]).decode()
+    by = last.split()
     if len(by) != 4 or by[0] != "by":
         raise ProtocolError("state: expected its last line as by side sender signature")
     try:
         check_client(by[2])
     except ProtocolError as e:
         raise ProtocolError("state: %s" % e)
-    return (bytes(data[6:first]).decode(), actions, _side(by[1], "state"), by[2],
-            _sig(by[3], "state"), data[:second])
+    out = (bytes(data[6:first]).decode(), actions, _side(by[1], "state"), by[2],
+           _sig(by[3], "state"), data[:second])
+    if last != " ".join(by):
+        raise ProtocolError("state: its last line not written in its one form (single spaces)")
+    return out
 
 
 def seat_message(client, key):
@@ -298,6 +326,19 @@ def read_seat(payload):
     except ProtocolError as e:
         raise ProtocolError("seat: %s" % e)
     return words[0], words[1]
+
+
+def ask_message(client):
+    """An ask: whoever holds the room's game, publish it (retained)."""
+    return check_client(client).encode()
+
+
+def read_ask(payload):
+    """The client that asks."""
+    try:
+        return check_client(_text(payload, ASK_MAX, "ask"))
+    except ProtocolError as e:
+        raise ProtocolError("ask: %s" % e)
 
 
 def presence_message(role):

@@ -15,7 +15,18 @@ receive() answers one of
     NOTED     a seat's claim or a client's presence changed
 A room with no secret is a spectator's: it checks all but signatures, and
 cannot act. Room(start=None) takes the start from the first state it reads
-(a late joiner, a spectator).
+(a late joiner, a spectator, a client's own copy read back).
+
+What a seated client owes the room, since a stranger can publish anything
+on a broker without ACL, is in `due` (bits, set by receive(); the client
+publishes them, no more often than its own rule allows, and clears them):
+    DUE_STATE     our state: the room's retained one is gone (an empty
+                  publish), one we cannot verify replaced it, it lacks
+                  actions we have, or someone asks for the game
+    DUE_SEAT      our seat's claim: it was taken off, or one we cannot
+                  verify was put over it
+    DUE_PRESENCE  our presence: said offline (a will of ours delivered
+                  late, a stranger) while we are here
 """
 from vortex.engine.defs import LIGHT, DARK, const
 from vortex.engine.position import Position, UNDECIDED
@@ -29,6 +40,9 @@ REFUSED = const(2)
 BEHIND = const(3)
 NOTED = const(4)
 CODES = ("applied", "same", "refused", "behind", "noted")
+DUE_STATE = const(1)
+DUE_SEAT = const(2)
+DUE_PRESENCE = const(4)
 
 
 class Actions:
@@ -75,6 +89,7 @@ class Room:
         self.present = {}  # client -> role (LIGHT, DARK, WATCH) while online
         self.replay_max = 0  # 0: a state's new actions all at once; else this many a more()
         self._replay = None  # [Words, the next index, sender]: a state being replayed
+        self.due = 0  # DUE_* bits: what we owe the room (the module's doc)
         if start is not None:
             self.begin(start)
 
@@ -148,6 +163,11 @@ class Room:
         return p.state_message(self.name, self.start, self._words, self.side, self.client,
                                self.keys[self.side])
 
+    def written(self):
+        """The game's actions as a state writes them (b" W@d4 F@e5"): bytes to
+        keep (a client's copy of the room's game), not to change."""
+        return self._words
+
     def _wrote(self, text):
         # An action played: its word for the state.
         self._words.append(32)
@@ -162,6 +182,14 @@ class Room:
     def presence(self):
         return p.presence_message(self.side)
 
+    def ask(self):
+        """An ask for the room's game, when we have none."""
+        return p.ask_message(self.client)
+
+    def seated(self):
+        """Do we hold a seat (with its key)?"""
+        return self.keys is not None and self.side != WATCH
+
     def outcome(self):
         return None if self.pos is None else self.pos.outcome()
 
@@ -171,6 +199,20 @@ class Room:
             return None
         claim = self.seats[self.side ^ 1]
         return None if claim is None else claim[0] in self.present
+
+    def wait_for(self):
+        """While we have no game: the seat whose holder may have it, (side,
+        client, online), an online holder first; None when no other client
+        holds a seat (its claim checked against the secret): then nobody
+        can have played here, and the room is new."""
+        found = None
+        for side in (LIGHT, DARK):
+            claim = self.seats[side]
+            if claim is not None and claim[0] != self.client:
+                online = claim[0] in self.present
+                if found is None or online and not found[2]:
+                    found = (side, claim[0], online)
+        return found
 
     # --- what we hear ----------------------------------------------------------------
     def receive(self, topic, payload):
@@ -184,12 +226,21 @@ class Room:
             if kind == p.ACTION:
                 return self._action(payload)
             if kind == p.STATE:
-                return self._state(payload) if payload else (SAME, "")
+                return self._state(payload)
             if kind == p.SEAT:
                 return self._seat(arg, payload)
+            if kind == p.ASK:
+                p.read_ask(payload)
+                self._owe_state()
+                return SAME, ""
             return self._presence(arg, payload)
         except ValueError as e:  # ProtocolError, NotationError, IllegalAction
             return REFUSED, str(e)
+
+    def _owe_state(self):
+        # Our state to the room, when we hold a seat and a game to give.
+        if self.seated() and self.pos is not None:
+            self.due |= DUE_STATE
 
     def _check(self, side, signature, parts, what):
         if self.keys is not None and not sign.same(signature, sign.mac(self.keys[side], *parts)):
@@ -227,23 +278,37 @@ class Room:
         return APPLIED, "%d %s %s" % (number, SIDES[side], text)
 
     def _state(self, payload):
-        start, actions, side, sender, signature, body = p.read_state(payload)
-        self._check(side, signature, (p.state_prefix(self.name), body), "state by " + sender)
+        if not payload:  # the retained state taken off (an empty publish): ours goes back
+            self._owe_state()
+            return SAME, ""
+        try:
+            start, actions, side, sender, signature, body = p.read_state(payload)
+            self._check(side, signature, (p.state_prefix(self.name), body), "state by " + sender)
+        except ProtocolError:  # not the room's (a stranger's): ours goes back
+            self._owe_state()
+            raise
         pos = self.pos
         if pos is None:
             pos = self.begin(start)
         elif start != self.start:
             raise ProtocolError("state by %s: another game (its start differs)" % sender)
-        mine = self.actions
+        # What we have: the game, or while a state is replayed, the whole of
+        # that state (a shorter one read meanwhile must not cut it short).
+        r = self._replay
+        mine = self.actions if r is None else r[0]
         n, m = len(mine), len(actions)
-        if not self._same_words(actions, n if n < m else m):
-            for i in range(n if n < m else m):  # (where, said in words)
+        k = n if n < m else m
+        if not self._agrees(actions, k):
+            for i in range(k):  # (where, said in words)
                 if actions[i] != mine[i]:
                     raise ProtocolError("state by %s: action %d is %s, here %s"
                                         % (sender, i + 1, actions[i], mine[i]))
         if m <= n:
-            return (BEHIND, "state by %s: %d actions, here %d" % (sender, m, n)) if m < n \
-                else (SAME, "")
+            if m == n:
+                return SAME, ""
+            self._owe_state()
+            return BEHIND, "state by %s: %d actions, here %d" % (sender, m, n)
+        n = len(self.actions)  # played so far: the new ones from here
         if self.replay_max and m - n > self.replay_max:
             self._replay = [actions, n, sender]
             return self.more()
@@ -294,29 +359,42 @@ class Room:
             return APPLIED, "state by %s: %d actions, replayed" % (sender, m)
         return APPLIED, "state by %s: %d of %d actions replayed" % (sender, i, m)
 
-    def _same_words(self, actions, k):
-        # Are the first k actions of a state (a protocol.Words) ours? Their
-        # bytes against the words we keep, at C speed: a long game's state
-        # comes after every action of the other seat. Ours are single-
-        # spaced, so equal bytes ending where one of our words ends are the
-        # same k actions. False is "not known this way" (another writer's
-        # spacing): the caller compares word by word.
+    def _agrees(self, actions, k):
+        # Are a state's first k actions (a protocol.Words) ours, or while a
+        # state is replayed, that state's? Their bytes compared at C speed:
+        # a long game's state comes after every action of the other seat.
+        # Every state is written in one form (single spaces: read_state),
+        # as are our words, so equal bytes that end where one of our words
+        # ends are the same k actions.
         if k == 0:
             return True
-        mine = self._words
-        end = actions.at[2 * k - 1]
-        size = end - actions.begin
-        return (size <= len(mine) and (size == len(mine) or mine[size] == 32)
-                and bytes(actions.data[actions.begin:end]) == bytes(memoryview(mine)[:size]))
+        size = actions.at[2 * k - 1] - actions.begin
+        r = self._replay
+        if r is None:
+            mine, begin, end = self._words, 0, len(self._words)
+        else:
+            mine, begin, end = r[0].data, r[0].begin, r[0].end
+        cut = begin + size
+        return (cut <= end and (cut == end or mine[cut] == 32)  # (views: no 10 KB copies)
+                and memoryview(actions.data)[actions.begin:actions.begin + size]
+                == memoryview(mine)[begin:cut])
 
     def _seat(self, side, payload):
+        mine = side == self.side and self.seated()
         if not payload:
             self.seats[side] = None
+            if mine:  # our claim taken off: it goes back
+                self.due |= DUE_SEAT
             return NOTED, "%s's seat is free" % SIDES[side]
-        client, proof = p.read_seat(payload)
-        if self.keys is not None and proof != sign.proof(self.keys[side]):
-            raise ProtocolError("%s's seat is held by %s with another secret" % (SIDES[side],
-                                                                                 client))
+        try:
+            client, proof = p.read_seat(payload)
+            if self.keys is not None and proof != sign.proof(self.keys[side]):
+                raise ProtocolError("%s's seat is held by %s with another secret"
+                                    % (SIDES[side], client))
+        except ProtocolError:
+            if mine:  # a claim we cannot verify over ours: ours goes back
+                self.due |= DUE_SEAT
+            raise
         if self.seats[side] == (client, proof):
             return SAME, ""
         self.seats[side] = (client, proof)
@@ -324,6 +402,9 @@ class Room:
 
     def _presence(self, client, payload):
         online, role = p.read_presence(payload) if payload else (False, None)
+        if client == self.client and role != self.side:
+            self.due |= DUE_PRESENCE  # we are here, whatever was said
+            return SAME, ""
         if online == (client in self.present) and self.present.get(client) == role:
             return SAME, ""
         if role is None:

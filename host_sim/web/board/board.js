@@ -109,7 +109,11 @@ async function loadPython() {
     save: (t) => localStorage.setItem("vortex-online", t),
   };
   if (store.load()) await loadMqtt().catch((e) => say(e.message)); // online play kept on
-  page.start((line) => send(line), (line) => say(line), store, clientId());
+  const cache = { // the rooms' games, each as the page last verified it (page.py's _Cache)
+    load: (key) => localStorage.getItem(key),
+    save: (key, t) => localStorage.setItem(key, t),
+  };
+  page.start((line) => send(line), (line) => say(line), store, clientId(), cache);
   vortex.pythonMs = performance.now() - t0;
   vortex.py = page;
   py = page;
@@ -334,8 +338,9 @@ function drawOnline() {
   el.hidden = !online;
   if (!online) return;
   const them = online.opponent === null ? "waiting for an opponent" : online.opponent ? "your opponent is here" : "your opponent is gone";
-  el.textContent = online.state === "up" ? `room ${online.room}: you play ${online.seat}; ${them}` : `room ${online.room}: ${online.status}`;
-  el.className = "link online " + (online.state === "up" && online.opponent ? "ok" : online.state === "up" ? "" : "down");
+  const game = online.state === "up" && online.actions !== null; // (else its status says what it awaits)
+  el.textContent = game ? `room ${online.room}: you play ${online.seat}; ${them}` : `room ${online.room}: ${online.status}`;
+  el.className = "link online " + (game && online.opponent ? "ok" : game ? "" : "down");
 }
 
 function setLink(text, kind) {

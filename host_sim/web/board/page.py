@@ -5,7 +5,7 @@ the page's MQTT on WebSockets (page_mqtt) and the browser's storage for its
 settings. The page's JS calls these functions; each answers plain text or
 JSON, and none raises: a refusal is its one-line reason.
 
-    page.start(send, say, store, client_id)
+    page.start(send, say, store, client_id, cache)
     page.record(text) / page.event(kind, rest) / page.settings(text)
     page.online(["room", "friday"])     # the link's `online` command's words
     page.poll()                          # a pass: online play, then the view
@@ -51,18 +51,47 @@ class _Store:
         self.js.save(bytes(data).decode())
 
 
+class _Cache:
+    """The room's last verified game, as the online client keeps it (a
+    board: /room.bin on its flash), in the browser's storage under the
+    room and seat of the settings (two tabs playing each other keep one
+    each): one text, the snapshot followed by the actions appended."""
+
+    def __init__(self, js):
+        self.js = js
+
+    def _key(self):
+        s = client.settings
+        return "vortex-room %s %s" % (s.get("room"), s.get("side"))
+
+    def load(self):
+        text = self.js.load(self._key())
+        return text.encode() if text else None
+
+    def records(self):
+        return ()  # (appended to the text itself)
+
+    def save(self, data):
+        self.js.save(self._key(), bytes(data).decode())
+
+    def append(self, record):
+        self.js.save(self._key(), (self.js.load(self._key()) or "") + bytes(record).decode())
+
+
 board = None
 client = None
 _say = print
 _store = None
+_cache = None
 _id = "web"
 
 
-def start(send, say, store, client_id):
+def start(send, say, store, client_id, cache=None):
     """The board (nothing known of it until its record is read) and the
-    online client, made at once when the browser kept online settings."""
-    global board, _say, _store, _id, client
-    _say, _store, _id = say, store, client_id
+    online client, made at once when the browser kept online settings;
+    cache: the browser's storage for the rooms' games (load(key), save(key, text))."""
+    global board, _say, _store, _cache, _id, client
+    _say, _store, _cache, _id = say, store, cache, client_id
     board = _linked.Linked(send, say)
     client = None
     if store is not None and store.load():
@@ -87,7 +116,18 @@ def _online():
         client = Online(board, page_mqtt, store=_Store(_store) if _store else None,
                         wifi=None, clock=time.ticks_ms, say=_say, client=_id)
         client.state_wait_ms = 1500
+        _keep_rooms(client)
     return client
+
+
+def _keep_rooms(c):
+    # The client keeps the rooms' games in the browser's storage, under its
+    # room and seat: known once it is made, so the cache is given then and
+    # online play kept on is started again (the room's game read back first).
+    if _cache:
+        c.cache = _Cache(_cache)
+        if c.settings.on:
+            c.command(["on"])
 
 
 def _answer(f, *args):

@@ -99,7 +99,8 @@ function build() {
 }
 
 // Online (vortex play --online ROOM): the room, our seat, the opponent's
-// presence and the broker's connection, as the server's Follow says them.
+// presence (or whose game is awaited) and the broker's connection, as the
+// server's Follow says them.
 function drawOnline(o) {
   const el = $("online");
   el.hidden = !o;
@@ -108,7 +109,7 @@ function drawOnline(o) {
   el.dataset.opponent = o.opponent || "";
   el.dataset.connected = o.connected ? "yes" : "no";
   el.classList.toggle("ok", o.connected && o.opponent === "here");
-  el.classList.toggle("down", !o.connected || o.opponent === "gone");
+  el.classList.toggle("down", !o.connected || o.opponent === "gone" || !!o.waiting);
   el.title = `room ${o.room} on ${o.broker}` + (o.refused ? `; ${o.refused} messages refused` : "");
 }
 
