@@ -226,12 +226,15 @@ class DeviceBoard:
 
 class DeviceRig(Rig):
     """DeviceRig(position=None, settings=None, actions=(), seed=0,
-    flash=None, truth=None, store=None): see the module's docstring.
+    flash=None, truth=None, store=None, runtime="micropython"): see the
+    module's docstring.
     position: the game's start (None: the rules' START), actions played
     since (notation); store: a saved game to resume instead (a store's
     load() and records(), as scenario.Rig takes); flash: boot the flash a
     power_cut() left; truth: the physical board as it stands (a
-    VirtualBoard; by default laid out as the game has it)."""
+    VirtualBoard; by default laid out as the game has it); runtime: the
+    firmware the emulated Pico boots, "micropython" or "circuitpython"
+    (tools/pico's CircuitPython tree: code.py, CIRCUITPY)."""
 
     # The page's hand steps, held this long: a reed must stay put for the
     # debounce (5 ms) counted from the first scan that sees it, and the pass
@@ -240,8 +243,8 @@ class DeviceRig(Rig):
     hand_ms = 40
 
     def __init__(self, position=None, settings=None, actions=(), seed=0, flash=None, truth=None,
-                 store=None):
-        why = pico.missing()
+                 store=None, runtime="micropython"):
+        why = pico.missing(runtime)
         if why:
             raise pico.Unavailable(why)
         saved = store.load() if store is not None else None
@@ -273,7 +276,9 @@ class DeviceRig(Rig):
                                                          actions))
         self._changed = 0           # when the truth last changed (device ms)
         reeds, tiles = self._truth()
-        self.dev = pico.Pico(files, autorun=True, reeds=reeds, tiles=tiles, flash=flash)
+        self.runtime = runtime
+        self.dev = pico.Pico(files, autorun=True, reeds=reeds, tiles=tiles, flash=flash,
+                             runtime=runtime)
         self.dev.__enter__()
         self._reeds = reeds
         for c, mem in tiles.items():

@@ -54,11 +54,11 @@ def answers(got):
 def test_subscribing_sends_the_state_now_then_changes():
     h = Host(settings=Settings(ai_side=0))
     assert h.ask("subscribe") == [
-        ("ok", "subscribe action lift verdict asks clock result"), ("verdict", "agree"),
+        ("ok", "subscribe action lift verdict asks clock result memory"), ("verdict", "agree"),
         ("asks", action_text(h.board.pending)), ("result", "*")]
     assert h.ask("subscribe verdict") == [("ok", "subscribe action lift verdict asks clock "
-                                                "result")]  # already on: nothing again
-    assert h.ask("unsubscribe lift clock") == [("ok", "subscribe action verdict asks result")]
+                                                "result memory")]  # already on: nothing again
+    assert h.ask("unsubscribe lift clock") == [("ok", "subscribe action verdict asks result memory")]
     assert h.ask("unsubscribe") == [("ok", "subscribe -")]
 
 
@@ -370,7 +370,7 @@ def test_a_host_that_goes_takes_its_record_and_subscriptions_with_it():
     h, _ = finished_game()
     h.pipe.send("subscribe\nrecord\n")
     h.rig.tick()
-    assert h.link.events and ("ok", "subscribe action lift verdict asks clock result") in h.read()
+    assert h.link.events and ("ok", "subscribe action lift verdict asks clock result memory") in h.read()
     h.pipe.leave()  # gone while its record is being sent
     h.rig.tick()
     h.pipe.send("\nping new\nhello\nsubscribe verdict\n")  # the next host, as docs/protocol.md says

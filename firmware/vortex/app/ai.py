@@ -12,11 +12,54 @@ from vortex.engine.codes import is_move, move_to, piece_kind
 from vortex.engine.position import new_buffer
 from vortex.ai.rng import Rng
 from vortex.ai.levels import LEVELS, DEVICE_LEVELS
+from vortex import heap
 
 __all__ = ("Ai", "Rng", "searcher", "DEVICE_LEVELS")
 
 
 MIN_TT_BITS = 6  # 512 bytes: below that the table no longer pays for itself
+
+
+def wants(level):
+    """(table bits, history) a level's search can use: its transposition
+    table, and the history table if it searches deep enough to order by it."""
+    from vortex.ai.search import HISTORY_FROM  # (the search's module: loaded when it is made)
+    depth, _, _, _, _, _, bits, _ = LEVELS[level]
+    return bits, depth >= HISTORY_FROM
+
+
+def fit(search, level, free, reserve):
+    """Size the search's tables for `level` to the heap before it runs:
+    `free` is the heap free after a collection (vortex.heap.free(); -1, as
+    on CPython: nothing to size by), `reserve` what must stay free beside
+    the tables for the game to play on. Tables that serve the level and
+    leave the reserve are kept (never made again without need); else they
+    are given back and made anew, as large as the level uses and the
+    reserve allows, smaller while the heap has no block for them (the
+    largest-block check: asking for one), the history table given up
+    before the table. False if not even the smallest could be had: the
+    search has no table then and must not run."""
+    if free < 0:
+        return True
+    from vortex.ai.search import HISTORY_BYTES
+    bits, history = wants(level)
+    have = search.table_bytes()
+    room = free + have - reserve  # what the tables may take
+    if have <= room and search.tt_bits >= bits and (search.history is not None or not history):
+        return True
+    for b in range(bits, MIN_TT_BITS - 1, -1):
+        for h in ((True, False) if history else (False,)):
+            need = (8 << b) + (HISTORY_BYTES if h else 0)
+            if need > room and (h or b > MIN_TT_BITS):
+                continue  # (the smallest table is asked for whatever the room)
+            if len(search.tt) == 8 << b and (search.history is not None) == h:
+                return True  # what it has is what fits (a table given back has none)
+            try:
+                search.resize(b, h)
+                return True
+            except MemoryError:
+                pass
+    return False
 
 
 def searcher(level, poll=None, reserve=0):
@@ -36,10 +79,8 @@ def searcher(level, poll=None, reserve=0):
     while True:
         try:
             s = Search(max_ply=plies, tt_bits=bits, history=history, poll=poll)
-            if reserve:
-                gc.collect()
-                if gc.mem_free() < reserve:
-                    raise MemoryError
+            if reserve and 0 <= heap.free() < reserve:
+                raise MemoryError
             return s
         except MemoryError:
             s = None
