@@ -495,13 +495,46 @@ class DeviceRig(Rig):
         self._read_link()
         self._hear()
 
-    def until(self, done, max_ms=5000):
+    def until(self, done, max_ms=5000, step=1):
+        """Until done() (True) or max_ms of device time (done() then); it
+        is asked every `step` passes' worth of time (TICK_MS each)."""
         end = self.now + max_ms
         while self.now < end:
             if done():
                 return True
-            self.tick()
+            self.tick(step)
         return done()
+
+    def play_out(self, choose, most=400, answered=None, think_ms=60000):
+        """A whole game: the side the board's AI does not play acts by
+        choose(pos) -> action, the AI's actions as the board asks for them,
+        each carried out by hand, until the game ends or `most` actions
+        are played; answered() is called each time the AI has answered,
+        before its action is carried out (the link is free then). Returns
+        the number of actions played. RuntimeError, with the board's last
+        output, when the board stops answering (a crash: its watchdog)."""
+        board, pos = self.board, self.board.pos
+        side = board.settings.ai_side  # as the board said it at boot
+        while board.result() is None and len(pos.stack) < most:
+            n = len(pos.stack)
+            if pos.side == side:
+                # 10 passes' time a look: the search's seconds need no finer watch.
+                if not self.until(lambda: board.pending >= 0 or board.result() is not None,
+                                  think_ms, step=10):
+                    raise RuntimeError("the AI did not answer action %d: %r" % (
+                        n, self.dev.output[-600:]))
+                if board.result() is not None:
+                    break
+                if answered is not None:
+                    answered()
+                a = board.pending
+            else:
+                a = choose(Position(pos.text()))
+            self.play(a, settle=False)
+            if not self.until(lambda: len(pos.stack) > n, 20000, step=4):
+                raise RuntimeError("action %d (%s) was not taken: %r" % (
+                    n + 1, action_text(a), self.dev.output[-600:]))
+        return len(pos.stack)
 
     def play(self, a, capture_first=True, settle=True):
         """Rig.play: carried out by hand, then until the board has taken it

@@ -81,6 +81,30 @@ def test_position_status_and_settings():
                                         "hearts=fixed level=3 volume=soft")]
 
 
+def test_memory_says_the_heap_and_the_ai_s_turns_short_of_it():
+    # Free now, the largest block, free before the AI's last search and the
+    # lowest so far (-1: none yet), its tables, its turns short of memory;
+    # -1 for what CPython cannot measure.
+    import gc
+    measured = hasattr(gc, "mem_free")
+    h = Host(BATTLE)
+    words = h.ask("memory")[0][1].split()
+    assert words[0] == "memory" and words[1::2] == ["free", "largest", "before", "low", "table",
+                                                     "short"], words
+    got = dict(zip(words[1::2], (int(w) for w in words[2::2])))
+    assert (got["before"], got["low"], got["table"], got["short"]) == (-1, -1, 0, 0), got
+    if measured:
+        assert 0 < got["largest"] <= got["free"], got
+    else:
+        assert got["free"] == got["largest"] == -1, got
+    # What the board measured before its AI's searches (tests/test_app_memory.py).
+    b = h.board
+    b.heap_before, b.heap_low, b.short = 20928, 18112, 2
+    got = h.ask("memory")[0][1].split()
+    assert got[6:9:2] == ["20928", "18112"] and got[-2:] == ["short", "2"], got
+    assert h.ask("memory 1") == [("error", "no arguments expected, got 1")]
+
+
 def test_power_says_what_the_source_offers_and_the_budget():
     h = Host()
     # A board not told of its source budgets what a USB 2.0 port leaves the

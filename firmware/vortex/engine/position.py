@@ -48,6 +48,11 @@ class Outcome:
         """'Light wins', 'Dark wins' or 'draw'."""
         return "draw" if self.winner is None else SIDE_NAMES[self.winner] + " wins"
 
+    def result(self):
+        """The result as a game record writes it (docs/record.md), Light's
+        score first: '1-0', '0-1' or '1/2-1/2' (python-chess's Outcome.result())."""
+        return "1/2-1/2" if self.winner is None else ("1-0", "0-1")[self.winner]
+
     def __repr__(self):
         return "<Outcome %s: %s>" % (self.name(), self.reason)
 

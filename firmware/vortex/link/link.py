@@ -18,7 +18,7 @@ from vortex.app.recognise import HAND, VERDICT_NAMES as VERDICTS
 from vortex.app import commands
 from vortex.app.commands import CommandError
 from vortex.app.leds import SUPPLY_NAMES
-from vortex import record, heap
+from vortex import heap
 from vortex.link.lines import LineReader, NONE, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
 from vortex.link.outbox import Outbox, MESSAGE_MAX
 
@@ -42,6 +42,11 @@ SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
             "request", "new", "takeback", "hint", "settings", "set", "power", "online", "memory")
 HEAP_TOP = const(262144)  # `memory`'s largest block: the RP2040's whole RAM bounds it
+
+
+def _result(outcome):
+    # The result as the record writes it (vortex.record.result_text), '*' while the game goes on.
+    return "*" if outcome is None else outcome.result()
 
 
 class LinkError(CommandError):
@@ -217,7 +222,7 @@ class Link:
             if ev & RESULT:
                 out.begin()
                 out.word(b"result")
-                out.text(record.result_text(r))
+                out.text(_result(r))
                 if r is not None:
                     out.byte(32)
                     out.text(r.reason)
@@ -301,7 +306,7 @@ class Link:
         self._answer("status", "side %s actions %d verdict %s asks %s result %s dropped %d" % (
             SIDES[b.pos.side], len(b.pos.stack), VERDICTS[b.verdict].decode(),
             action_text(b.pending) if b.pending >= 0 else "-",
-            record.result_text(b.result()), self.out.dropped))
+            _result(b.result()), self.out.dropped))
 
     def _do_position(self, args):
         self._no_args(args)
@@ -310,6 +315,7 @@ class Link:
     def _do_record(self, args):
         self._no_args(args)
         b = self.board
+        from vortex import record  # on demand: 4 KB of the heap, CircuitPython's scarce
         self._record = record.lines(commands.record_tags(b), b.start, _Actions(b.pos.stack))
         self._record_n = 0
         self._send_record()
