@@ -62,20 +62,21 @@ def fit(search, level, free, reserve):
     return False
 
 
-def searcher(level, poll=None, reserve=0):
+def searcher(level, poll=None, reserve=0, smallest=False):
     """A Search sized for `level` (and every level below it). If the heap
     has no block for its tables (CircuitPython's heap is smaller and more
     broken up), or if with them less than `reserve` bytes of heap would be
     left for the game to play on (its saves, the link's lines), the
     transposition table halves until it fits, then the history table (4 KB)
     goes too: the search plays on, a little weaker, instead of the board
-    failing to start or later."""
+    failing to start or later. smallest: the smallest tables at once (the
+    board sizes them to its heap before each search: fit())."""
     from vortex.ai.search import Search
     _, _, _, _, _, _, tt_bits, plies = LEVELS[level]
     # The history table for the levels that search 3 plies deep or more:
     # the search only uses it there (vortex.ai.search.HISTORY_FROM).
-    history = level >= DEVICE_LEVELS
-    bits = tt_bits
+    history = level >= DEVICE_LEVELS and not smallest
+    bits = MIN_TT_BITS if smallest else tt_bits
     while True:
         try:
             s = Search(max_ply=plies, tt_bits=bits, history=history, poll=poll)
