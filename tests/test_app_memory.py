@@ -19,6 +19,9 @@ def test_the_tables_are_sized_to_the_heap_before_each_search():
     s = searcher(5)  # 1,024 entries and the history: 12 KB
     tt = s.tt
     assert wants(5) == (10, True) and wants(3) == (8, False) and s.table_bytes() == 12288
+    small = searcher(5, smallest=True)  # CircuitPython's at boot: grown before a search
+    assert (small.table_bytes(), small.history, small.max_ply) == (8 << MIN_TT_BITS, None, 4)
+    small = None
     assert fit(s, 3, 100000, 6144) and s.tt is tt  # room: kept, not made again
     assert fit(s, 5, -1, 6144) and s.tt is tt  # a heap that cannot be measured (CPython)
     # Short of room: made anew, as large as the level uses and the room allows.
