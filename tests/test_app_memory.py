@@ -15,7 +15,7 @@ from test_app_idle import BATTLE
 def test_the_tables_are_sized_to_the_heap_before_each_search():
     # fit(search, level, free, reserve): what the level uses, as large as
     # leaves `reserve` free beside them; kept when they already serve it.
-    from vortex.app.ai import searcher, fit, wants, MIN_TT_BITS
+    from vortex.app.ai import searcher, fit, wants, MIN_TT_BITS, BLOCK
     s = searcher(5)  # 1,024 entries and the history: 12 KB
     tt = s.tt
     assert wants(5) == (10, True) and wants(3) == (8, False) and s.table_bytes() == 12288
@@ -33,6 +33,26 @@ def test_the_tables_are_sized_to_the_heap_before_each_search():
     assert (s.tt_bits, s.history) == (9, None)
     assert fit(s, 5, 0, 100000)  # no room at all: the smallest table, asked for anyway
     assert s.table_bytes() == 8 << MIN_TT_BITS
+    # The heap in pieces: with the tables, no block of BLOCK bytes left for
+    # the game: smaller tables, until there is one (the smallest at worst).
+    from vortex import heap
+    has = heap.has
+    pieces = [2]
+
+    def broken_up_beside(n):
+        assert n == BLOCK
+        if pieces[0]:
+            pieces[0] -= 1
+            return False
+        return has(n)
+    heap.has = broken_up_beside
+    try:
+        assert fit(s, 5, 100000, 6144) and (s.tt_bits, s.history) == (9, None) and not pieces[0]
+        pieces[0] = 100
+        assert fit(s, 5, 100000, 6144) and s.table_bytes() == 8 << MIN_TT_BITS
+        assert fit(s, 3, 100000, 0) and s.table_bytes() == 2048  # no reserve: not asked
+    finally:
+        heap.has = has
     # The largest-block check: a heap with no block for a table gets a smaller one.
     real = s.resize
     asked = []

@@ -2,6 +2,7 @@
 CircuitPython and CPython (which has no such heap: -1).
 
     free()            bytes free after a collection (gc.mem_free)
+    has(n)            whether a block of n bytes can be had now
     largest(top)      the largest block the heap gives now, up to top bytes
 
 CircuitPython's heap (about 160 KB on a Pico, MicroPython's 240 KB) is
@@ -18,6 +19,16 @@ def free():
     gc.collect()
     f = getattr(gc, "mem_free", None)
     return f() if f is not None else -1
+
+
+def has(n):
+    """Whether a block of n bytes can be had now (asked for: no collection
+    first unless the heap has none, as any allocation)."""
+    try:
+        bytearray(n)
+        return True
+    except MemoryError:
+        return False
 
 
 def largest(top):

@@ -18,6 +18,10 @@ __all__ = ("Ai", "Rng", "searcher", "DEVICE_LEVELS")
 
 
 MIN_TT_BITS = 6  # 512 bytes: below that the table no longer pays for itself
+# The largest block the search's tables leave the game at least, of its
+# reserve: a file opened to save an action takes about 600 bytes in one
+# piece on CircuitPython (FatFs's sector buffer), what a pass makes less.
+BLOCK = 1024
 
 
 def wants(level):
@@ -32,11 +36,12 @@ def fit(search, level, free, reserve):
     """Size the search's tables for `level` to the heap before it runs:
     `free` is the heap free after a collection (vortex.heap.free(); -1, as
     on CPython: nothing to size by), `reserve` what must stay free beside
-    the tables for the game to play on. Tables that serve the level and
-    leave the reserve are kept (never made again without need); else they
-    are given back and made anew, as large as the level uses and the
-    reserve allows, smaller while the heap has no block for them (the
-    largest-block check: asking for one), the history table given up
+    the tables for the game to play on, a block of BLOCK bytes of it in
+    one piece. Tables that serve the level and leave the reserve are kept
+    (never made again without need); else they are given back and made
+    anew, as large as the level uses and the reserve allows, smaller while
+    the heap has no block for them or none of BLOCK beside them (the
+    largest-block checks: asking for one), the history table given up
     before the table. False if not even the smallest could be had: the
     search has no table then and must not run."""
     if free < 0:
@@ -46,19 +51,23 @@ def fit(search, level, free, reserve):
     have = search.table_bytes()
     room = free + have - reserve  # what the tables may take
     if have <= room and search.tt_bits >= bits and (search.history is not None or not history):
-        return True
+        if not reserve or heap.has(BLOCK):
+            return True
+        room = have - 1  # the heap in pieces: smaller tables, a larger piece
     for b in range(bits, MIN_TT_BITS - 1, -1):
         for h in ((True, False) if history else (False,)):
             need = (8 << b) + (HISTORY_BYTES if h else 0)
-            if need > room and (h or b > MIN_TT_BITS):
-                continue  # (the smallest table is asked for whatever the room)
-            if len(search.tt) == 8 << b and (search.history is not None) == h:
-                return True  # what it has is what fits (a table given back has none)
-            try:
-                search.resize(b, h)
+            last = b == MIN_TT_BITS and not h  # the smallest: asked for whatever the room
+            if need > room and not last:
+                continue
+            if len(search.tt) != 8 << b or (search.history is not None) != h:
+                try:
+                    search.resize(b, h)
+                except MemoryError:
+                    continue
+            if last or not reserve or heap.has(BLOCK):
                 return True
-            except MemoryError:
-                pass
+            room = need - 1
     return False
 
 
