@@ -29,8 +29,10 @@ from test_app_idle import BATTLE  # noqa: E402
 
 WHY = pico.missing("circuitpython")
 pytestmark = pytest.mark.skipif(WHY is not None, reason="no emulated CircuitPython Pico: %s" % WHY)
-SEED = 1  # Light's random actions: a game of ACTIONS actions, Dark's Heart-taking win
-ACTIONS = 64
+# Light's random actions, seeded: the game that ran the heap out at action
+# 21 in the issue; the board's AI (Dark) takes Light's Heart at its 34th.
+SEED = 2
+ACTIONS = 34
 
 
 def test_a_whole_game_at_the_default_level_on_circuitpython():
