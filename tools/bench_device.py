@@ -16,6 +16,8 @@ with its real pins and the position's tiles: reed scans per second idle,
 with a piece lifted, while the AI thinks and while the LEDs blink;
 lift-to-LED latency),
 game (a whole game through the virtual board, the slowest: minutes),
+formats (CircuitPython: the firmware as .mpy or as source, the heap after
+main.py's imports and after its boot, the bytes a maker copies),
 heap (whole games as a player plays them: main.py on each runtime, a
 seeded random Light carried out by hand against the board's AI at
 --levels, --games each; the heap before each of the AI's searches, its
@@ -42,6 +44,7 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOOLS)
 import bench  # noqa: E402  (its reference positions; it puts firmware/ on sys.path)
 import build_mpy  # noqa: E402
+import deploy  # noqa: E402
 import pico  # noqa: E402
 from host_sim import cli  # noqa: E402  (on sys.path through build_mpy)
 from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
@@ -285,6 +288,65 @@ def game(b):
     d = b.device("game_mode(1)", timeout=3600)
     b.row("game", "actions played (%d), seconds" % d["actions"], u["seconds"], d["seconds"], "s")
     b.row("game", "peak live heap", u["live_peak"], d["live_peak"], "bytes")
+
+
+FORMATS_SCRIPT = """
+import gc
+stage = 'imports'
+gc.collect()
+print('formats start', gc.mem_free())
+try:
+    import main
+    gc.collect()
+    print('formats imports', gc.mem_free())
+    stage = 'boot'
+    board = main.run(ticks=5)
+    from vortex import heap
+    print('formats boot', heap.free(), heap.largest(16384), board.table_bytes())
+except MemoryError as e:
+    print('formats short', stage, e)
+"""
+
+
+def formats(b):
+    """CircuitPython: the firmware as .mpy (what make flash copies) or as source (compiled on the board)"""
+    if b.cp_tree is None:
+        raise RuntimeError("CircuitPython left out")
+    tree = os.path.join(b.tmp, "formats")
+    build_mpy.build(tree, runtime="circuitpython", keep_sources=True)
+    for name in ("mpy", "py"):
+        files, size = {}, 0
+        for local, dest in deploy.files(tree, "circuitpython"):
+            twin = local[:-4] + ".py" if local.endswith(".mpy") else local[:-3] + ".mpy"
+            if os.path.exists(twin) and not local.endswith("." + name):
+                continue  # the module in the other format
+            files["lib/main.py" if dest == "code.py" else dest] = local
+            size += os.path.getsize(local)
+        r = pico.run(FORMATS_SCRIPT, files=files, deploy=False, runtime="circuitpython",
+                     timeout=900)
+        got = {}
+        for line in r.output.splitlines():
+            words = line.split()
+            if words[:1] == ["formats"]:
+                got[words[1]] = words[2:]
+        label = ".mpy" if name == "mpy" else "source"
+        b.row("formats", "%s: bytes copied to CIRCUITPY" % label, None, None, "bytes", size)
+        b.row("formats", "  free before main.py's imports", None, None, "bytes",
+              _int(got, "start", 0))
+        b.row("formats", "  free after its imports", None, None, "bytes", _int(got, "imports", 0))
+        b.row("formats", "  free after its boot (the AI's table made)", None, None, "bytes",
+              _int(got, "boot", 0))
+        b.row("formats", "  largest free block after its boot", None, None, "bytes",
+              _int(got, "boot", 1))
+        b.row("formats", "  the AI's tables", None, None, "bytes", _int(got, "boot", 2))
+        if "short" in got or r.status:
+            print("  %s: %s" % (label, " ".join(got.get("short", [])) or r.error.strip()[-300:]
+                                or r.output[-300:]))
+
+
+def _int(got, key, i):
+    words = got.get(key) or []
+    return int(words[i]) if i < len(words) and words[i].lstrip("-").isdigit() else None
 
 
 def heap(b):
@@ -562,7 +624,7 @@ def lit(frame, cells):
     return all(any(frame[3 * c:3 * c + 3]) for c in cells)
 
 
-SECTIONS = [engine, board, sound, save, ai, hal, nfc, loop, game, heap]
+SECTIONS = [engine, board, sound, save, ai, hal, nfc, loop, game, formats, heap]
 
 
 def table(rows):
