@@ -175,7 +175,11 @@ def test_the_board_on_circuitpython():
         assert (after, level, events) == (512, 3, [SHORT_TABLE % 512]), rf
     else:
         assert (after, level, events) == (0, 0, [NO_SEARCH]), rf
-    assert any(abs(hz - sounds.NOTES[sounds.MEMORY][0]) < 20 for _, hz, _ in dev.tones[tones:])
+    # CircuitPython's PWMOut sets a frequency less finely than MicroPython's
+    # (1760 Hz comes out 1795 on its pin: 2 % sharp), so within 3 %: no
+    # other sound starts within 10 % of the memory sound's first note.
+    want = sounds.NOTES[sounds.MEMORY][0]
+    assert any(abs(hz - want) * 100 <= 3 * want for _, hz, _ in dev.tones[tones:]), dev.tones[tones:]
     print("CircuitPython: the first two sweeps of the 64 tiles in %.1f s of device time"
           % (sweeps / 1e9))
     assert r.status == pico.OK, r
