@@ -9,9 +9,10 @@ says on its link that its heap held (`memory`: no AI turn short of memory,
 the lowest free heap before a search). Skipped, with the reason, where the
 emulated CircuitPython Pico cannot run.
 
-How long: about 60 s of device time (40 actions, each laid down and left
-to settle; the AI's level 3 thinks 0.7 s a move there), several minutes of
-wall time: its own file, so that a test worker takes it while the others
+How long: about 60 s of device time (34 actions, each laid down and left
+to settle; the AI's level 3 thinks 0.7 s a move there), about 7 minutes of
+CPU (51 minutes of wall time on a 2-core machine loaded 5 times over, 7
+December 2026): its own file, so that a test worker takes it while the others
 run the short files (tests/conftest.py's LONGEST_FIRST). make bench-device's
 heap section plays more games, at more levels, on both runtimes."""
 import os
