@@ -46,7 +46,7 @@ from vortex.version import VERSION
 SAVE = "/game.bin"
 ONLINE_SAVE = "/online.bin"  # the online settings (vortex.online.settings)
 ROOM_SAVE = "/room.bin"  # the room's last verified game (vortex.online.client's cache)
-HEAP_RESERVE = 6144  # the heap a search made last leaves the game (CircuitPython; docs/device.md)
+HEAP_RESERVE = 6144  # the heap the search's tables leave the game (docs/device.md)
 
 
 def read_buttons(a, b):
@@ -124,15 +124,21 @@ def supply(board, cc):
 def run(ticks=-1):
     """The loop; `ticks` bounds it for tests (-1: forever)."""
     print("Vortex firmware", VERSION)
-    # The AI's search first: its tables (8, 4 and 3.9 KB) are the largest
-    # blocks the board keeps, and the heap has whole blocks only now. Made
-    # after the parts and a resumed game, it found none (the free memory
-    # was there, in pieces: MemoryError at boot). vortex.app.ai.searcher
-    # makes them smaller if it must. CircuitPython's heap (162 KB, not 240)
-    # cannot hold the tables at full size beside the rest: its search comes
-    # last, as big as leaves HEAP_RESERVE free (docs/device.md).
+    # The AI's search first: its tables (8, 4 and 3.9 KB) and its ply
+    # buffers are the largest blocks the board keeps, and the heap has whole
+    # blocks only now. Made after the parts and a resumed game, they found
+    # none (the free memory was there, in pieces: MemoryError at boot, and
+    # on CircuitPython a board with 8 KB free and no 3.9 KB block playing at
+    # level 0). vortex.app.ai.searcher makes the tables smaller if it must.
+    # CircuitPython's heap (162 KB, not 240) cannot hold them at full size
+    # beside the rest: its search starts with the smallest, and before each
+    # search the board sizes them to what is free, leaving HEAP_RESERVE
+    # (Board.think, vortex.app.ai.fit; docs/device.md).
     gc.collect()
-    search = None if CIRCUITPYTHON else searcher(DEVICE_LEVELS)
+    try:
+        search = searcher(DEVICE_LEVELS, smallest=CIRCUITPYTHON)
+    except MemoryError:
+        search = None  # make_search() tries again, and says so
     parts = build()
     gc.collect()  # the parts' set-up garbage gone
     buzzer = Buzzer(parts.buzzer, sounds.NOTES)

@@ -226,12 +226,15 @@ class DeviceBoard:
 
 class DeviceRig(Rig):
     """DeviceRig(position=None, settings=None, actions=(), seed=0,
-    flash=None, truth=None, store=None): see the module's docstring.
+    flash=None, truth=None, store=None, runtime="micropython"): see the
+    module's docstring.
     position: the game's start (None: the rules' START), actions played
     since (notation); store: a saved game to resume instead (a store's
     load() and records(), as scenario.Rig takes); flash: boot the flash a
     power_cut() left; truth: the physical board as it stands (a
-    VirtualBoard; by default laid out as the game has it)."""
+    VirtualBoard; by default laid out as the game has it); runtime: the
+    firmware the emulated Pico boots, "micropython" or "circuitpython"
+    (tools/pico's CircuitPython tree: code.py, CIRCUITPY)."""
 
     # The page's hand steps, held this long: a reed must stay put for the
     # debounce (5 ms) counted from the first scan that sees it, and the pass
@@ -240,8 +243,8 @@ class DeviceRig(Rig):
     hand_ms = 40
 
     def __init__(self, position=None, settings=None, actions=(), seed=0, flash=None, truth=None,
-                 store=None):
-        why = pico.missing()
+                 store=None, runtime="micropython"):
+        why = pico.missing(runtime)
         if why:
             raise pico.Unavailable(why)
         saved = store.load() if store is not None else None
@@ -273,7 +276,9 @@ class DeviceRig(Rig):
                                                          actions))
         self._changed = 0           # when the truth last changed (device ms)
         reeds, tiles = self._truth()
-        self.dev = pico.Pico(files, autorun=True, reeds=reeds, tiles=tiles, flash=flash)
+        self.runtime = runtime
+        self.dev = pico.Pico(files, autorun=True, reeds=reeds, tiles=tiles, flash=flash,
+                             runtime=runtime)
         self.dev.__enter__()
         self._reeds = reeds
         for c, mem in tiles.items():
@@ -490,13 +495,46 @@ class DeviceRig(Rig):
         self._read_link()
         self._hear()
 
-    def until(self, done, max_ms=5000):
+    def until(self, done, max_ms=5000, step=1):
+        """Until done() (True) or max_ms of device time (done() then); it
+        is asked every `step` passes' worth of time (TICK_MS each)."""
         end = self.now + max_ms
         while self.now < end:
             if done():
                 return True
-            self.tick()
+            self.tick(step)
         return done()
+
+    def play_out(self, choose, most=400, answered=None, think_ms=60000):
+        """A whole game: the side the board's AI does not play acts by
+        choose(pos) -> action, the AI's actions as the board asks for them,
+        each carried out by hand, until the game ends or `most` actions
+        are played; answered() is called each time the AI has answered,
+        before its action is carried out (the link is free then). Returns
+        the number of actions played. RuntimeError, with the board's last
+        output, when the board stops answering (a crash: its watchdog)."""
+        board, pos = self.board, self.board.pos
+        side = board.settings.ai_side  # as the board said it at boot
+        while board.result() is None and len(pos.stack) < most:
+            n = len(pos.stack)
+            if pos.side == side:
+                # 10 passes' time a look: the search's seconds need no finer watch.
+                if not self.until(lambda: board.pending >= 0 or board.result() is not None,
+                                  think_ms, step=10):
+                    raise RuntimeError("the AI did not answer action %d: %r" % (
+                        n, self.dev.output[-600:]))
+                if board.result() is not None:
+                    break
+                if answered is not None:
+                    answered()
+                a = board.pending
+            else:
+                a = choose(Position(pos.text()))
+            self.play(a, settle=False)
+            if not self.until(lambda: len(pos.stack) > n, 20000, step=4):
+                raise RuntimeError("action %d (%s) was not taken: %r" % (
+                    n + 1, action_text(a), self.dev.output[-600:]))
+        return len(pos.stack)
 
     def play(self, a, capture_first=True, settle=True):
         """Rig.play: carried out by hand, then until the board has taken it

@@ -161,3 +161,4 @@ def test_a_board_with_no_room_for_the_search_plays_on_with_the_quick_mover():
         assert board.pos.side == LIGHT and board.pending == -1
     finally:
         board_module.searcher = real
+

@@ -16,12 +16,15 @@ from mpy import check_compiled
 MODULES = ["test_app_scenarios", "test_app_order", "test_app_tiles", "test_app_games",
            "test_app_idle", "test_app_advice", "test_app_buttons", "test_app_powercut",
            "test_app_ai", "test_app_clock", "test_app_thinking", "test_app_noise",
-           "test_app_sounds", "test_app_power"]
+           "test_app_sounds", "test_app_power", "test_app_memory"]
 # The thinking tests hold the board's level-5 search and a host link at once,
 # three rigs in a row; the AI's tests and the scenarios make the search (26 KB
 # in blocks up to 8 KB) in the middle of a rig's game, whose virtual buzzer
-# keeps the sounds it played: room of their own, on this port.
-HEAPS = {"test_app_thinking": "256K", "test_app_ai": "256K", "test_app_scenarios": "256K"}
+# keeps the sounds it played: room of their own, on this port. The memory
+# tests make and remake level 5's tables (an 8 KB block, a 4 KB one) beside
+# rigs and a link: blocks this port's heap, broken up by them, has at 384 KB.
+HEAPS = {"test_app_thinking": "256K", "test_app_ai": "256K", "test_app_scenarios": "256K",
+         "test_app_memory": "384K"}
 
 
 @pytest.mark.parametrize("module", MODULES)

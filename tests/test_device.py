@@ -23,6 +23,9 @@ from host_sim import version  # noqa: E402
 from vortex.app import session  # noqa: E402
 from vortex.engine import Position, parse_cell, cell_name, new_buffer, MAX_DESTINATIONS  # noqa: E402
 from vortex.hal.store import pack  # noqa: E402
+from vortex.app import sounds  # noqa: E402
+from vortex.app.board import SHORT_TABLE  # noqa: E402
+import device_memory  # noqa: E402
 
 pytestmark = needs_pico()
 
@@ -108,7 +111,7 @@ def test_without_its_readers_main_says_so_and_plays_on_the_games_tiles():
 
 
 def test_scripts_run_in_the_raw_repl_and_flash_writes_persist():
-    with pico.Pico() as dev:
+    with pico.Pico({"game.bin": device_memory.GAME}) as dev:
         dev.repl()
         r = dev.exec("import os, rp2\nwith open('/n.txt', 'w') as f:\n    f.write('kept' * 300)\n"
                      "os.umount('/')\nos.mount(os.VfsLfs2(rp2.Flash()), '/')\n"
@@ -119,3 +122,11 @@ def test_scripts_run_in_the_raw_repl_and_flash_writes_persist():
         assert r.status == pico.FAILED and "ZeroDivisionError" in r.error
         alloc, free = dev.heap()
         assert alloc > 0 and free > 100_000
+        # A MemoryError forced into the AI's turn (tests/device_memory.py):
+        # the tables given back, the action asked for all the same, said on
+        # the link and with the memory sound.
+        tones = len(dev.tones)
+        before, short, after, level, asks, events, r = device_memory.forced(dev)
+        assert (short, after, level) == (1, 512, 3) and before > after, r
+        assert asks != "-" and events == [SHORT_TABLE % 512], r
+        assert any(abs(hz - sounds.NOTES[sounds.MEMORY][0]) < 20 for _, hz, _ in dev.tones[tones:])

@@ -33,6 +33,9 @@ from vortex.engine.codes import move_to  # noqa: E402
 from vortex.engine.defs import DARK  # noqa: E402
 from vortex.engine.notation import action_text  # noqa: E402
 from vortex.hal.store import FileStore, pack  # noqa: E402
+from vortex.app import sounds  # noqa: E402
+from vortex.app.board import SHORT_TABLE  # noqa: E402
+import device_memory  # noqa: E402
 
 pytestmark = needs_pico("circuitpython")
 
@@ -64,6 +67,8 @@ more = bytearray(b"\\x55\\x55\\x55")
 spi.readinto(more, 0xff)
 print("adapter", seen, list(into), list(more))
 spi.deinit()
+for pin in (row, col, a):
+    pin._d.deinit()  # (the pins free for main.run's parts next)
 """
 
 
@@ -158,6 +163,23 @@ def test_the_board_on_circuitpython():
         closed = occupied[0]
         r = dev.exec(ADAPTER % {"rank": closed >> 3, "file": closed & 7})
         assert dev.watchdog is None
+        # A MemoryError forced into the AI's turn (tests/device_memory.py) on
+        # the saved game, Dark to act: the tables given back (the smallest
+        # already: then no search, the quick mover), the action asked for
+        # all the same, said on the link and with the memory sound.
+        tones = len(dev.tones)
+        forced = device_memory.forced(dev, "code")
+    before, short, after, level, asks, events, rf = forced
+    assert short == 1 and asks != "-", rf
+    if before > 512:
+        assert (after, level, events) == (512, 3, [SHORT_TABLE % 512]), rf
+    else:
+        assert (after, level, events) == (0, 0, [NO_SEARCH]), rf
+    # CircuitPython's PWMOut sets a frequency less finely than MicroPython's
+    # (1760 Hz comes out 1795 on its pin: 2 % sharp), so within 3 %: no
+    # other sound starts within 10 % of the memory sound's first note.
+    want = sounds.NOTES[sounds.MEMORY][0]
+    assert any(abs(hz - want) * 100 <= 3 * want for _, hz, _ in dev.tones[tones:]), dev.tones[tones:]
     print("CircuitPython: the first two sweeps of the 64 tiles in %.1f s of device time"
           % (sweeps / 1e9))
     assert r.status == pico.OK, r

@@ -753,3 +753,33 @@ def test_push_pop_restore_text_exactly():
     while p.stack:
         p.pop()
     assert p.text() == START and list(p.pool)[1:] == [16, 16, 16, 16] and p.filled == 0
+
+
+def test_a_copy_is_the_same_position_and_its_own():
+    # Copied byte for byte, never through its text: a copy plays on alone,
+    # and a copy made into another Position (the board's AI searches one,
+    # made once) takes its whole state and drops that one's actions.
+    p = battle("3FA3/2E5/8/8/W2W2F1/8/3A4/4A3", "3th3/2T5/8/8/t2T2t1/8/3T4/4H3",
+               "l 3,4 - 33 80")
+    for a in ("d4g4", "d8f6", "d8~e8"):  # a capture, a swap's ban
+        play(p, a)
+    q = p.copy()
+    assert q.text() == p.text() and q.stack == [] and tuple(q.hearts) == tuple(p.hearts)
+    assert list(q.pool) == list(p.pool) and q.filled == p.filled
+    text = p.text()
+    play(q, "V-c7")
+    assert p.text() == text and q.text() != text
+    r = Position()
+    play(r, "W@d4")
+    assert p.copy(r) is r and r.text() == text and r.stack == [] and r.filled == 64
+    for a in r.legal_actions():  # it plays from the copied position, its undo its own
+        r.push(a)
+        r.pop()
+    assert r.text() == text and p.text() == text
+    # The building phase: the pool and the count of tiles laid come along.
+    b = Position()
+    play(b, "W@d4")
+    c = b.copy()
+    assert list(c.pool)[1:] == [15, 16, 16, 16] and c.filled == 1 and c.is_building()
+    play(c, "F@e5")
+    assert b.text() != c.text() and b.filled == 1

@@ -43,6 +43,8 @@ def test_outcome_names_and_the_legal_actions_repr():
     assert Outcome(LIGHT, "heart taken").name() == "Light wins"
     assert Outcome(DARK, "no legal action").name() == "Dark wins"
     assert Outcome(None, "quiet end").name() == "draw"
+    # As a record writes the result, Light's score first (python-chess's Outcome.result()).
+    assert [Outcome(w, "x").result() for w in (LIGHT, DARK, None)] == ["1-0", "0-1", "1/2-1/2"]
     p = Position("8/8/8/8/8/8/8/8 7h/8/8/8/8/8/8/H7 l 3,4 - 0 0")
     p.pool[1:5] = bytes((0, 0, 1, 0))   # one Earth tile left: a placement on each bare cell
     acts = LegalActions(p)

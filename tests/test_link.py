@@ -54,11 +54,11 @@ def answers(got):
 def test_subscribing_sends_the_state_now_then_changes():
     h = Host(settings=Settings(ai_side=0))
     assert h.ask("subscribe") == [
-        ("ok", "subscribe action lift verdict asks clock result"), ("verdict", "agree"),
+        ("ok", "subscribe action lift verdict asks clock result memory"), ("verdict", "agree"),
         ("asks", action_text(h.board.pending)), ("result", "*")]
     assert h.ask("subscribe verdict") == [("ok", "subscribe action lift verdict asks clock "
-                                                "result")]  # already on: nothing again
-    assert h.ask("unsubscribe lift clock") == [("ok", "subscribe action verdict asks result")]
+                                                "result memory")]  # already on: nothing again
+    assert h.ask("unsubscribe lift clock") == [("ok", "subscribe action verdict asks result memory")]
     assert h.ask("unsubscribe") == [("ok", "subscribe -")]
 
 
@@ -79,6 +79,30 @@ def test_position_status_and_settings():
                                       "result * dropped 0")]
     assert h.ask("settings") == [("ok", "settings ai=off clock=0+0 brightness=2 budget=auto "
                                         "hearts=fixed level=3 volume=soft")]
+
+
+def test_memory_says_the_heap_and_the_ai_s_turns_short_of_it():
+    # Free now, the largest block, free before the AI's last search and the
+    # lowest so far (-1: none yet), its tables, its turns short of memory;
+    # -1 for what CPython cannot measure.
+    import gc
+    measured = hasattr(gc, "mem_free")
+    h = Host(BATTLE)
+    words = h.ask("memory")[0][1].split()
+    assert words[0] == "memory" and words[1::2] == ["free", "largest", "before", "low", "table",
+                                                     "short"], words
+    got = dict(zip(words[1::2], (int(w) for w in words[2::2])))
+    assert (got["before"], got["low"], got["table"], got["short"]) == (-1, -1, 0, 0), got
+    if measured:
+        assert 0 < got["largest"] <= got["free"], got
+    else:
+        assert got["free"] == got["largest"] == -1, got
+    # What the board measured before its AI's searches (tests/test_app_memory.py).
+    b = h.board
+    b.heap_before, b.heap_low, b.short = 20928, 18112, 2
+    got = h.ask("memory")[0][1].split()
+    assert got[6:9:2] == ["20928", "18112"] and got[-2:] == ["short", "2"], got
+    assert h.ask("memory 1") == [("error", "no arguments expected, got 1")]
 
 
 def test_power_says_what_the_source_offers_and_the_budget():
@@ -370,7 +394,7 @@ def test_a_host_that_goes_takes_its_record_and_subscriptions_with_it():
     h, _ = finished_game()
     h.pipe.send("subscribe\nrecord\n")
     h.rig.tick()
-    assert h.link.events and ("ok", "subscribe action lift verdict asks clock result") in h.read()
+    assert h.link.events and ("ok", "subscribe action lift verdict asks clock result memory") in h.read()
     h.pipe.leave()  # gone while its record is being sent
     h.rig.tick()
     h.pipe.send("\nping new\nhello\nsubscribe verdict\n")  # the next host, as docs/protocol.md says

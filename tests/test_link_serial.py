@@ -108,7 +108,7 @@ def test_a_host_gone_mid_line_leaves_nothing_for_the_next_one():
     try:
         b.open()
         assert b.ask(b"subscribe\nhel", " ok subscribe") == "ok subscribe " \
-            "action lift verdict asks clock result"
+            "action lift verdict asks clock result memory"
         b.close()  # half a line written, and gone
         b.open()
         assert b.ask(b"lo\n", " error") == "error unknown command lo (help lists them)"

@@ -15,7 +15,14 @@ and lift latency while it reads, a laid tile's latency), loop (main.py
 with its real pins and the position's tiles: reed scans per second idle,
 with a piece lifted, while the AI thinks and while the LEDs blink;
 lift-to-LED latency),
-game (a whole game through the virtual board, the slowest: minutes).
+game (a whole game through the virtual board, the slowest: minutes),
+formats (CircuitPython: the firmware as .mpy or as source, the heap after
+main.py's imports and after its boot, the bytes a maker copies),
+heap (whole games as a player plays them: main.py on each runtime, a
+seeded random Light carried out by hand against the board's AI at
+--levels, --games each; the heap before each of the AI's searches, its
+low-water mark over the games, the largest free block, from the host
+link's `memory`; hours on a shared machine).
 Device time is the emulated 125 MHz clock's; the emulator itself runs
 several times slower than a real Pico, so this takes a while.
 
@@ -37,6 +44,7 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TOOLS)
 import bench  # noqa: E402  (its reference positions; it puts firmware/ on sys.path)
 import build_mpy  # noqa: E402
+import deploy  # noqa: E402
 import pico  # noqa: E402
 from host_sim import cli  # noqa: E402  (on sys.path through build_mpy)
 from vortex.engine import Position, parse_cell, new_buffer, MAX_DESTINATIONS  # noqa: E402
@@ -51,6 +59,9 @@ from vortex.app.sensing import SETTLE_MS  # noqa: E402
 SCRIPTS = ("bench_app_mpy.py", "bench_device_mpy.py")
 SAVES = (10, 300)
 LIFT_CELL = "e2"
+HEAP_LEVELS = (1, 3, 5)  # the heap section's AI levels (--levels) ...
+HEAP_GAMES = 2           # ... and games each, seeds 1, 2, ... (--games)
+HEAP_MOST = 160          # actions at most a game (80 quiet actions end one anyway)
 
 
 def _test_modules():
@@ -72,9 +83,11 @@ def _test_modules():
 class Bench:
     """The built tree, the rows of the table, and how to run a mode on each side."""
 
-    def __init__(self, tmp, circuitpython=True):
+    def __init__(self, tmp, circuitpython=True, levels=HEAP_LEVELS, games=HEAP_GAMES):
         self.tmp = tmp
         self.cp_tree = None
+        self.levels = levels
+        self.games = games
         if circuitpython:
             # Plain sources, the scripts too: CircuitPython compiles them itself.
             self.cp_tree = os.path.join(tmp, "cp")
@@ -277,6 +290,150 @@ def game(b):
     b.row("game", "peak live heap", u["live_peak"], d["live_peak"], "bytes")
 
 
+FORMATS_SCRIPT = """
+import gc
+stage = 'imports'
+gc.collect()
+print('formats start', gc.mem_free())
+try:
+    import main
+    gc.collect()
+    print('formats imports', gc.mem_free())
+    stage = 'boot'
+    board = main.run(ticks=5)
+    from vortex import heap
+    print('formats boot', heap.free(), heap.largest(16384), board.table_bytes())
+except MemoryError as e:
+    print('formats short', stage, e)
+"""
+
+
+def formats(b):
+    """CircuitPython: the firmware as .mpy (what make flash copies) or as source (compiled on the board)"""
+    if b.cp_tree is None:
+        raise RuntimeError("CircuitPython left out")
+    tree = os.path.join(b.tmp, "formats")
+    build_mpy.build(tree, runtime="circuitpython", keep_sources=True)
+    for name in ("mpy", "py"):
+        files, size = {}, 0
+        for local, dest in deploy.files(tree, "circuitpython"):
+            twin = local[:-4] + ".py" if local.endswith(".mpy") else local[:-3] + ".mpy"
+            if os.path.exists(twin) and not local.endswith("." + name):
+                continue  # the module in the other format
+            files["lib/main.py" if dest == "code.py" else dest] = local
+            size += os.path.getsize(local)
+        r = pico.run(FORMATS_SCRIPT, files=files, deploy=False, runtime="circuitpython",
+                     timeout=900)
+        got = {}
+        for line in r.output.splitlines():
+            words = line.split()
+            if words[:1] == ["formats"]:
+                got[words[1]] = words[2:]
+        label = ".mpy" if name == "mpy" else "source"
+        b.row("formats", "%s: bytes copied to CIRCUITPY" % label, None, None, "bytes", size)
+        b.row("formats", "  free before main.py's imports", None, None, "bytes",
+              _int(got, "start", 0))
+        b.row("formats", "  free after its imports", None, None, "bytes", _int(got, "imports", 0))
+        b.row("formats", "  free after its boot (the AI's table made)", None, None, "bytes",
+              _int(got, "boot", 0))
+        b.row("formats", "  largest free block after its boot", None, None, "bytes",
+              _int(got, "boot", 1))
+        b.row("formats", "  the AI's tables", None, None, "bytes", _int(got, "boot", 2))
+        if "short" in got or r.status:
+            print("  %s: %s" % (label, " ".join(got.get("short", [])) or r.error.strip()[-300:]
+                                or r.output[-300:]))
+
+
+def _int(got, key, i):
+    words = got.get(key) or []
+    return int(words[i]) if i < len(words) and words[i].lstrip("-").isdigit() else None
+
+
+def heap(b):
+    """Whole games on each runtime: the heap before each search (the link's `memory`)"""
+    runtimes = ["micropython"] + (["circuitpython"] if b.cp_tree is not None else [])
+    for level in b.levels:
+        got = {}
+        for runtime in runtimes:
+            games = [heap_game(runtime, level, seed) for seed in range(1, b.games + 1)]
+            got[runtime] = games
+            for g in games:
+                print("  %s level %d seed %d: %d actions, %s; free before each search %s" % (
+                    runtime, level, g["seed"], g["actions"], g["end"],
+                    " ".join(str(f) for f in g["before"])))
+        mp, cp = got["micropython"], got.get("circuitpython")
+
+        def col(games, f):
+            return f(games) if games else None
+        b.row("heap", "level %d: games played whole, of %d" % (level, b.games), None,
+              col(mp, _whole), "", col(cp, _whole))
+        b.row("heap", "  actions a game (mean)", None, col(mp, _mean("actions")), "",
+              col(cp, _mean("actions")))
+        b.row("heap", "  free before the first search", None, col(mp, _first("before")),
+              "bytes", col(cp, _first("before")))
+        b.row("heap", "  free before a search, lowest (low-water mark)", None,
+              col(mp, _least("before")), "bytes", col(cp, _least("before")))
+        b.row("heap", "  largest free block after a search, smallest", None,
+              col(mp, _least("largest")), "bytes", col(cp, _least("largest")))
+        b.row("heap", "  the search's tables, smallest", None, col(mp, _least("table")),
+              "bytes", col(cp, _least("table")))
+        b.row("heap", "  AI turns short of memory (played on with less)", None,
+              col(mp, _total("short")), "", col(cp, _total("short")))
+
+
+def _whole(games):
+    return sum(1 for g in games if g["end"] in ("over", "most"))
+
+
+def _mean(key):
+    return lambda games: sum(g[key] for g in games) / len(games)
+
+
+def _first(key):
+    return lambda games: min((g[key][0] for g in games if g[key]), default=None)
+
+
+def _least(key):
+    return lambda games: min((min(g[key]) for g in games if g[key]), default=None)
+
+
+def _total(key):
+    return lambda games: sum(g[key] for g in games)
+
+
+def heap_game(runtime, level, seed, most=HEAP_MOST):
+    """One game on the emulated Pico (host_sim.device.DeviceRig: main.py, the
+    NFC front end modelled, hands): from the built board, Light's actions
+    chosen at random (seeded), the board's AI (Dark) at `level`. After each
+    of its answers the link's `memory`: {"seed", "actions", "end" ("over",
+    "most", or why it stopped), "before", "largest", "table" (one a search),
+    "short"}."""
+    from host_sim.device import DeviceRig
+    rng = random.Random(seed)
+    got = {"seed": seed, "actions": 0, "end": "?", "before": [], "largest": [], "table": [],
+           "short": 0}
+    rig = DeviceRig(bench.FULL[0], session.Settings(ai_side=DARK, ai_level=level),
+                    runtime=runtime)
+
+    def memory():
+        words = rig.ask("memory")
+        m = dict(zip(words[::2], (int(w) for w in words[1::2])))
+        got["before"].append(m["before"])
+        got["largest"].append(m["largest"])
+        got["table"].append(m["table"])
+        got["short"] = m["short"]
+    try:
+        got["actions"] = rig.play_out(lambda pos: rng.choice(list(pos.legal_actions())), most,
+                                      answered=memory)
+        got["end"] = "over" if rig.board.result() is not None else "most"
+    except RuntimeError as e:
+        got["actions"] = len(rig.board.pos.stack)
+        got["end"] = "stopped at action %d: %s" % (got["actions"] + 1, str(e)[-300:])
+    finally:
+        rig.close()
+    return got
+
+
 def hal(b):
     """Drivers on the real pins (device only)"""
     d = b.device("hal_mode(20)", timeout=300)
@@ -467,7 +624,7 @@ def lit(frame, cells):
     return all(any(frame[3 * c:3 * c + 3]) for c in cells)
 
 
-SECTIONS = [engine, board, sound, save, ai, hal, nfc, loop, game]
+SECTIONS = [engine, board, sound, save, ai, hal, nfc, loop, game, formats, heap]
 
 
 def table(rows):
@@ -489,6 +646,11 @@ def main(argv):
                     help="run only these sections")
     ap.add_argument("--runtime", choices=("both", "micropython"), default="both",
                     help="both (MicroPython and CircuitPython, the default) or micropython")
+    ap.add_argument("--levels", nargs="+", type=int, choices=range(1, 6), default=HEAP_LEVELS,
+                    help="the heap section's AI levels (default %s)" % " ".join(
+                        str(n) for n in HEAP_LEVELS))
+    ap.add_argument("--games", type=cli.int_in(1, 100, "games"), default=HEAP_GAMES,
+                    help="the heap section's games a level and runtime (default %d)" % HEAP_GAMES)
     args = ap.parse_args(argv)
     why = pico.missing()
     if why:
@@ -502,7 +664,7 @@ def main(argv):
     t0 = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="vortex-bench-device-")
     try:
-        b = Bench(tmp, circuitpython)
+        b = Bench(tmp, circuitpython, args.levels, args.games)
         print("%-46s %12s %12s %12s" % ("", "unix port", "emulated Pico", "CircuitPython"))
         for section in SECTIONS:
             if args.only and section.__name__ not in args.only:

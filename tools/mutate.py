@@ -89,7 +89,7 @@ PACKAGES = {
         "test_app_order.py", "test_app_palette.py", "test_app_power.py", "test_app_powercut.py",
         "test_app_read_first.py", "test_app_remote.py", "test_app_render.py", "test_app_scenarios.py",
         "test_app_service.py", "test_app_session.py", "test_app_sounds.py", "test_app_thinking.py",
-        "test_app_tiles.py", "test_link.py"]),
+        "test_app_tiles.py", "test_link.py", "test_app_memory.py"]),
     # port.py: the board's stdio, polled with MicroPython's ipoll (test_link_main).
     "link": (["vortex/link"], ["src/vortex/link/port.py"], [
         "test_link.py", "test_link_edges.py", "test_link_properties.py", "test_link_fuzz.py",

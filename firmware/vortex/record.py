@@ -20,7 +20,7 @@ that was legal from its first action to its last.
 from vortex.engine.position import Position, START
 from vortex.engine.notation import NotationError, parse_action, action_text
 
-# The results, as in PGN: Light's score first.
+# The results, as in PGN: Light's score first (an engine Outcome's result()).
 LIGHT_WINS = "1-0"
 DARK_WINS = "0-1"
 DRAW = "1/2-1/2"
@@ -34,11 +34,7 @@ WIDTH = 79  # movetext lines are wrapped to this width
 
 def result_text(outcome):
     """The Result of an engine Outcome (None: the game goes on)."""
-    if outcome is None:
-        return UNKNOWN
-    if outcome.winner is None:
-        return DRAW
-    return LIGHT_WINS if outcome.winner == 0 else DARK_WINS
+    return UNKNOWN if outcome is None else outcome.result()
 
 
 def _check_name(name):

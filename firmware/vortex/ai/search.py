@@ -16,6 +16,7 @@ only where the table is read.
     action = s.run(pos, max_depth=3, max_nodes=2000)
 """
 from array import array
+import gc
 import time
 
 try:
@@ -44,6 +45,7 @@ QPLIES = const(2)          # capture plies past max_ply (one buffer each)
 GOES_ON = const(32001)     # _over(): the game is not over
 BIAS = const(32768)        # root scores as unsigned 16 bits (order.sort_by)
 HISTORY_FROM = const(3)    # searches at least this deep use the history table
+HISTORY_BYTES = const(4096)  # the history table: a byte per action code
 _TO_MASK = const(63)       # defs.TO_MASK, a move's destination (tests/test_ai_native.py)
 
 
@@ -59,13 +61,16 @@ class Search:
     buffer of ~1 KB each, and QPLIES more for captures); 2**tt_bits entries
     of 8 bytes make the transposition table. `poll`, if given, is called
     every 8 nodes (the board scans its reeds there, at its own pace);
-    `clock` returns ms."""
+    `clock` returns ms. resize() makes the tables anew, larger or smaller
+    (vortex.app.ai.fit sizes them to the heap before each of the board's
+    searches)."""
 
     def __init__(self, max_ply=6, tt_bits=9, history=True, poll=None, clock=ticks_ms):
         # The largest blocks first, while the heap is least broken up.
         self.tt = bytearray(8 << tt_bits)
+        self.tt_bits = tt_bits
         self.tt_mask = (1 << tt_bits) - 1
-        self.history = bytearray(4096) if history else None
+        self.history = bytearray(HISTORY_BYTES) if history else None
         self.max_ply = max_ply
         self.bufs = [new_buffer() for _ in range(max_ply + QPLIES)]
         self.qlimit = max_ply + QPLIES  # plies with a buffer: quiescence stands pat past them
@@ -89,6 +94,25 @@ class Search:
         self.max_nodes = 0
         self.max_ms = 0
         self.start = 0
+
+    # --- the tables -----------------------------------------------------
+    def table_bytes(self):
+        """The heap the tables take: the transposition table and the history."""
+        return len(self.tt) + (HISTORY_BYTES if self.history is not None else 0)
+
+    def resize(self, tt_bits, history):
+        """Give the tables back and make them anew: 2**tt_bits entries, and
+        the history table if `history`. MemoryError when the heap has no
+        block for them: the search then has no table (tt empty) until a
+        resize() that fits; it must not run meanwhile."""
+        self.tt = bytearray(0)
+        self.history = self.hist = None
+        gc.collect()  # their blocks free now, so the new ones may take them
+        self.tt = bytearray(8 << tt_bits)
+        self.tt_bits = tt_bits
+        self.tt_mask = (1 << tt_bits) - 1
+        if history:
+            self.history = bytearray(HISTORY_BYTES)
 
     # --- the root -------------------------------------------------------
     def run(self, pos, max_depth, max_nodes, max_ms=0, rng=None, noise=0, advance=1):

@@ -29,7 +29,8 @@ from vortex.app.sensing import (Sensing, SETTLE_MS, FOUND, HEART_SET, REFUSED, U
 from vortex.app.render import Renderer, SPIN_MS, BLINK_MS
 from vortex.ticks import ticks_diff
 from vortex.app.clock import Clock
-from vortex.app.ai import Ai, searcher, DEVICE_LEVELS
+from vortex.app.ai import Ai, searcher, fit, DEVICE_LEVELS, MIN_TT_BITS
+from vortex import heap
 from vortex.app import session
 from vortex.app.session import Settings
 from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
@@ -37,6 +38,8 @@ from vortex.app.menu import Menu
 from vortex.app import commands, leds
 
 NO_SEARCH = "no memory for the AI's search: it plays at level 0"
+SHORT_TABLE = "out of memory: the AI searched again with a %d-byte table"
+NO_HEAP = "out of memory: the AI's turn waits for heap"
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
 # A remote opponent (online play: vortex.online.client sets it with set_remote()).
@@ -66,7 +69,9 @@ class Board:
                          differences), thinking, frame, messages (a log:
                          its reader may empty it)
       wiring             on_think (the service's hook), ticks_ms (its clock), make_search(),
-                         read_first(reader), set_remote() (online play)"""
+                         read_first(reader), set_remote() (online play)
+      the heap           heap_before, heap_low, short, short_text (read-only:
+                         the AI's turns, think()), table_bytes()"""
 
     def __init__(self, store=None, settings=None, seed=1):
         self.store = store
@@ -76,6 +81,15 @@ class Board:
         self.frame = self.view.frame  # bytearray(192): R, G, B per cell (a1 first), redrawn in place
         self.ai = None  # made on first need: its action buffer costs 1 KB
         self._search = None  # the AI's search, shared by its levels and the hints (False: no room)
+        self._copy = Position(None)  # the game copied for the search: made once, filled each turn
+        self._reserve = 0  # the heap the search's tables leave the game (make_search)
+        # The heap before the AI's searches (vortex.heap; -1 where not known):
+        # free before the last, the lowest since power-on; the times its turn
+        # ran out of memory and what the board did (the link's `memory`).
+        self.heap_before = -1
+        self.heap_low = -1
+        self.short = 0
+        self.short_text = ""
         self.hint_action = -1  # shown after a hold of A, until the next action
         self.on_think = None  # on_think(), called at every node while the AI thinks
         # The board's clock (ms; the service's): the search's time cap runs on
@@ -133,6 +147,8 @@ class Board:
         commands.take_game), played on it first and saved with it at once,
         not a journal record each."""
         self.start = text
+        if self._search is False:
+            self._search = None  # no room for one last game: try again (think())
         pos = Position(text)
         for a in actions:
             pos.push(a)
@@ -429,17 +445,30 @@ class Board:
         AI plays at level 0 (no search): the game goes on. reserve: the heap
         a search made here must leave free (vortex.app.ai.searcher). Returns
         whether the board has its search."""
+        self._reserve = reserve
         if self._search is None:
             if search is None:
                 try:
                     search = searcher(DEVICE_LEVELS, reserve=reserve)
                 except MemoryError:
-                    self._search = False
+                    self._no_search()
                     self.say(NO_SEARCH)
                     return False
             search.poll = self._thinking
             self._search = search
         return self._search is not False
+
+    def table_bytes(self):
+        """The heap the AI's search tables take now (0: no search yet, or none)."""
+        return self._search.table_bytes() if self._search else 0
+
+    def _no_search(self):
+        # Not even the smallest tables: the quick mover plays (level 0)
+        # until the next game, which tries to make a search again.
+        if self._search:
+            self._reserve += self._search.table_bytes()
+        self._search = False
+        self.ai = None
 
     def think(self):
         """Let the AI think, if it is to: its action for the side to act
@@ -453,22 +482,13 @@ class Board:
         self._want = 0
         level = self.settings.ai_level if want == _PLAY else HINT_LEVEL
         if self._search is None and not self.pos.is_building():
-            self.make_search()  # laying tiles needs none
-        search = self._search
-        if search is False:  # no room for a search: the quick mover stands in
-            level = 0
-            search = None
-        if search is not None and self.ticks_ms is not None:
-            search.clock = self.ticks_ms
-        ai = self.ai
-        if ai is None or ai.level != level or ai.search is not search:
-            ai = self.ai = Ai(level=level, seed=self._seed, search=search)
+            self.make_search(reserve=self._reserve)  # laying tiles needs none
         changes = self._changes
         self.thinking = True
         self._spin = -1
         self.dirty = True
         try:
-            a = ai.choose(self.pos.copy())
+            a = self._choose(level, changes, want)
         finally:
             self.thinking = False
             self.dirty = True
@@ -479,6 +499,74 @@ class Board:
         else:
             self.hint_action = a
         self.sense.expect_new(False)  # judge the sensors again: now they may show an action
+
+    def _choose(self, level, changes, want):
+        # The AI's action, on the game copied into the board's own copy (no
+        # allocation). A MemoryError during its turn (no block for what the
+        # search or a pass made from it asked for) never stops the board:
+        # the search's tables are given back and it searches again with the
+        # smallest, then, if even that runs out, the quick mover plays
+        # (level 0), and if even it finds no heap, the turn is tried again
+        # at the next step; the board says so (short_text: the link's
+        # `memory` event, the buzzer's memory sound).
+        again = False  # a try after a shortfall: the search as _short() left it
+        while True:
+            if self._search is False:
+                level = 0  # no room for a search: the quick mover stands in
+            try:
+                return self._ai(level, again).choose(self.pos.copy(self._copy))
+            except MemoryError:
+                if self._changes != changes:
+                    return -1  # the game changed meanwhile: its answer goes anyway
+                if not level:
+                    self._want = want
+                    if self.short_text != NO_HEAP:
+                        self._shortfall(NO_HEAP)
+                    return -1
+                self._short()
+                again = True
+
+    def _ai(self, level, again=False):
+        # The AI for this turn, its search's tables sized to the heap
+        # (vortex.app.ai.fit) unless this is the turn's try `again`.
+        search = self._search if level else None
+        if search and not again and not self.pos.is_building():
+            free = heap.free()  # after a collection: the search itself then makes none
+            self.heap_before = free
+            if free >= 0 and (self.heap_low < 0 or free < self.heap_low):
+                self.heap_low = free
+            if not fit(search, level, free, self._reserve):
+                self._no_search()
+                self._shortfall(NO_SEARCH)
+                level, search = 0, None
+        if search and self.ticks_ms is not None:
+            search.clock = self.ticks_ms
+        ai = self.ai
+        if ai is None or ai.level != level or ai.search is not search:
+            ai = self.ai = Ai(level=level, seed=self._seed, search=search)
+        return ai
+
+    def _short(self):
+        # The AI's turn ran out of memory: less for the next try. The game
+        # needs more heap than was left it: what the search gives back stays
+        # the game's from now on (fit's and make_search's reserve).
+        search = self._search
+        if search and search.table_bytes() > 8 << MIN_TT_BITS:
+            self._reserve += search.table_bytes() - (8 << MIN_TT_BITS)
+            try:
+                search.resize(MIN_TT_BITS, False)
+                self._shortfall(SHORT_TABLE % (8 << MIN_TT_BITS))
+                return
+            except MemoryError:
+                pass
+        self._no_search()
+        self._shortfall(NO_SEARCH)
+
+    def _shortfall(self, text):
+        # Said on the link (its `memory` event) and with the memory sound.
+        self.short += 1
+        self.short_text = text
+        self.say(text)
 
     def _thinking(self):
         # The search calls this at every node.

@@ -19,14 +19,18 @@ nothing while nothing changes.
     over     the game ends (a Heart taken, no action, 80 quiet, a time-out)
     clock    the side to act's clock falls under clock.LOW_MS; once a side,
              until its time is above that again
-Two at once: the first of over, illegal, asks, clock.
+    memory   the AI's turn ran out of heap and the board played on with
+             less (a smaller table, or the quick mover: Board.short)
+Two at once: the first of over, illegal, memory, asks, clock (the AI's
+action that comes with a memory sound is on the LEDs all the same).
 
 NOTES[sound] is the sound as tones: (hz, ms, hz, ms, ...), 0 Hz a rest. A
 small piezo transducer (the board's: hardware/generated/bom.csv) is loud
 near its resonance, a few kHz, and faint under 1 kHz, so the tones stay
 between 1 and 3.2 kHz. Each sound has a shape of its own, to be told apart
 without looking: falling (wrong), two rising (your move to carry out), a
-rising run ending long (the end), three quick high pips (hurry).
+rising run ending long (the end), three quick high pips (hurry), high
+low high (the board is short of memory: it plays on, weaker).
 """
 from vortex.engine.defs import const
 from vortex.app.recognise import ILLEGAL as _ILLEGAL_VERDICT, NOT_ASKED
@@ -37,7 +41,8 @@ ILLEGAL = const(1)
 ASKS = const(2)
 OVER = const(3)
 CLOCK = const(4)
-NAMES = ("", "illegal", "asks", "over", "clock")
+MEMORY = const(5)
+NAMES = ("", "illegal", "asks", "over", "clock", "memory")
 
 NOTES = (
     (),
@@ -45,6 +50,7 @@ NOTES = (
     (2093, 60, 0, 20, 2637, 90),                  # asks: C7 then E7, 170 ms
     (1047, 120, 1319, 120, 1568, 120, 2093, 300),  # over: C6 E6 G6 C7, 660 ms
     (3136, 50, 0, 70, 3136, 50, 0, 70, 3136, 50),  # clock: three G7 pips, 290 ms
+    (1760, 140, 0, 40, 1175, 140, 0, 40, 1760, 140),  # memory: A6 D6 A6, 500 ms
 )
 
 
@@ -60,13 +66,16 @@ class Cues:
         self._pending = b.pending
         self._over = (b.timed_out or b.outcome) is not None
         self._low = _low(b.clock)
+        self._short = b.short
 
     def update(self, b):
         v = b.sense.verdict
         p = b.pending
         over = (b.timed_out or b.outcome) is not None
         low = _low(b.clock) if b.clock is not None else 0
-        if v == self._verdict and p == self._pending and over == self._over and low == self._low:
+        short = b.short
+        if (v == self._verdict and p == self._pending and over == self._over and low == self._low
+                and short == self._short):
             return NONE
         # Something changed: the sound for the weightiest change, least first.
         sound = NONE
@@ -74,6 +83,8 @@ class Cues:
             sound = CLOCK
         if p != self._pending and p >= 0:
             sound = ASKS
+        if short != self._short:
+            sound = MEMORY
         if v != self._verdict and (v == _ILLEGAL_VERDICT or v == NOT_ASKED):
             sound = ILLEGAL
         if over and not self._over:
@@ -82,6 +93,7 @@ class Cues:
         self._pending = p
         self._over = over
         self._low = low  # a side given time back (an increment, a new game) may be warned again
+        self._short = short
         return sound
 
 

@@ -48,6 +48,11 @@ class Outcome:
         """'Light wins', 'Dark wins' or 'draw'."""
         return "draw" if self.winner is None else SIDE_NAMES[self.winner] + " wins"
 
+    def result(self):
+        """The result as a game record writes it (docs/record.md), Light's
+        score first: '1-0', '0-1' or '1/2-1/2' (python-chess's Outcome.result())."""
+        return "1/2-1/2" if self.winner is None else ("1-0", "0-1")[self.winner]
+
     def __repr__(self):
         return "<Outcome %s: %s>" % (self.name(), self.reason)
 
@@ -75,6 +80,7 @@ class Position:
     """
 
     def __init__(self, text=START):
+        # text None: a blank for copy() to fill, not parsed (no text anywhere).
         self.tiles = bytearray(64)
         self.pieces = bytearray(64)
         self.pool = bytearray(5)  # tiles left in the pool, per terrain
@@ -88,7 +94,8 @@ class Position:
         self.stack = []
         self._undo = []
         self._scratch = new_buffer(MAX_DESTINATIONS)
-        notation.parse_position(text, self)
+        if text is not None:
+            notation.parse_position(text, self)
 
     # --- text ---------------------------------------------------------------
     def text(self):
@@ -104,9 +111,31 @@ class Position:
     def __eq__(self, other):
         return isinstance(other, Position) and self.text() == other.text()
 
-    def copy(self):
-        """An independent copy of the position (without the action stack)."""
-        return Position(self.text())
+    def copy(self, into=None):
+        """An independent copy of the position, without the action stack: a
+        new Position, or `into` (a Position) made the same in place, which
+        allocates nothing (the board's AI searches one copy, made once).
+        The state's bytes are copied; no notation is written or read.
+
+            >>> p = Position(); q = p.copy(); q.push(q.parse_action("W@d4"))
+            >>> p.filled, q.filled, p.copy(q) is q, q == p, q.stack
+            (0, 1, True, True, [])
+        """
+        p = Position(None) if into is None else into
+        p.tiles[:] = self.tiles
+        p.pieces[:] = self.pieces
+        p.pool[:] = self.pool
+        p.vortexes[:] = self.vortexes
+        p.hearts[:] = self.hearts
+        p.side = self.side
+        p.ban = self.ban
+        p.quiet = self.quiet
+        p.ply = self.ply
+        p.filled = self.filled
+        if p.stack:
+            del p.stack[:]
+            del p._undo[:]
+        return p
 
     def action_text(self, action):
         return notation.action_text(action)

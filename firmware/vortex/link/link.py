@@ -18,7 +18,7 @@ from vortex.app.recognise import HAND, VERDICT_NAMES as VERDICTS
 from vortex.app import commands
 from vortex.app.commands import CommandError
 from vortex.app.leds import SUPPLY_NAMES
-from vortex import record
+from vortex import heap
 from vortex.link.lines import LineReader, NONE, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
 from vortex.link.outbox import Outbox, MESSAGE_MAX
 
@@ -35,11 +35,19 @@ VERDICT = const(4)
 ASKS = const(8)
 CLOCK = const(16)
 RESULT = const(32)
-EVENTS = ("action", "lift", "verdict", "asks", "clock", "result")
-ALL = const(63)
+MEMORY = const(64)
+EVENTS = ("action", "lift", "verdict", "asks", "clock", "result", "memory")
+ALL = const(127)
 SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
-            "request", "new", "game", "takeback", "hint", "settings", "set", "power", "online")
+            "request", "new", "game", "takeback", "hint", "settings", "set", "power", "online",
+            "memory")
+HEAP_TOP = const(262144)  # `memory`'s largest block: the RP2040's whole RAM bounds it
+
+
+def _result(outcome):
+    # The result as the record writes it (vortex.record.result_text), '*' while the game goes on.
+    return "*" if outcome is None else outcome.result()
 
 
 class LinkError(CommandError):
@@ -93,6 +101,7 @@ class Link:
         self._pending = b.pending
         self._result = b.result()
         self._second = -1
+        self._short = b.short
 
     # --- the tick -------------------------------------------------------------
     def serve(self, port):
@@ -217,7 +226,7 @@ class Link:
             if ev & RESULT:
                 out.begin()
                 out.word(b"result")
-                out.text(record.result_text(r))
+                out.text(_result(r))
                 if r is not None:
                     out.byte(32)
                     out.text(r.reason)
@@ -232,6 +241,13 @@ class Link:
                 out.number(clock.left[LIGHT])
                 out.byte(32)
                 out.number(clock.left[DARK])
+                out.end()
+        if b.short != self._short:
+            self._short = b.short
+            if ev & MEMORY:
+                out.begin()
+                out.word(b"memory")
+                out.text(b.short_text)
                 out.end()
         if self._record is not None:
             self._send_record()
@@ -294,7 +310,7 @@ class Link:
         self._answer("status", "side %s actions %d verdict %s asks %s result %s dropped %d" % (
             SIDES[b.pos.side], len(b.pos.stack), VERDICTS[b.verdict].decode(),
             action_text(b.pending) if b.pending >= 0 else "-",
-            record.result_text(b.result()), self.out.dropped))
+            _result(b.result()), self.out.dropped))
 
     def _do_position(self, args):
         self._no_args(args)
@@ -303,6 +319,7 @@ class Link:
     def _do_record(self, args):
         self._no_args(args)
         b = self.board
+        from vortex import record  # on demand: 4 KB of the heap, CircuitPython's scarce
         self._record = record.lines(commands.record_tags(b), b.start, _Actions(b.pos.stack))
         self._record_n = 0
         self._send_record()
@@ -423,6 +440,15 @@ class Link:
         if self.online is None:
             raise LinkError("no online play on this board (a Pico W build has it)")
         self._answer("online", self.online.command(args))
+
+    def _do_memory(self, args):
+        # The heap now (a collection, then blocks asked for: tens of ms),
+        # and as the board found it before its AI's searches (vortex.heap).
+        self._no_args(args)
+        b = self.board
+        self._answer("memory", "free %d largest %d before %d low %d table %d short %d" % (
+            heap.free(), heap.largest(HEAP_TOP), b.heap_before, b.heap_low, b.table_bytes(),
+            b.short))
 
     def _do_set(self, args):
         if len(args) != 2:
