@@ -1,6 +1,6 @@
 """A whole game AI against AI at level 2, committed through the board's
 logic (vortex.app.board: the rest of the firmware, loaded beside the AI).
-Plain asserts: run by pytest and, under MicroPython in a 128 KB heap, by
+Plain asserts: run by pytest and, under MicroPython in a 152 KB heap, by
 tests/mpy_runner.py (tests/test_ai_micropython.py)."""
 from vortex.app.board import Board
 from vortex.app.ai import Ai, searcher

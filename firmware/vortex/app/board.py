@@ -81,7 +81,7 @@ class Board:
         self.frame = self.view.frame  # bytearray(192): R, G, B per cell (a1 first), redrawn in place
         self.ai = None  # made on first need: its action buffer costs 1 KB
         self._search = None  # the AI's search, shared by its levels and the hints (False: no room)
-        self._copy = Position(None)  # the game copied for the search: made once, filled each turn
+        self._copy = Position()  # the game copied for the search: made once, filled each turn
         self._reserve = 0  # the heap the search's tables leave the game (make_search)
         # The heap before the AI's searches (vortex.heap; -1 where not known):
         # free before the last, the lowest since power-on; the times its turn

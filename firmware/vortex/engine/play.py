@@ -222,6 +222,26 @@ else:
     unmake = unmake_plain
 
 
+def copy_into(pos, p):
+    """Make Position p the same as pos, without the action stack, and return
+    it: the state's bytes copied in place, nothing allocated, no notation
+    (Position.copy; kept here so that position.py compiles in a small heap)."""
+    p.tiles[:] = pos.tiles
+    p.pieces[:] = pos.pieces
+    p.pool[:] = pos.pool
+    p.vortexes[:] = pos.vortexes
+    p.hearts[:] = pos.hearts
+    p.side = pos.side
+    p.ban = pos.ban
+    p.quiet = pos.quiet
+    p.ply = pos.ply
+    p.filled = pos.filled
+    if p.stack:
+        del p.stack[:]
+        del p._undo[:]
+    return p
+
+
 @micropython.native
 def push(pos, a):
     """Play action a (assumed legal: see is_legal).

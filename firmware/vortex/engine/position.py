@@ -17,7 +17,7 @@ from .defs import (LIGHT, DARK, TRAVELLER, PLACE, QUIET_LIMIT, SIDE_NAMES, FROM_
 from .tables import OFF
 from .movegen import (MAX_DESTINATIONS, new_buffer, legal_into, has_legal, destinations,
                       why_illegal)
-from .play import push, pop
+from .play import push, pop, copy_into
 from . import notation
 
 START = "8/8/8/8/8/8/8/8 4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 0"
@@ -31,6 +31,8 @@ HEART_TAKEN = "heart taken"
 NO_ACTION = "no legal action"
 QUIET_END = "80 quiet actions"
 TIME_OUT = "time out"  # decided by the clock, outside the engine
+
+_BLANK = object()  # copy()'s text: a blank Position to fill, nothing parsed
 
 
 class Outcome:
@@ -80,7 +82,6 @@ class Position:
     """
 
     def __init__(self, text=START):
-        # text None: a blank for copy() to fill, not parsed (no text anywhere).
         self.tiles = bytearray(64)
         self.pieces = bytearray(64)
         self.pool = bytearray(5)  # tiles left in the pool, per terrain
@@ -94,7 +95,7 @@ class Position:
         self.stack = []
         self._undo = []
         self._scratch = new_buffer(MAX_DESTINATIONS)
-        if text is not None:
+        if text is not _BLANK:
             notation.parse_position(text, self)
 
     # --- text ---------------------------------------------------------------
@@ -121,21 +122,7 @@ class Position:
             >>> p.filled, q.filled, p.copy(q) is q, q == p, q.stack
             (0, 1, True, True, [])
         """
-        p = Position(None) if into is None else into
-        p.tiles[:] = self.tiles
-        p.pieces[:] = self.pieces
-        p.pool[:] = self.pool
-        p.vortexes[:] = self.vortexes
-        p.hearts[:] = self.hearts
-        p.side = self.side
-        p.ban = self.ban
-        p.quiet = self.quiet
-        p.ply = self.ply
-        p.filled = self.filled
-        if p.stack:
-            del p.stack[:]
-            del p._undo[:]
-        return p
+        return copy_into(self, Position(_BLANK) if into is None else into)
 
     def action_text(self, action):
         return notation.action_text(action)
