@@ -77,3 +77,17 @@ def test_the_page_reads_a_boards_game_in_the_firmwares_engine(site):
     assert json.loads(out[2])["error"]
     assert json.loads(out[3]) == {"ok": 2}
     assert json.loads(out[4]) == ["game " + Position().text(), "game + W@d4 F@e5", "game end"]
+
+
+def test_every_module_of_the_page_imports_in_the_page(site):
+    """What the page's Python imports is in make web's files: a firmware
+    module the page's list missed (vortex.heap, imported by the AI the
+    online client's board imports) left online play dead in the page."""
+    with open(os.path.join(site, "py", "manifest.json")) as f:
+        names = [rel.rsplit(".", 1)[0].replace("/", ".").replace(".__init__", "")
+                 for rel in json.load(f)]
+    assert "vortex.online.client" in names and "page" in names
+    code = ("failed = []\nfor n in %r:\n    try:\n        __import__(n)\n"
+            "    except Exception as e:\n        failed.append('%%s: %%s' %% (n, e))\n"
+            "print(failed)\n" % (names,))
+    assert run(site, code).strip() == "[]"

@@ -25,11 +25,11 @@ NODE = os.path.join(ROOT, "tools", "web", "node_modules")
 PAGE = ("index.html", "board.js", "link.js", "board.css")
 SHARED = ("draw.js", "style.css")  # the simulator's: the board drawn the same way
 GLUE = ("linked.py", "page.py", "page_mqtt.py")
-# The firmware's packages the page runs (the online client imports the
-# board's app, which imports the AI); the drivers and the link stay on the board.
-PACKAGES = ("vortex/__init__.py", "vortex/ticks.py", "vortex/version.py", "vortex/native.py",
-            "vortex/record.py", "vortex/tag.py", "vortex/engine", "vortex/app", "vortex/ai",
-            "vortex/online")
+# The page runs the firmware's vortex package (the online client imports the
+# board's app, which imports the AI and what they import) but for what stays
+# on the board, its drivers and its link: everything else is in, so a module
+# the firmware adds is in the page too (a list of what is in missed one).
+BOARD_ONLY = ("vortex/hal", "vortex/link")
 # What is vendored: (package, its files, the page's name for each).
 VENDOR = (("mqtt", (("dist/mqtt.min.js", "vendor/mqtt.min.js"),), "LICENSE.md"),
           ("@micropython/micropython-webassembly-pyscript",
@@ -63,12 +63,13 @@ def _read(path):
 
 def _firmware():
     from host_sim import version
-    for entry in PACKAGES:
-        path = os.path.join(FIRMWARE, entry)
-        paths = [path] if os.path.isfile(path) else [
-            os.path.join(folder, n) for folder, _, names in sorted(os.walk(path))
-            for n in sorted(names) if n.endswith(".py")]
-        for p in paths:
+    for folder, dirs, names in os.walk(os.path.join(FIRMWARE, "vortex")):  # (pruned, so not sorted whole)
+        dirs[:] = sorted(d for d in dirs if os.path.relpath(os.path.join(folder, d), FIRMWARE)
+                         .replace(os.sep, "/") not in BOARD_ONLY)
+        for n in sorted(names):
+            if not n.endswith(".py"):
+                continue
+            p = os.path.join(folder, n)
             rel = os.path.relpath(p, FIRMWARE).replace(os.sep, "/")
             if rel == "vortex/version.py":
                 text = version.module_text(version.current())
