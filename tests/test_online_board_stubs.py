@@ -559,3 +559,23 @@ def test_the_browser_boards_page_keeps_the_rooms_game_in_the_browsers_storage():
             assert not [t for t, pl in states(broker) if b"\nactions\n" in pl], "a new game"
     finally:
         page.client = page._cache = None
+
+
+def test_the_pages_online_client_that_cannot_start_is_one_line(monkeypatch):
+    """The page's boundary (host_sim/web/board/page.py): an online client that
+    cannot be made (a module missing from the page, a setting refused) is
+    one line on the form and on the page, never a traceback."""
+    import json
+    from host_sim.web.board import page
+
+    def broken():
+        raise ImportError("no module named 'vortex.heap'\nmore")
+
+    monkeypatch.setattr(page, "_online", broken)
+    monkeypatch.setattr(page, "client", None)
+    assert json.loads(page.online(["on"])) == {
+        "error": "online play could not start: no module named 'vortex.heap'"}
+    said = []
+    stored = types.SimpleNamespace(load=lambda: "broker=x", save=lambda text: None)
+    assert page.start(lambda line: None, said.append, stored, "web-1") == "ok"
+    assert said == ["online play could not start: no module named 'vortex.heap'"]

@@ -95,7 +95,9 @@ def start(send, say, store, client_id, cache=None):
     board = _linked.Linked(send, say)
     client = None
     if store is not None and store.load():
-        _online()
+        why = _online_or_why()
+        if why:
+            say(why)
     return "ok"
 
 
@@ -171,8 +173,20 @@ def online(words):
     """The link's `online` command's words (docs/protocol.md), for the page's
     form: {"ok": state} or {"error": why}."""
     words = [str(w) for w in words]
-    c = _online()
-    return _answer(c.command, words)
+    why = _online_or_why()
+    if why:
+        return json.dumps({"error": why})
+    return _answer(client.command, words)
+
+
+def _online_or_why():
+    """The online client made (None), or why it could not be, in one line:
+    the page's boundary, where no traceback may reach the user."""
+    try:
+        _online()
+    except Exception as e:  # an import or a setting the client refuses
+        return "online play could not start: %s" % (str(e).split("\n")[0] or type(e).__name__)
+    return None
 
 
 def poll():
