@@ -34,6 +34,7 @@ from vortex import heap
 from vortex.app import session
 from vortex.app.session import Settings
 from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
+from vortex.app.menu import Menu  # at boot: on CircuitPython its import later found no block
 from vortex.app import commands, leds
 
 NO_SEARCH = "no memory for the AI's search: it plays at level 0"
@@ -442,8 +443,6 @@ class Board:
         elif event == SHORT_B:
             commands.brightness_step(self.settings)
         elif event == HOLD_B:
-            # On demand: the menu's code (about 1 KB of heap) only once it is opened.
-            from vortex.app.menu import Menu
             self.menu = Menu(self.settings)
             self.say("settings")
         elif event == HOLD_AB:
