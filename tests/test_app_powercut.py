@@ -9,7 +9,7 @@ import os
 from hal_fake_fs import MemFS, CutFS, PowerCut
 from host_sim.scenario import Rig
 from vortex.app.ai import Ai
-from vortex.app.board import Board
+from vortex.app.board import Board, NOT_SAVED
 from vortex.hal.store import FileStore, RealFS
 from vortex.engine.position import START
 from vortex.app.session import Settings
@@ -135,3 +135,57 @@ def test_power_cut_while_the_ai_thinks_keeps_the_action_it_answers():
     gc.collect()
     resumed = Board(FileStore("/game.bin", fs))
     assert resumed.pos.stack == [action]
+
+
+class FullFS(MemFS):
+    """A flash that fills up: while full, every write is refused (OSError 28,
+    ENOSPC, as littlefs and FAT say it) and nothing of it is kept."""
+
+    def __init__(self):
+        MemFS.__init__(self)
+        self.full = False
+
+    def open(self, path, mode):
+        if self.full and mode[0] in "wa":
+            raise OSError(28)
+        return MemFS.open(self, path, mode)
+
+
+def test_a_full_flash_loses_no_game_and_says_so():
+    fs = FullFS()
+    rig = Rig(BATTLE, store=FileStore("/game.bin", fs))
+    said = []
+    rig.service.say = said.append
+    ai = Ai(level=0, seed=7)
+    for _ in range(2):
+        rig.play(ai.choose(rig.board.pos), settle=False)
+    kept = list(rig.board.pos.stack)
+    fs.full = True
+    for _ in range(2):  # a record, then (the journal behind) a whole save: both refused
+        rig.play(ai.choose(rig.board.pos), settle=False)
+    board = rig.board
+    assert len(board.pos.stack) == 4  # play went on
+    assert board.unsaved == 2 and board.unsaved_text == NOT_SAVED % "the flash is full"
+    rig.tick()
+    assert said == [board.unsaved_text] * 2  # a line each refused save, said once
+    # A boot on the full flash: the resume's compaction is refused, the last save resumes.
+    resumed = Board(FileStore("/game.bin", fs))
+    assert resumed.pos.stack == kept and resumed.unsaved == 1
+    assert resumed.messages[-2:] == [NOT_SAVED % "the flash is full", "resumed after 2 actions"]
+    # Room again: the next change saves the whole game (a journal record on
+    # the old snapshot would not replay, and the game would be lost).
+    fs.full = False
+    rig.play(ai.choose(rig.board.pos), settle=False)
+    assert Board(FileStore("/game.bin", fs)).pos.stack == rig.board.pos.stack
+    assert len(rig.board.pos.stack) == 5 and board.unsaved == 2
+
+
+def test_another_flash_error_is_named_by_its_code():
+    fs = FullFS()
+    board = Board(FileStore("/game.bin", fs))
+
+    def worn(path, mode):
+        raise OSError(5)
+    fs.open = worn
+    board.new_game(BATTLE)
+    assert board.unsaved == 1 and board.unsaved_text == NOT_SAVED % "flash error 5"

@@ -113,8 +113,10 @@ def test_without_its_readers_main_says_so_and_plays_on_the_games_tiles():
 def test_scripts_run_in_the_raw_repl_and_flash_writes_persist():
     with pico.Pico({"game.bin": device_memory.GAME}) as dev:
         dev.repl()
+        # Mounted again as rp2's _boot.py mounts it (progsize=256): with
+        # VfsLfs2's default 32 the board's next save failed (OSError 28 or 36).
         r = dev.exec("import os, rp2\nwith open('/n.txt', 'w') as f:\n    f.write('kept' * 300)\n"
-                     "os.umount('/')\nos.mount(os.VfsLfs2(rp2.Flash()), '/')\n"
+                     "os.umount('/')\nos.mount(os.VfsLfs2(rp2.Flash(), progsize=256), '/')\n"
                      "print(len(open('/n.txt').read()), 'main.py' in os.listdir('/lib'))\n"
                      "import vortex.engine")
         assert (r.status, r.output.split()) == (pico.OK, ["1200", "True"]), r

@@ -34,12 +34,17 @@ from vortex import heap
 from vortex.app import session
 from vortex.app.session import Settings
 from vortex.app.buttons import Buttons, SHORT_A, SHORT_B, HOLD_A, HOLD_B, HOLD_AB
-from vortex.app.menu import Menu
+from vortex.app.menu import Menu  # at boot: on CircuitPython its import later found no block
 from vortex.app import commands, leds
 
 NO_SEARCH = "no memory for the AI's search: it plays at level 0"
 SHORT_TABLE = "out of memory: the AI searched again with a %d-byte table"
 NO_HEAP = "out of memory: the AI's turn waits for heap"
+# A save the flash refused (full: errno 28, or worn): the game plays on in
+# memory and the last save stays whole on the flash (vortex.hal.store's
+# atomic write); each later change tries a whole save again.
+NOT_SAVED = "game not saved (%s): play goes on, the flash keeps the last save"
+FULL = const(28)  # ENOSPC
 
 HINT_LEVEL = const(3)  # the AI level that gives hints
 # A remote opponent (online play: vortex.online.client sets it with set_remote()).
@@ -90,6 +95,10 @@ class Board:
         self.heap_low = -1
         self.short = 0
         self.short_text = ""
+        # Saves the store refused (unsaved_text says the last: the service says it).
+        self.unsaved = 0
+        self.unsaved_text = ""
+        self._stale = False  # the flash's save is behind the game: the next change saves whole
         self.hint_action = -1  # shown after a hold of A, until the next action
         self.on_think = None  # on_think(), called at every node while the AI thinks
         # The board's clock (ms; the service's): the search's time cap runs on
@@ -236,15 +245,36 @@ class Board:
 
     def save(self):
         """Write the whole game to the store: a snapshot, which also folds in
-        (compacts) the records appended since the last one."""
+        (compacts) the records appended since the last one. A save the
+        flash refuses is said (unsaved, unsaved_text) and loses nothing."""
         if self.store is not None:
-            self.store.save(session.dump(self.settings, self.start, self.pos.stack, self._left()))
+            try:
+                self.store.save(session.dump(self.settings, self.start, self.pos.stack,
+                                             self._left()))
+                self._stale = False
+            except OSError as e:
+                self._not_saved(e)
 
     def _record(self, record):
         # One change, appended to the store's journal: the same cost at any
-        # length of game.
+        # length of game. After a refused write the journal no longer extends
+        # the flash's snapshot: a whole save instead, until one succeeds.
         if self.store is not None:
-            self.store.append(record)
+            if self._stale:
+                self.save()
+                return
+            try:
+                self.store.append(record)
+            except OSError as e:
+                self._not_saved(e)
+
+    def _not_saved(self, e):
+        self._stale = True
+        self.unsaved += 1
+        code = e.args[0] if e.args else 0
+        self.unsaved_text = NOT_SAVED % ("the flash is full" if code == FULL
+                                         else "flash error %s" % code)
+        self.say(self.unsaved_text)
 
     def say(self, text):
         """Log a line in self.messages (the last eight are kept)."""

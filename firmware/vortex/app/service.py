@@ -92,6 +92,7 @@ class Service:
         self.online = online
         self.cues = Cues(board)
         self.missing = 0  # tile readers not answering (a bit a rank): the game's tiles stand in
+        self.unsaved = 0  # the board's refused saves said so far (one at boot is said at once)
         self.passes = 0
         self._last = clock()
         self._scanned = self._last
@@ -123,6 +124,10 @@ class Service:
             if self.say is not None:
                 self.say(NO_READER % ranks(self.missing) if self.missing else READER_BACK)
         # Without a reader, the game's own tiles stand in for its rank's readings.
+        if board.unsaved != self.unsaved:
+            self.unsaved = board.unsaved
+            if self.say is not None:
+                self.say(board.unsaved_text)
         if board.step(now, self.reeds.cells, tiles.view(board.pos.tiles), tiles.ids,
                       self.buttons()):
             self.pixels.show(board.frame)
