@@ -105,34 +105,6 @@ def test_memory_says_the_heap_and_the_ai_s_turns_short_of_it():
     assert h.ask("memory 1") == [("error", "no arguments expected, got 1")]
 
 
-def test_rare_commands_load_on_demand_and_a_heap_too_short_for_them_is_one_line():
-    # game, record, power, online and memory live in vortex.link.rare,
-    # loaded for the command and unloaded after its answer (CircuitPython's
-    # heap at boot: docs/device.md); with no heap to load it, one line says
-    # so and the board and the link go on.
-    import builtins
-    import sys
-    h = Host(BATTLE)
-    assert h.ask("power") == [("ok", "power source - leds 280 budget 280")]
-    assert "vortex.link.rare" not in sys.modules
-    real = builtins.__import__
-
-    def short(name, *rest):
-        if len(rest) > 2 and rest[2] and "rare" in rest[2]:
-            raise MemoryError("memory allocation failed, allocating 1280 bytes")
-        return real(name, *rest)
-    builtins.__import__ = short
-    try:
-        for name in ("power", "memory", "game end", "record", "online"):
-            assert h.ask(name) == [("error", "no memory for %s now: try again later"
-                                    % name.split()[0])], name
-        assert h.ask("status")[0][1].startswith("status side light actions 0")
-    finally:
-        builtins.__import__ = real
-    assert h.ask("power") == [("ok", "power source - leds 280 budget 280")]
-    assert "vortex.link.rare" not in sys.modules
-
-
 def test_power_says_what_the_source_offers_and_the_budget():
     h = Host()
     # A board not told of its source budgets what a USB 2.0 port leaves the

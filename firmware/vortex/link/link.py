@@ -8,13 +8,17 @@ event leaves in the tick that made it.
     link = Link(board)
     link.serve(port)      # once a tick, after board.step()
 """
+from array import array
+
 from vortex.engine.defs import LIGHT, DARK, const
 from vortex.engine.codes import move_to
 from vortex.engine.notation import action_text
-from vortex.engine.position import new_buffer, MAX_DESTINATIONS
+from vortex.engine.position import Position, new_buffer, MAX_DESTINATIONS
 from vortex.app.recognise import HAND, VERDICT_NAMES as VERDICTS
 from vortex.app import commands
 from vortex.app.commands import CommandError
+from vortex.app.leds import SUPPLY_NAMES
+from vortex import heap
 from vortex.link.lines import LineReader, NONE, LINE, TOO_LONG, BAD_BYTE, LINE_MAX
 from vortex.link.outbox import Outbox, MESSAGE_MAX
 
@@ -38,7 +42,6 @@ SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
             "request", "new", "game", "takeback", "hint", "settings", "set", "power", "online",
             "memory")
-RARE = ("record", "game", "power", "online", "memory")  # in vortex.link.rare, loaded when asked
 HEAP_TOP = const(262144)  # `memory`'s largest block: the RP2040's whole RAM bounds it
 
 
@@ -49,6 +52,22 @@ def _result(outcome):
 
 class LinkError(CommandError):
     """A command refused by the link itself: its message is the one-line reason sent back."""
+
+
+class _Actions:
+    """The game's actions as record.lines() reads them (len(), [i] in
+    notation): the codes copied at 2 bytes each (the game may go on while
+    its record is sent), each written out when its turn comes, so a long
+    game's record holds no string per action."""
+
+    def __init__(self, stack):
+        self.codes = array("H", stack)
+
+    def __len__(self):
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        return action_text(self.codes[i])
 
 
 class Link:
@@ -243,30 +262,11 @@ class Link:
         try:
             if name not in COMMANDS:
                 raise LinkError("unknown command %s (help lists them)" % words[0][:20])
-            if name in RARE:
-                self._rare(name, words[1:])
-            else:
-                getattr(self, "_do_" + name)(words[1:])
+            getattr(self, "_do_" + name)(words[1:])
         except ValueError as e:  # refused: a CommandError, a NotationError, an IllegalAction
             self._error(str(e))
         except Exception as e:  # a bug must not stop the board: say so, go on
             self._error("internal error: %s %s" % (type(e).__name__, e))
-
-    def _rare(self, name, args):
-        # A rare command's module loaded for it, and unloaded after, its
-        # heap given back: what the board keeps stays what it kept at boot.
-        import sys
-        try:
-            from vortex.link import rare
-        except MemoryError:
-            raise LinkError("no memory for %s now: try again later" % name)
-        try:
-            getattr(rare, "do_" + name)(self, args)
-        finally:
-            sys.modules.pop("vortex.link.rare", None)
-            import vortex.link
-            if hasattr(vortex.link, "rare"):
-                delattr(vortex.link, "rare")
 
     def _answer(self, name, text=""):
         out = self.out
@@ -315,6 +315,14 @@ class Link:
     def _do_position(self, args):
         self._no_args(args)
         self._answer("position", self.board.pos.text())
+
+    def _do_record(self, args):
+        self._no_args(args)
+        b = self.board
+        from vortex import record  # on demand: 4 KB of the heap, CircuitPython's scarce
+        self._record = record.lines(commands.record_tags(b), b.start, _Actions(b.pos.stack))
+        self._record_n = 0
+        self._send_record()
 
     def _send_record(self):
         out = self.out
@@ -371,6 +379,40 @@ class Link:
         commands.new_game(self.board, " ".join(args))
         self._answer("new")
 
+    def _do_game(self, args):
+        # A game given whole, a line at a time (a record loaded, an online
+        # room's game): `game START`, then `game + ACTION...` as many lines
+        # as it takes, each action checked by the engine as it comes, then
+        # `game end`, when the board takes it (commands.take_played). Until
+        # then the board's game is untouched; a line refused changes nothing.
+        if not args:
+            raise LinkError("game takes a start position, + and actions, or end")
+        word = args[0]
+        if word == "+" or word == "end":
+            pos = self._game
+            if pos is None:
+                raise LinkError("no game begun: game START first")
+            if word == "end":
+                self._no_args(args[1:])
+                self._game = None
+                commands.take_played(self.board, self._game_start, pos)
+            else:
+                n = len(pos.stack)
+                try:
+                    for text in args[1:]:
+                        pos.push(pos.parse_action(text))
+                except ValueError as e:  # the line's actions taken back: nothing of it stays
+                    bad = len(pos.stack) + 1
+                    while len(pos.stack) > n:
+                        pos.pop()
+                    raise LinkError("action %d: %s" % (bad, e))
+            self._answer("game", str(len(pos.stack)))
+            return
+        text = " ".join(args)
+        self._game = Position(text)  # NotationError: the reason
+        self._game_start = text
+        self._answer("game", "0")
+
     def _do_takeback(self, args):
         self._no_args(args)
         commands.takeback(self.board)
@@ -384,6 +426,29 @@ class Link:
     def _do_settings(self, args):
         self._no_args(args)
         self._answer("settings", commands.settings_text(self.board.settings))
+
+    def _do_power(self, args):
+        # What the USB-C source offers (read at boot), and the LEDs' budget now.
+        self._no_args(args)
+        b = self.board
+        self._answer("power", "source %s leds %d budget %d" % (
+            SUPPLY_NAMES[b.supply] if b.supply >= 0 else "-", b.supply_ma, b.budget_ma()))
+
+    def _do_online(self, args):
+        # Online play's settings and state (vortex/online/settings.py); the
+        # words are the settings' (secrets are never sent back).
+        if self.online is None:
+            raise LinkError("no online play on this board (a Pico W build has it)")
+        self._answer("online", self.online.command(args))
+
+    def _do_memory(self, args):
+        # The heap now (a collection, then blocks asked for: tens of ms),
+        # and as the board found it before its AI's searches (vortex.heap).
+        self._no_args(args)
+        b = self.board
+        self._answer("memory", "free %d largest %d before %d low %d table %d short %d" % (
+            heap.free(), heap.largest(HEAP_TOP), b.heap_before, b.heap_low, b.table_bytes(),
+            b.short))
 
     def _do_set(self, args):
         if len(args) != 2:
