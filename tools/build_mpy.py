@@ -56,11 +56,8 @@ MPY_VERSION = 6          # the .mpy version both runtimes read (header byte 1)
 # CircuitPython's settings.toml keys the board needs (read at each start of
 # code.py): the AI's search, as plain Python, recurses deeper than the 2 KB
 # Python stack CircuitPython gives by default ("pystack exhausted" in the
-# quiescence search); 8 KB of the heap is the stack's. The Python heap
-# made whole at start (152 KB, not CircuitPython's 8 KB doubled as it
-# grows, its areas apart in the port's heap): the board's largest free
-# block after boot 6.9 KB, not 1.5 (docs/device.md).
-CIRCUITPYTHON_SETTINGS = "CIRCUITPY_PYSTACK_SIZE = 8192\nCIRCUITPY_HEAP_START_SIZE = 155648\n"
+# quiescence search); 8 KB of the heap is the stack's.
+CIRCUITPYTHON_SETTINGS = "CIRCUITPY_PYSTACK_SIZE = 8192\n"
 # An emitter decorator line: machine code on MicroPython, nothing on CPython.
 EMITTER = re.compile(r"^([ \t]*)(@micropython\.(?:native|viper)\b)", re.M)
 

@@ -8,6 +8,5 @@
 
 lines.py assembles input lines in a fixed buffer, outbox.py keeps what goes
 out in a bounded ring with sequence numbers, link.py answers commands and
-turns changes of the board into events; rare.py holds the rarely used
-commands (game, record, power, online, memory), loaded only when asked.
+turns changes of the board into events.
 """
