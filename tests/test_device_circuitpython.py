@@ -93,6 +93,11 @@ def answered(dev, timeout=240):
     raise AssertionError("the AI did not answer in a minute: %r" % dev.output[-500:])
 
 
+# Known (issue 41, open): since main took issue 38's code as well, the board
+# runs out of heap on CircuitPython resuming a saved game after a reload
+# (session.load, 1,280 bytes): docs/device.md, CircuitPython. Not strict.
+@pytest.mark.xfail(reason="issue 41, open: on CircuitPython the board runs out of heap resuming a saved "
+                   "game after a reload since issue 38's code (docs/device.md)", strict=False)
 def test_the_board_on_circuitpython():
     pos = Position(BATTLE)
     occupied = [c for c in range(64) if pos.pieces[c]]
