@@ -27,7 +27,6 @@ game, the board logic and the link are the same code.
 """
 import gc
 import sys
-import time
 
 CIRCUITPYTHON = sys.implementation.name == "circuitpython"
 
@@ -38,7 +37,6 @@ from vortex.hal.supply import CCSense
 from vortex.app.board import Board, NO_SEARCH
 from vortex.app.ai import searcher, DEVICE_LEVELS
 from vortex.app.service import Service
-from vortex.app import buttons as btn
 from vortex.app import sounds
 from vortex.link.link import Link
 from vortex.version import VERSION
@@ -49,69 +47,22 @@ ROOM_SAVE = "/room.bin"  # the room's last verified game (vortex.online.client's
 HEAP_RESERVE = 6144  # the heap the search's tables leave the game (docs/device.md)
 
 
-def read_buttons(a, b):
-    """The buttons' raw state: two buttons to ground (pressed reads 0); what
-    presses and holds mean is the board logic's business (vortex/app/buttons.py)."""
-    def state():
-        return (0 if a.value() else btn.A) | (0 if b.value() else btn.B)
-    return state
-
-
 def build():
     """The parts, from the pin map, for the runtime found (vortex.hal.parts)."""
     if CIRCUITPYTHON:
         from vortex.hal.cp import parts
-        return parts.build(SAVE)  # the same parts, the CircuitPython way
-    from machine import Pin, SPI, ADC, PWM
-    from vortex.hal.parts import Parts
-    from vortex.hal.reed import ReedMatrix, sio_columns
-    from vortex.hal.frontend import FrontEnd
-    from vortex.hal.mfrc522 import Readers
-    from vortex.hal.tiles import TileScanner
-    from vortex.hal.pixels import Pixels, led_map
-    from vortex.hal.store import FileStore
-    from vortex.hal.watchdog import Watchdog
-    from vortex.link.port import StdioPort
-    reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
-                       pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
-    spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
-              mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
-    strobe = Pin(pins.NFC_STROBE, Pin.OUT)
-    latch = Pin(pins.NFC_LATCH, Pin.OUT)
-    if sys.platform == "rp2":  # its registers straight from machine code
-        from vortex.hal.rp2nfc import Rp2FrontEnd
-        front = Rp2FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_SPI, pins.NFC_STROBE,
-                            pins.NFC_LATCH)
     else:
-        front = FrontEnd(spi, strobe, latch, pins.NFC_READERS)
-    front.reset()
-    tiles = TileScanner(Readers(front, pins.NFC_READERS), front, time.ticks_ms(),
-                        clock=time.ticks_us)
-    pixels = Pixels(Pin(pins.LED_PIN), pins.LED_COUNT, led_map(pins.LED_SERPENTINE))
-    a = Pin(pins.BUTTON_A, Pin.IN, Pin.PULL_UP)
-    b = Pin(pins.BUTTON_B, Pin.IN, Pin.PULL_UP)
-    return Parts(reeds, tiles, pixels, read_buttons(a, b), time.ticks_ms, FileStore(SAVE),
-                 StdioPort(), Watchdog, PWM(Pin(pins.BUZZER)), ADC(Pin(pins.CC_SENSE)))
+        from vortex.hal import mp as parts
+    return parts.build(SAVE)
 
 
 def online_client(board):
-    """The Pico W's online play (vortex.online.client), or None: a Pico
-    without the radio (no `network`), or without umqtt.simple (mip)."""
+    """The Pico W's online play (vortex.online.wifi), or None: CircuitPython,
+    a Pico without the radio, or without umqtt.simple (mip)."""
     if CIRCUITPYTHON:
         return None
-    try:
-        import network
-        from umqtt import simple  # type: ignore[import-not-found]  # (mip: no stubs)
-    except ImportError:
-        return None
-    import machine
-    from binascii import hexlify
-    from vortex.hal.store import FileStore
-    from vortex.online.client import Online
-    # A fixed client id, the chip's own: the broker keeps this board's session by it.
-    client = "vx-" + hexlify(machine.unique_id()).decode()
-    return Online(board, simple, FileStore(ONLINE_SAVE), network.WLAN(network.STA_IF),
-                  time.ticks_ms, print, client, FileStore(ROOM_SAVE))
+    from vortex.online import wifi
+    return wifi.start(board, ONLINE_SAVE, ROOM_SAVE)
 
 
 def supply(board, cc):
@@ -144,7 +95,7 @@ def run(ticks=-1):
     buzzer = Buzzer(parts.buzzer, sounds.NOTES)
     board = Board(parts.store)
     link = Link(board)  # its outbox (2 KB) before the pieces get smaller
-    link.online = online = online_client(board)  # the link's `online` sets it up
+    link.client = online = online_client(board)  # the link's `online` sets it up
     supply(board, parts.cc)
     if not board.make_search(search, HEAP_RESERVE):  # at boot, not at the AI's first action
         print(NO_SEARCH)

@@ -53,3 +53,106 @@ def forced(dev, module="main", ticks=60, timeout=600):
     assert r.status == 0 and m, r
     before, short, after, level = (int(g) for g in m.groups()[:4])
     return before, short, after, level, m.group(5), EVENT.findall(r.output), r
+
+
+# --- the qstr pool -------------------------------------------------------------
+# Every name the board's code uses is interned once, as a qstr, in pools the
+# runtime grows by doubling: CircuitPython 10's pools of 10, 20, ... 640
+# entries hold the first 1,270; the 1,271st asks for a pool of 1,280 entries
+# (7.7 KB) in one block, which a board that has played for a while no longer
+# has ("allocating 1280 bytes": the count is entries). The board must boot
+# with room in its pool for every name it can still intern: the modules its
+# functions import on demand (a record, the AI's building) and the single
+# characters a string index makes (docs/device.md, the qstr pool).
+PROBE = """
+import gc
+def headroom():
+    # Fresh names until the pool grows (the heap drops by a pool at once)
+    # or cannot (MemoryError): how many more names the board has room for.
+    o = object()
+    for i in range(4000):
+        before = gc.mem_free()
+        try:
+            getattr(o, "zq%d" % i, None)
+        except MemoryError:
+            return i
+        if before - gc.mem_free() > 2000:
+            return i
+    return i
+"""
+# The loop's Service kept, so that its watchdog, which cannot be stopped, is
+# fed from a timer once main.run() returns (as after Ctrl-C).
+KEEP_FED = """
+from vortex.app import service
+services = []
+made = service.Service.__init__
+def kept(self, *args, **kw):
+    made(self, *args, **kw)
+    services.append(self)
+service.Service.__init__ = kept
+"""
+ON_DEMAND = re.compile(r"^[ \t]+(?:from (vortex[\w.]*) import (\w+)|import (vortex[\w.]*))", re.M)
+# Imported only on MicroPython (main.py's build() and online play, the
+# RP2040's register code): CircuitPython never loads them.
+MICROPYTHON_ONLY = ("vortex.hal.mp", "vortex.hal.rp2nfc", "vortex.online")
+
+
+def on_demand_modules(runtime, root=None):
+    """The firmware's modules that a function imports when it runs (not at
+    its module's import), for runtime: each one's names are interned then."""
+    import os
+    from mpy import ROOT
+    top = os.path.join(root or ROOT, "firmware", "vortex")
+    found = set()
+    for folder, _, files in os.walk(top):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            with open(os.path.join(folder, name)) as f:
+                text = f.read()
+            for base, member, plain in ON_DEMAND.findall(text):
+                module = plain or base
+                if member and os.path.exists(os.path.join(root or ROOT, "firmware",
+                                                          *(base + "." + member).split(".")) + ".py"):
+                    module = base + "." + member  # from vortex import record
+                if runtime == "circuitpython" and module.startswith(MICROPYTHON_ONLY):
+                    continue
+                found.add(module)
+    return sorted(found)
+
+
+def headroom_script(runtime, ticks=60):
+    """main.run() on the saved game, then every module imported on demand
+    and each letter and digit a string index can make, then PROBE: prints
+    `headroom <names> free <bytes>`."""
+    import string
+    mods = on_demand_modules(runtime)
+    return (PROBE + KEEP_FED + "import main\nboard = main.run(ticks=%d)\nservices[0].watchdog.keep_fed()\n" % ticks
+            + "".join("import %s\n" % m for m in mods)
+            + "for c in %r:\n    getattr(board, c, None)\n" % (string.ascii_letters + string.digits)
+            + "gc.collect()\nf = gc.mem_free()\nprint('headroom', headroom(), 'free', f)\n")
+
+
+HEADROOM = re.compile(r"headroom (\d+) free (\d+)")
+
+
+def headroom(runtime, ticks=60, timeout=900):
+    """(names the qstr pool has room for, free heap) after headroom_script
+    on an emulated Pico: CircuitPython's runs as code.py (its REPL has less
+    heap than code.py), MicroPython's at its raw REPL."""
+    import pico
+    script = headroom_script(runtime, ticks)
+    if runtime == "circuitpython":
+        with pico.Pico({"game.bin": GAME, "code.py": script.encode()}, runtime=runtime) as dev:
+            assert dev.wait(lambda: HEADROOM.search(dev.output) or "Error" in dev.output,
+                            timeout), dev.output[-1500:]
+            out = dev.output
+    else:
+        with pico.Pico({"game.bin": GAME}) as dev:
+            dev.repl()
+            r = dev.exec(script, timeout)
+            assert r.status == 0, r
+            out = r.output
+    m = HEADROOM.search(out)
+    assert m, out[-1500:]
+    return int(m.group(1)), int(m.group(2))

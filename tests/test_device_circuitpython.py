@@ -93,11 +93,6 @@ def answered(dev, timeout=240):
     raise AssertionError("the AI did not answer in a minute: %r" % dev.output[-500:])
 
 
-# Known (issue 41, open): since main took issue 38's code as well, the board
-# runs out of heap on CircuitPython resuming a saved game after a reload
-# (session.load, 1,280 bytes): docs/device.md, CircuitPython. Not strict.
-@pytest.mark.xfail(reason="issue 41, open: on CircuitPython the board runs out of heap resuming a saved "
-                   "game after a reload since issue 38's code (docs/device.md)", strict=False)
 def test_the_board_on_circuitpython():
     pos = Position(BATTLE)
     occupied = [c for c in range(64) if pos.pieces[c]]
@@ -173,24 +168,12 @@ def test_the_board_on_circuitpython():
         # already: then no search, the quick mover), the action asked for
         # all the same, said on the link and with the memory sound.
         tones = len(dev.tones)
-        try:
-            forced = device_memory.forced(dev, "code")
-        except AssertionError as e:
-            if "MemoryError" not in str(e):
-                raise
-            forced = e  # the known shortfall below; anything else fails
+        forced = device_memory.forced(dev, "code")
     print("CircuitPython: the first two sweeps of the 64 tiles in %.1f s of device time"
           % (sweeps / 1e9))
     assert r.status == pico.OK, r
     # No reader on the bus: MISO reads low.
     assert r.output.split() == ["adapter", "[1,", "0,", "1,", "1]", "[0,", "0]", "[0,", "0,", "0]"], r
-    if isinstance(forced, AssertionError):
-        # Known (issue 41, open): the forced script runs main.run a second time
-        # at the REPL after code.py, where CircuitPython 10's split heap has
-        # about 24 KB less than at power-on; since issue 38's code it runs out
-        # loading the saved game there, while code.py's own path above passes.
-        pytest.xfail("the forced MemoryError check at the REPL after code.py runs out of heap "
-                     "(issue 41, open): %s" % str(forced).splitlines()[0][:200])
     before, short, after, level, asks, events, rf = forced
     assert short == 1 and asks != "-", rf
     if before > 512:

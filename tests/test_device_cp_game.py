@@ -36,12 +36,6 @@ SEED = 2
 ACTIONS = 34
 
 
-# Known (issue 41, open): this game played whole on issue 41's branch; after
-# main took issue 38's code too (about 1 KB more loaded at boot) the board
-# stops early on the emulated CircuitPython Pico (its watchdog fires). Not
-# strict: the test still runs the whole game, and passes once the heap is back.
-@pytest.mark.xfail(reason="issue 41, open: since issue 38's code the CircuitPython board stops early "
-                   "in this game (its watchdog fires): docs/device.md", strict=False)
 def test_a_whole_game_at_the_default_level_on_circuitpython():
     from host_sim.device import DeviceRig
     rng = random.Random(SEED)

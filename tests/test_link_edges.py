@@ -98,12 +98,12 @@ def test_the_online_command_answers_with_the_clients_text():
     h = Host()
     assert answers(h.ask("online")) == [
         ("error", "no online play on this board (a Pico W build has it)")]
-    h.link.online = FakeOnline()
+    h.link.client = FakeOnline()
     assert answers(h.ask("online room friday")) == [("ok", "online off room friday")]
     assert answers(h.ask("ONLINE")) == [("ok", "online off room friday")]
     assert answers(h.ask("online room")) == [
         ("error", "online takes nothing, settings, on, off, or a name and a value")]
-    assert h.link.online.asked == [["room", "friday"], [], ["room"]]
+    assert h.link.client.asked == [["room", "friday"], [], ["room"]]
 
 
 def test_at_most_out_per_tick_bytes_leave_in_a_tick():

@@ -97,7 +97,7 @@ def test_each_setting_is_checked():
 def test_the_link_sets_them_and_hides_the_secrets():
     board, net = online()
     link = Link(board)
-    link.online = net
+    link.client = net
     pipe = Pipe()
     for line in ("online ssid Home%20Net", "online wifi-key radio-key-1", "online broker b.example",
                  "online room friday", "online side dark", "online secret oak%20tree%207",

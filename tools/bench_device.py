@@ -352,6 +352,16 @@ def _int(got, key, i):
 def heap(b):
     """Whole games on each runtime: the heap before each search (the link's `memory`)"""
     runtimes = ["micropython"] + (["circuitpython"] if b.cp_tree is not None else [])
+    # The qstr pool's room (tests/device_memory.py): names still to be had
+    # once the board has booted, resumed a game and interned every name it
+    # can make on demand (tests/test_device_qstr.py wants 32 at least).
+    sys.path.insert(0, os.path.join(os.path.dirname(TOOLS), "tests"))
+    import device_memory
+    room = {r: device_memory.headroom(r) for r in runtimes}
+    cp = room.get("circuitpython", (None, None))
+    b.row("heap", "qstr pool: room for more names, after all the board can make", None,
+          room["micropython"][0], "names", cp[0])
+    b.row("heap", "  free heap then", None, room["micropython"][1], "bytes", cp[1])
     for level in b.levels:
         got = {}
         for runtime in runtimes:

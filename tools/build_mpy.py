@@ -58,6 +58,11 @@ MPY_VERSION = 6          # the .mpy version both runtimes read (header byte 1)
 # Python stack CircuitPython gives by default ("pystack exhausted" in the
 # quiescence search); 8 KB of the heap is the stack's.
 CIRCUITPYTHON_SETTINGS = "CIRCUITPY_PYSTACK_SIZE = 8192\n"
+# CircuitPython's .mpy carry no line-number tables: the board's bytecode
+# lives in its heap there (no frozen modules in the stock image), and the
+# tables are 8 KB of it (docs/device.md). Its tracebacks name the module and
+# the function; MicroPython's keep their line numbers.
+CP_MPY_OPTIONS = ["-X", "no-source-lines"]
 # An emitter decorator line: machine code on MicroPython, nothing on CPython.
 EMITTER = re.compile(r"^([ \t]*)(@micropython\.(?:native|viper)\b)", re.M)
 
@@ -83,6 +88,14 @@ def plain(text):
     """A source as CircuitPython (and CPython) runs it: each native/viper
     decorator commented out in place."""
     return EMITTER.sub(r"\1# \2", text)
+
+
+def source_name(rel):
+    """The source name a CircuitPython .mpy carries: the module's own
+    name ("notation", not "notation.py"), a string the module interns
+    anyway (its qstr), so each module's file name costs no qstr of its
+    own (docs/device.md, the qstr pool)."""
+    return os.path.splitext(os.path.basename(rel))[0]
 
 
 def only_for(rel):
@@ -144,7 +157,7 @@ def build_plain(out, with_tests=False, release=None, keep_sources=False):
             f.write(text)
         script = rel in ("firmware/main.py", "firmware/boot.py")
         mpy = dest[:-3] + ".mpy" if rel.startswith("firmware/") and not script else os.devnull
-        p = subprocess.run([exe, "-o", mpy, "-s", os.path.basename(rel), dest],
+        p = subprocess.run([exe, "-o", mpy] + CP_MPY_OPTIONS + ["-s", source_name(rel), dest],
                            capture_output=True, text=True)
         if p.returncode:
             raise cli.Failure("%s does not compile without machine code: %s" % (
@@ -157,7 +170,7 @@ def build_plain(out, with_tests=False, release=None, keep_sources=False):
     for name, path in circuitpython_libraries():
         dest = os.path.join(out, "firmware", "lib", name[:-3] + ".mpy")
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        subprocess.run([exe, "-o", dest, "-s", name, path], check=True)
+        subprocess.run([exe, "-o", dest] + CP_MPY_OPTIONS + ["-s", name[:-3], path], check=True)
         for_circuitpython(dest)
         n += 1
     with open(os.path.join(out, "firmware", "settings.toml"), "w") as f:

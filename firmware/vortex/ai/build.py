@@ -16,10 +16,10 @@ from vortex.engine.codes import piece_side, piece_kind, placement_cell
 from vortex.engine.shapes import in_pattern
 from vortex.engine.tables import OFF
 
-SHELTER = const(24)   # Earth under an own Traveller
-EXPOSE = const(30)    # Earth under an enemy Traveller (a penalty)
-LANE = const(10)      # a tile from which its terrain reaches the enemy Heart
-OWN_LANE = const(7)   # the same toward one's own Heart (a penalty)
+_SHELTER = const(24)   # Earth under an own Traveller
+_EXPOSE = const(30)    # Earth under an enemy Traveller (a penalty)
+_LANE = const(10)      # a tile from which its terrain reaches the enemy Heart
+_OWN_LANE = const(7)   # the same toward one's own Heart (a penalty)
 PATH = const(4)       # Fire ahead of enemy Travellers
 
 
@@ -36,13 +36,13 @@ def score(pos, side, terrain, c):
     p = pos.pieces[c]
     if p and piece_kind(p) != HEART:
         if piece_side(p) == side:
-            s += SHELTER if terrain == EARTH else 0
+            s += _SHELTER if terrain == EARTH else 0
         elif terrain == EARTH:
-            s -= EXPOSE
+            s -= _EXPOSE
     if lane(terrain, pos.hearts[side ^ 1], c):
-        s += LANE
+        s += _LANE
     if lane(terrain, pos.hearts[side], c):
-        s -= OWN_LANE
+        s -= _OWN_LANE
     if terrain == FIRE:
         # Ahead of an enemy Traveller: one or two ranks toward us.
         ahead = 8 if side else -8  # the enemy's forward step

@@ -25,13 +25,13 @@ COVER = const(2)       # Travellers and Awakened on Earth, which cannot be taken
 MOBILITY = const(3)    # by the terrain under each piece (the Awakened: all four)
 TRAVELLERS = const(4)  # the count the 80-action rule compares (plain number)
 THREATS = const(5)     # pieces that reach the enemy Heart next action (number)
-TERMS = const(6)
+_TERMS = const(6)
 
 # Values (hundredths of a Traveller).
 VALUE = b"\x00\x64\xff\x00"     # by kind: Traveller 100, Awakened 255
 ADVANCE = b"\x00\x00\x03\x08\x10\x1c\x30"  # Traveller by ranks advanced, 1..6
-COVER_VALUE = const(10)
-MOVES = b"\x00\x06\x04\x05\x06"   # by terrain: Water, Fire, Earth, Air (+ Awakened: 0)
+_COVER_VALUE = const(10)
+_MOVES = const(b"\x00\x06\x04\x05\x06")   # by terrain: Water, Fire, Earth, Air (+ Awakened: 0)
 GUARD = const(8)           # an own piece next to one's Heart
 ATTACKER = const(90)       # an enemy piece that reaches one's Heart next action
 VORTEX_VALUE = const(12)   # per Vortex left
@@ -63,7 +63,7 @@ def piece_weight(p, t):
     kind = p & KIND_MASK
     if not kind or kind == HEART:
         return 0
-    return VALUE[kind] + (COVER_VALUE if t == EARTH else 0) + MOVES[0 if kind == AWAKENED else t]
+    return VALUE[kind] + (_COVER_VALUE if t == EARTH else 0) + _MOVES[0 if kind == AWAKENED else t]
 
 
 def rank_weight(p, rank):
@@ -136,7 +136,7 @@ class Evaluator:
         self.w = array("I", range(WEIGHTS_SIZE + 3))  # the weights, then sums() of one position
         weights(self.w)
         self.threats = bytearray(4)  # movegen.watch: reaching [0] Light's, [1] Dark's Heart; guards
-        self.terms = array("i", bytes(4 * TERMS))
+        self.terms = array("i", bytes(4 * _TERMS))
 
     def score(self, pos, light, dark):
         """The score for the side to act, from each side's weight sum. If it
@@ -172,8 +172,8 @@ class Evaluator:
             sign = -1 if p >> SIDE_SHIFT else 1
             mat += sign * VALUE[kind]
             adv += sign * rank_weight(p, c >> RANK_SHIFT)
-            cov += sign * (COVER_VALUE if t == EARTH else 0)
-            mob += sign * MOVES[0 if kind == AWAKENED else t]
+            cov += sign * (_COVER_VALUE if t == EARTH else 0)
+            mob += sign * _MOVES[0 if kind == AWAKENED else t]
             count += sign
         watch_hearts(pos.hearts, pos.pieces, pos.tiles, self.threats)
         terms = self.terms

@@ -35,15 +35,15 @@ from vortex.ai import zobrist
 from vortex.ai.track import new_state, start, touch, STATE
 from vortex.ai.order import order, captures, history, decay, sort_by, NONE
 
-INF = const(30000)
-MATE_BOUND = const(19000)  # scores beyond this are won or lost games
-EXACT = const(1)
-LOWER = const(2)
-UPPER = const(3)
-EVERY = const(7)           # poll(), the clock and the budget every 8 nodes (mask)
-QPLIES = const(2)          # capture plies past max_ply (one buffer each)
-GOES_ON = const(32001)     # _over(): the game is not over
-BIAS = const(32768)        # root scores as unsigned 16 bits (order.sort_by)
+_INF = const(30000)
+_MATE_BOUND = const(19000)  # scores beyond this are won or lost games
+_EXACT = const(1)
+_LOWER = const(2)
+_UPPER = const(3)
+_EVERY = const(7)           # poll(), the clock and the budget every 8 nodes (mask)
+_QPLIES = const(2)          # capture plies past max_ply (one buffer each)
+_GOES_ON = const(32001)     # _over(): the game is not over
+_BIAS = const(32768)        # root scores as unsigned 16 bits (order.sort_by)
 HISTORY_FROM = const(3)    # searches at least this deep use the history table
 HISTORY_BYTES = const(4096)  # the history table: a byte per action code
 _TO_MASK = const(63)       # defs.TO_MASK, a move's destination (tests/test_ai_native.py)
@@ -58,7 +58,7 @@ ticks_ms = getattr(time, "ticks_ms", _ms)
 
 class Search:
     """A reusable searcher. max_ply bounds the full-width plies (one action
-    buffer of ~1 KB each, and QPLIES more for captures); 2**tt_bits entries
+    buffer of ~1 KB each, and _QPLIES more for captures); 2**tt_bits entries
     of 8 bytes make the transposition table. `poll`, if given, is called
     every 8 nodes (the board scans its reeds there, at its own pace);
     `clock` returns ms. resize() makes the tables anew, larger or smaller
@@ -72,12 +72,12 @@ class Search:
         self.tt_mask = (1 << tt_bits) - 1
         self.history = bytearray(HISTORY_BYTES) if history else None
         self.max_ply = max_ply
-        self.bufs = [new_buffer() for _ in range(max_ply + QPLIES)]
-        self.qlimit = max_ply + QPLIES  # plies with a buffer: quiescence stands pat past them
-        self.st = new_state(max_ply + QPLIES)  # weights, then key and sums per ply (track.py)
+        self.bufs = [new_buffer() for _ in range(max_ply + _QPLIES)]
+        self.qlimit = max_ply + _QPLIES  # plies with a buffer: quiescence stands pat past them
+        self.st = new_state(max_ply + _QPLIES)  # weights, then key and sums per ply (track.py)
         self.advance = 1  # the awakening term's multiple in st's weights (run's advance)
-        self.root_scores = array("H", range(MAX_ACTIONS))  # score + BIAS: the next depth's order
-        self.killers = array("H", bytes(4 * (max_ply + QPLIES)))
+        self.root_scores = array("H", range(MAX_ACTIONS))  # score + _BIAS: the next depth's order
+        self.killers = array("H", bytes(4 * (max_ply + _QPLIES)))
         self.keys = zobrist.shared()
         self.z = self.keys.z
         self.threats = bytearray(4)  # movegen.watch_hearts' counts, at every node
@@ -167,7 +167,7 @@ class Search:
         tiles = pos.tiles
         z = self.z
         for depth in range(1, max_depth + 1):
-            alpha = -INF
+            alpha = -_INF
             found = -1
             for i in range(n):
                 a = buf[i]
@@ -176,13 +176,13 @@ class Search:
                 touch(a, STATE, 1, pieces, tiles, z, st)
                 self._count()
                 # Gentle levels add noise to exact root scores: a full window.
-                score = -self._search(depth - 1, 1, -INF, INF if self.noise else -alpha)
+                score = -self._search(depth - 1, 1, -_INF, _INF if self.noise else -alpha)
                 unmake(pos, a, undo)
                 if self.stop:
                     break
                 if self.noise:
                     score += self.rng.below(self.noise + 1)
-                scores[i] = score + BIAS
+                scores[i] = score + _BIAS
                 if score > alpha:
                     alpha = score
                     found = a
@@ -192,8 +192,8 @@ class Search:
                 break
             self.depth = depth
             self.score = alpha
-            self._tt_store(key, depth, alpha, EXACT, best)
-            if alpha >= MATE_BOUND or alpha <= -MATE_BOUND:
+            self._tt_store(key, depth, alpha, _EXACT, best)
+            if alpha >= _MATE_BOUND or alpha <= -_MATE_BOUND:
                 break  # the game's end is in sight: deeper changes nothing
             sort_by(buf, scores, n)  # the next depth looks at the best first
         return best
@@ -204,13 +204,13 @@ class Search:
         # there is a time cap, the clock.
         n = self.nodes + 1
         self.nodes = n
-        if n >= self.max_nodes or not n & EVERY:
+        if n >= self.max_nodes or not n & _EVERY:
             self._every(n)
 
     def _every(self, n):
         if n >= self.max_nodes:
             self.stop = True
-        if not n & EVERY:
+        if not n & _EVERY:
             if self.poll is not None:
                 self.poll()
             if self.max_ms and ticks_diff(self.clock(), self.start) >= self.max_ms:
@@ -220,11 +220,11 @@ class Search:
     def _over(self, ply):
         """The score of a game that has ended by itself (the engine's
         decided(): a Heart taken, the quiet count run out) for the side to
-        act, or GOES_ON. Allocates nothing."""
+        act, or _GOES_ON. Allocates nothing."""
         pos = self.pos
         w = pos.decided()
         if w == UNDECIDED:
-            return GOES_ON
+            return _GOES_ON
         if w == DRAW:
             return 0
         return WIN - ply if w == pos.side else -WIN + ply
@@ -232,7 +232,7 @@ class Search:
     def _outcome(self, ply):
         o = self.pos.outcome()
         if o is None:
-            return GOES_ON
+            return _GOES_ON
         if o.winner is None:
             return 0
         return WIN - ply if o.winner == self.pos.side else -WIN + ply
@@ -248,7 +248,7 @@ class Search:
         if self.stop:
             return 0
         over = self._over(ply)
-        if over != GOES_ON:
+        if over != _GOES_ON:
             return over
         if depth <= 0 or ply >= self.max_ply:
             return self._quiesce(ply, alpha, beta, 0, self._static(ply))
@@ -264,7 +264,7 @@ class Search:
             if tt[e + 6] >= depth:
                 s = _score(tt, e, ply)
                 flag = tt[e + 5] >> 6
-                if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
+                if flag == _EXACT or (flag == _LOWER and s >= beta) or (flag == _UPPER and s <= alpha):
                     return s
         buf = self.bufs[ply]
         n = pos.legal_into(buf)
@@ -278,7 +278,7 @@ class Search:
         z = self.z
         t = self.threats
         a0 = alpha
-        best = -INF
+        best = -_INF
         best_a = buf[0]
         leaves = depth <= 1 or ply + 1 >= self.max_ply  # children go straight to quiescence
         for j in range(n):
@@ -288,13 +288,13 @@ class Search:
             touch(a, i, 1, pieces, tiles, z, st)
             nodes = self.nodes + 1
             self.nodes = nodes
-            if nodes >= self.max_nodes or not nodes & EVERY:
+            if nodes >= self.max_nodes or not nodes & _EVERY:
                 self._every(nodes)
             if not leaves:
                 score = -self._search(depth - 1, ply + 1, -beta, -alpha)
             else:  # what _search would do there, without its call
                 score = self._over(ply + 1)
-                if score != GOES_ON:
+                if score != _GOES_ON:
                     score = -score
                 else:
                     # The child's evaluation, then its first lines (see
@@ -319,7 +319,7 @@ class Search:
                         if a < PLACE and not pieces[a & _TO_MASK]:
                             self._quiet_cutoff(a, ply, depth)
                         break
-        self._tt_store(key, depth, best, UPPER if best <= a0 else LOWER if best >= beta else EXACT,
+        self._tt_store(key, depth, best, _UPPER if best <= a0 else _LOWER if best >= beta else _EXACT,
                        best_a, ply)
         return best
 
@@ -369,10 +369,10 @@ class Search:
             touch(a, i, 1, pieces, tiles, z, st)
             nodes = self.nodes + 1
             self.nodes = nodes
-            if nodes >= self.max_nodes or not nodes & EVERY:
+            if nodes >= self.max_nodes or not nodes & _EVERY:
                 self._every(nodes)
             over = self._over(ply + 1)
-            if over != GOES_ON:
+            if over != _GOES_ON:
                 score = -over
             else:  # as in _search's loop: the child's evaluation and first lines
                 watch_hearts(hearts, pieces, tiles, t)
@@ -404,7 +404,7 @@ class Search:
         pieces = pos.pieces
         tiles = pos.tiles
         z = self.z
-        best = -INF
+        best = -_INF
         for j in range(n):
             a = buf[j]
             touch(a, i, 0, pieces, tiles, z, st)
@@ -412,10 +412,10 @@ class Search:
             touch(a, i, 1, pieces, tiles, z, st)
             nodes = self.nodes + 1
             self.nodes = nodes
-            if nodes >= self.max_nodes or not nodes & EVERY:
+            if nodes >= self.max_nodes or not nodes & _EVERY:
                 self._every(nodes)
             over = self._over(ply + 1)
-            if over != GOES_ON:
+            if over != _GOES_ON:
                 score = -over
             else:
                 score = -self._quiesce(ply + 1, -beta, -alpha, 1, self._static(ply + 1))
@@ -468,9 +468,9 @@ class Search:
         if tt[e] | tt[e + 1] << 8 != check and tt[e + 6] > depth:
             return  # keep the deeper entry of another position
         # Won and lost scores are stored from this node, not from the root.
-        if score >= MATE_BOUND:
+        if score >= _MATE_BOUND:
             score += ply
-        elif score <= -MATE_BOUND:
+        elif score <= -_MATE_BOUND:
             score -= ply
         s = score + 32768
         tt[e] = check & 255
@@ -494,9 +494,9 @@ def _clear(table):
 
 def _score(tt, e, ply):
     s = (tt[e + 2] | tt[e + 3] << 8) - 32768
-    if s >= MATE_BOUND:
+    if s >= _MATE_BOUND:
         return s - ply
-    if s <= -MATE_BOUND:
+    if s <= -_MATE_BOUND:
         return s + ply
     return s
 

@@ -18,11 +18,11 @@ from vortex.ai.rng import Rng
 _FROM_SHIFT = const(6)
 _TO_MASK = const(63)
 
-_TILE = 512       # after 8 piece codes x 64 cells
-_BAN = 512 + 320  # after 5 terrains x 64 cells (terrain 0, no tile, keys 0)
-_VORT = _BAN + 128
-_SIDE = _VORT + 10
-_SIZE = _SIDE + 1
+_TILE = const(512)      # after 8 piece codes x 64 cells
+_BAN = const(512 + 320)  # after 5 terrains x 64 cells (terrain 0, no tile, keys 0)
+_VORT = const(_BAN + 128)
+_SIDE = const(_VORT + 10)
+_SIZE = const(_SIDE + 1)
 
 
 _shared = None

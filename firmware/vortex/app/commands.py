@@ -32,8 +32,8 @@ from vortex.app import leds
 # The settings, in the menu's order, with the values the menu steps through.
 NAMES = ("ai", "clock", "brightness", "budget", "hearts", "level", "volume")
 AI_VALUES = ("off", "light", "dark")
-CLOCK_VALUES = ("0+0", "5+3", "10+5", "15+10", "30+0")  # the menu's; the link takes any
-BRIGHTNESS_VALUES = ("0", "1", "2", "3")
+_CLOCK_VALUES = const(("0+0", "5+3", "10+5", "15+10", "30+0"))  # the menu's; the link takes any
+_BRIGHTNESS_VALUES = const(("0", "1", "2", "3"))
 # The budget caps what the LEDs draw below what the power source allows
 # (leds.budget): default USB, a 1.5 A and a 3 A source leave them 216, 1116
 # and 1891 mA above their idle draw (hardware/power.py's LED_BUDGET_MA; the
@@ -41,11 +41,11 @@ BRIGHTNESS_VALUES = ("0", "1", "2", "3")
 # 300, 500 and 900 for a weak cable or a power bank, 1500 for a 3 A source
 # on a cable that drops too much (tests/test_hardware.py checks they do).
 BUDGET_VALUES = ("auto", "300", "500", "900", "1500")
-HEARTS_VALUES = ("fixed", "free")
-LEVEL_VALUES = ("1", "2", "3", "4", "5")  # the device's levels (vortex/ai/levels.py)
+_HEARTS_VALUES = const(("fixed", "free"))
+_LEVEL_VALUES = const(("1", "2", "3", "4", "5"))  # the device's levels (vortex/ai/levels.py)
 VOLUME_VALUES = ("off", "soft", "loud")  # settings.volume: vortex.hal.buzzer.VOLUME_DUTY's index
-MENU_VALUES = (AI_VALUES, CLOCK_VALUES, BRIGHTNESS_VALUES, BUDGET_VALUES, HEARTS_VALUES,
-               LEVEL_VALUES, VOLUME_VALUES)
+MENU_VALUES = (AI_VALUES, _CLOCK_VALUES, _BRIGHTNESS_VALUES, BUDGET_VALUES, _HEARTS_VALUES,
+               _LEVEL_VALUES, VOLUME_VALUES)
 MAX_CLOCK_MIN = const(180)
 MAX_INCREMENT_S = const(60)
 
@@ -132,7 +132,7 @@ def value(settings, name):
     if name == "budget":
         return str(s.budget_ma) if s.budget_ma != leds.AUTO else BUDGET_VALUES[0]
     if name == "hearts":
-        return HEARTS_VALUES[1 if s.free_hearts else 0]
+        return _HEARTS_VALUES[1 if s.free_hearts else 0]
     if name == "level":
         return str(s.ai_level)
     if name == "volume":

@@ -53,7 +53,7 @@ MENU_CURSOR = (255, 255, 255)
 # 2.0 port leaves the LEDs once the Pico, the logic and the readers are fed:
 # power.LED_BUDGET_MA[SOURCE_NONE] (216 mA) and the 64 LEDs' idle draw
 # (tests/test_hardware.py checks the two agree).
-MA_PER_CHANNEL = const(20)
+_MA_PER_CHANNEL = const(20)
 MA_IDLE = const(1)
 DEFAULT_BUDGET_MA = const(280)
 AUTO = const(0)  # the budget setting that takes what the source allows
@@ -91,16 +91,16 @@ def budget(setting_ma, supply_ma):
 
 def current_ma(frame):
     """Estimated LED current of a frame, in mA."""
-    return sum(frame) * MA_PER_CHANNEL // 255 + MA_IDLE * (FRAME_BYTES // 3)
+    return sum(frame) * _MA_PER_CHANNEL // 255 + MA_IDLE * (FRAME_BYTES // 3)
 
 
 def finish(frame, budget_ma):
     """Scale a frame down, in place, if it would draw more than budget_ma.
     Allocates nothing; loops over the bytes only when it must scale."""
     idle = MA_IDLE * (FRAME_BYTES // 3)
-    # sum * MA_PER_CHANNEL / 255 + idle <= budget, else scale by the ratio.
+    # sum * _MA_PER_CHANNEL / 255 + idle <= budget, else scale by the ratio.
     room = (budget_ma - idle) * 255
-    need = sum(frame) * MA_PER_CHANNEL
+    need = sum(frame) * _MA_PER_CHANNEL
     if need > room:
         if room <= 0:
             clear(frame)

@@ -28,7 +28,7 @@ EXTRA = const(2)      # a piece is sensed and none is expected
 TILE_AWAY = const(4)  # a tile is expected and none answers
 TILE_NEW = const(8)   # a tile answers where none is expected
 TILE_WRONG = const(16)  # another terrain (or an unknown tag) is read
-TILE_UNREAD = const(32)  # not read yet: nothing can be judged there
+_TILE_UNREAD = const(32)  # not read yet: nothing can be judged there
 REPLACE = const(64)   # a piece stands where the game has one, but a takeback changed which:
                       # it is to be lifted and the game's piece put there (Sensing sets it)
 
@@ -119,7 +119,7 @@ class Recogniser:
             w = want[c]
             if r != w:
                 if r == NOT_READ:
-                    f |= TILE_UNREAD
+                    f |= _TILE_UNREAD
                 elif r == NO_TILE:
                     f |= TILE_AWAY
                 elif w == NO_TILE:
@@ -210,7 +210,7 @@ class Recogniser:
         for c in range(64):
             if diff[c]:
                 if diff[c] != TILE_NEW or cell != OFF:
-                    return DISAGREE if not diff[c] & TILE_UNREAD else WAIT
+                    return DISAGREE if not diff[c] & _TILE_UNREAD else WAIT
                 cell = c
         a = placement(tiles[cell], cell)
         if pos.is_legal(a):
@@ -231,7 +231,7 @@ class Recogniser:
         for c in range(64):
             f = diff[c]
             if f:
-                if f & (TILE_UNREAD | TILE_AWAY):
+                if f & (_TILE_UNREAD | TILE_AWAY):
                     return WAIT  # a tile in hand or not read yet
                 if f != TILE_WRONG or n == 4 or tiles[c] == UNKNOWN:
                     return DISAGREE

@@ -26,7 +26,7 @@ SETTLE_MS = const(300)   # sensors unchanged this long before an action is judge
 ERROR_MS = const(2000)   # an illegal action flashes this long
 
 # What step() found.
-NOTHING = const(0)   # nothing new to show
+_NOTHING = const(0)   # nothing new to show
 SEEN = const(1)      # the view changed (a verdict, a flash): draw again
 FOUND = const(2)     # an action to commit: .action
 HEART_SET = const(3)  # the Heart moved along its back rank before the first tile: .cells[0] -> [1]
@@ -117,7 +117,7 @@ class Sensing:
                 self._follow_replace(occ)
             return self._judge(pos, pending, setup, now, occ, tiles, ids, False)
         if self.judged or ticks_diff(now, self.changed_at) < SETTLE_MS:
-            return NOTHING
+            return _NOTHING
         return self._judge(pos, pending, setup, now, occ, tiles, ids, True)
 
     def flash_over(self, now):
@@ -130,7 +130,7 @@ class Sensing:
     def _judge(self, pos, pending, setup, now, occ, tiles, ids, settled):
         if pending == CLOSED:
             self.judged = True  # nothing to recognise now
-            return NOTHING
+            return _NOTHING
         rec = self.rec
         rec.compare(pos, occ, tiles)
         v = rec.judge(pos, tiles, ids, self.known_ids)
@@ -144,7 +144,7 @@ class Sensing:
             # After a takeback, a new game or a resume, the board is put
             # back as the game says before any action counts.
             v = DISAGREE
-        found = NOTHING
+        found = _NOTHING
         if self.seen >= 0 and (settled or v == AGREE or v == HAND):
             self.seen = -1
             found = SEEN
@@ -165,14 +165,14 @@ class Sensing:
                 if rec.action != self.seen:
                     self.seen = rec.action  # to commit when the hands are still: shown now
                     return SEEN
-                return NOTHING
+                return _NOTHING
             if self.seen >= 0:
                 self.seen = -1  # the hands went on: no longer that action
                 return SEEN
             # Keep the last view until the hands are still, but have the
             # differences read again now: a tile misread goes away before
             # it could be judged, instead of showing SETTLE_MS later.
-            return NOTHING
+            return _NOTHING
         else:
             self.judged = True
             if v == SETUP:
@@ -195,7 +195,7 @@ class Sensing:
                 self.nerrors = rec.ncells
                 self.error_until = ticks_add(now, ERROR_MS)
                 self.flashing = True
-        if found == NOTHING and (v != self.verdict or v != AGREE):
+        if found == _NOTHING and (v != self.verdict or v != AGREE):
             found = SEEN
         self.verdict = v
         self._update_watch(pos)

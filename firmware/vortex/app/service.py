@@ -44,7 +44,7 @@ module hooks state the same of theirs):
                                the sound playing moves to its next tone
   8. watchdog.feed()
 While the AI thinks (inside point 3), the search calls think() at every
-node, which runs a whole pass every THINK_TICK_MS: the reeds are scanned,
+node, which runs a whole pass every _THINK_TICK_MS: the reeds are scanned,
 the buttons and the host served, the frame shown, the watchdog fed; its
 tile poll stays only THINK_POLL_US, the search keeping most of the CPU. A
 pass made then that changes the game stops the search (Board.think()).
@@ -59,7 +59,7 @@ SCAN_MS = const(2)  # reed scans at most this often while the tile readers are w
 # 148 ms with 2 ms, 131 ms with 4 ms); in a pass the AI's search makes, less.
 POLL_US = const(4000)
 THINK_POLL_US = const(2000)
-THINK_TICK_MS = const(8)  # a pass this often while the AI thinks: over 100 reed scans a second
+_THINK_TICK_MS = const(8)  # a pass this often while the AI thinks: over 100 reed scans a second
 NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the game has "
              "them, so pieces can be played but tile actions there cannot be seen; check the "
              "readers' wiring")
@@ -149,5 +149,5 @@ class Service:
 
     def think(self):
         """The AI's hook, at every node of its search: a pass when one is due."""
-        if ticks_diff(self.clock(), self._last) >= THINK_TICK_MS:
+        if ticks_diff(self.clock(), self._last) >= _THINK_TICK_MS:
             self.tick(THINK_POLL_US)

@@ -34,7 +34,7 @@ MAX_DESTINATIONS = const(36)
 # the swaps and turns, or the placements, it makes sure that the buffer has
 # room for as many as there can be, and raises this instead of writing past
 # its end.
-_FULL = "action buffer too short (new_buffer)"
+_FULL = const("action buffer too short (new_buffer)")
 _TILE_ACTIONS = len(SWAPS) + 2 * len(BLOCKS)  # at most: every swap, both turns of every block
 
 

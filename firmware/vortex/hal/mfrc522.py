@@ -102,14 +102,14 @@ _ANTENNA = const(0x83)   # TxControlReg with both drivers on (reset value 0x80)
 # reset 0x20), ModGsPReg the same during modulation (reset 0x20; with
 # TxASKReg's Force100ASK the drivers are off in a pause, so it matters only
 # below 100 % ASK). hardware/generated/figures.md computes the field for the
-# drivers at full strength: CW_GSP is their maximum; the prototype plan
+# drivers at full strength: _CW_GSP is their maximum; the prototype plan
 # lowers it if a coil's field at the tag exceeds ISO/IEC 14443-2's 7.5 A/m.
-CW_GSP = const(0x3F)
-MOD_GSP = const(0x20)
+_CW_GSP = const(0x3F)
+_MOD_GSP = const(0x20)
 _MAXF = const(19)        # longest FIFO transfer: 18 (a READ reply and CRC) + 1
 _TICK_US = const(25)     # timer tick with prescaler 0xA9: 13.56 MHz / 339
 CACHE_HITS = const(15)   # reads from the cache between two full reads of a slot (at least 14)
-SLOTS = const(8)         # cache slots: one per coil of a rank
+_SLOTS = const(8)         # cache slots: one per coil of a rank
 
 # Air time of each exchange at 106 kbit/s (ISO/IEC 14443-2: a bit is 128 /
 # fc = 9.44 us): the PCD's frame (a start bit, 9 bits a byte: 8 and odd
@@ -511,8 +511,8 @@ class MFRC522:
         self._w(_T_PRESCALER, 0xA9)   # 25 us ticks
         self.set_timeout(self.timeout_us)
         self._w(_TX_ASK, 0x40)        # force 100 % ASK (ISO 14443-A)
-        self._w(_CW_GSP_REG, CW_GSP)
-        self._w(_MOD_GSP_REG, MOD_GSP)
+        self._w(_CW_GSP_REG, _CW_GSP)
+        self._w(_MOD_GSP_REG, _MOD_GSP)
         self._w(_MODE, 0x3D)          # CRC preset 0x6363, as CRC_A wants
         self._w(_TX_MODE, 0x00)       # 106 kBd, no CRC yet (reset values, said)
         self._w(_RX_MODE, 0x00)
@@ -546,7 +546,7 @@ class MFRC522:
 
     def forget(self):
         """Empty the cache (after writing a tag, say)."""
-        for i in range(SLOTS):
+        for i in range(_SLOTS):
             self.state[_CN + i] = 0
 
     # -- the exchange's I/O ------------------------------------------------

@@ -77,7 +77,7 @@ CONFIRM = const(2)       # reads in a row that agree on a tile of ours to change
 DOUBT = const(8)
 RETRIES = const(7)       # immediate re-reads of a cell whose reads disagree: DOUBT - 1
 RETRY_MS = const(1000)   # how often a missing reader is asked again
-BUDGET_US = const(2000)  # poll()'s default stay for readers to be due (issue 16: 1 ms left the
+_BUDGET_US = const(2000)  # poll()'s default stay for readers to be due (issue 16: 1 ms left the
                          # ranks served last waiting a pass an exchange: 155 ms sweeps)
 # The scheduler's times wrap at 2**30, as MicroPython's ticks do; poll()'s
 # milliseconds are counted into that period on a runtime whose ticks wrap
@@ -374,7 +374,7 @@ class TileScanner:
     .missing  bit r set while reader r does not answer (0: all answer)
     expect(cell, hold_ms=None)  read this cell first in its rank, and again
                                 and again for hold_ms
-    poll(now_ms, between=None, budget_us=BUDGET_US)
+    poll(now_ms, between=None, budget_us=_BUDGET_US)
                                 move the readers on (staying up to
                                 budget_us for them, calling between()
                                 while it waits); True if .cells or .ids
@@ -461,7 +461,7 @@ class TileScanner:
 
     # -- the state machines --------------------------------------------------
     @micropython.native
-    def poll(self, now_ms, between=None, budget_us=BUDGET_US):
+    def poll(self, now_ms, between=None, budget_us=_BUDGET_US):
         """Move on every reader that has something to do; and while one will
         have within budget_us (its frames through, its tag powered up), stay
         for it, calling between() while it waits: if that says True (other

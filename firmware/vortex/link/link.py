@@ -24,17 +24,17 @@ from vortex.link.outbox import Outbox, MESSAGE_MAX
 
 VERSION = const(2)  # 2: the settings by commands' names (brightness, level), hint
 ANSWER_ROOM = const(256)  # input waits until the outbox has room for an answer
-IN_PER_TICK = const(64)   # bytes read a tick at most: a flood cannot stretch the tick
+_IN_PER_TICK = const(64)   # bytes read a tick at most: a flood cannot stretch the tick
 OUT_PER_TICK = const(256)  # bytes written a tick at most: the USB CDC buffer's size,
                            # which a reading host empties between ticks, so no write waits
 
 # Event kinds, as subscription bits.
 ACTION = const(1)    # action, takeback, new
 LIFT = const(2)
-VERDICT = const(4)
+_VERDICT = const(4)
 ASKS = const(8)
 CLOCK = const(16)
-RESULT = const(32)
+_RESULT = const(32)
 MEMORY = const(64)
 EVENTS = ("action", "lift", "verdict", "asks", "clock", "result", "memory")
 ALL = const(127)
@@ -42,7 +42,7 @@ SIDES = ("light", "dark")
 COMMANDS = ("hello", "ping", "help", "status", "position", "record", "subscribe", "unsubscribe",
             "request", "new", "game", "takeback", "hint", "settings", "set", "power", "online",
             "memory")
-HEAP_TOP = const(262144)  # `memory`'s largest block: the RP2040's whole RAM bounds it
+_HEAP_TOP = const(262144)  # `memory`'s largest block: the RP2040's whole RAM bounds it
 
 
 def _result(outcome):
@@ -78,9 +78,9 @@ class Link:
     tell), write(bytes) -> bytes taken, and CHUNK (the most worth writing at
     once)."""
 
-    def __init__(self, board, out_bytes=2048, online=None):
+    def __init__(self, board, out_bytes=2048, client=None):
         self.board = board
-        self.online = online  # the board's online client (vortex.online.client), a Pico W's
+        self.client = client  # the board's online client (vortex.online.client), a Pico W's
         self.lines = LineReader()
         self.out = Outbox(out_bytes)
         self.events = 0
@@ -110,7 +110,7 @@ class Link:
         out = self.out
         if port.gone():
             self._gone()
-        budget = IN_PER_TICK
+        budget = _IN_PER_TICK
         while True:
             held = self._held
             if held:
@@ -205,7 +205,7 @@ class Link:
                 out.end()
         if v != self._verdict:
             self._verdict = v
-            if ev & VERDICT:
+            if ev & _VERDICT:
                 out.begin()
                 out.word(b"verdict")
                 out.word(VERDICTS[v])
@@ -223,7 +223,7 @@ class Link:
         r = b.result()
         if r is not self._result:
             self._result = r
-            if ev & RESULT:
+            if ev & _RESULT:
                 out.begin()
                 out.word(b"result")
                 out.text(_result(r))
@@ -253,6 +253,8 @@ class Link:
             self._send_record()
 
     # --- commands ---------------------------------------------------------------
+    # Each command's handler is the method named by its word (COMMANDS):
+    # the word and the name are one qstr, not two (docs/device.md).
     def _line(self):
         lr = self.lines
         words = bytes(lr.buf[:lr.length]).decode().split()
@@ -262,7 +264,7 @@ class Link:
         try:
             if name not in COMMANDS:
                 raise LinkError("unknown command %s (help lists them)" % words[0][:20])
-            getattr(self, "_do_" + name)(words[1:])
+            getattr(self, name)(words[1:])  # its handler, named by the word
         except ValueError as e:  # refused: a CommandError, a NotationError, an IllegalAction
             self._error(str(e))
         except Exception as e:  # a bug must not stop the board: say so, go on
@@ -289,22 +291,22 @@ class Link:
         if args:
             raise LinkError("no arguments expected, got %s" % args[0][:20])
 
-    def _do_hello(self, args):
+    def hello(self, args):
         # The protocol's name and version, then the firmware's (written by the build).
         from vortex.version import VERSION as FIRMWARE
         self._no_args(args)
         self._answer("hello", "vortex-link %d firmware %s" % (VERSION, FIRMWARE))
 
-    def _do_ping(self, args):
+    def ping(self, args):
         # A host finds where its answers begin, after whatever was queued before it.
         if len(args) > 1:
             raise LinkError("ping takes one word at most")
         self._answer("ping", args[0] if args else "")  # whole: the line's limit bounds it
 
-    def _do_help(self, args):
+    def help(self, args):
         self._answer("help", " ".join(COMMANDS))
 
-    def _do_status(self, args):
+    def status(self, args):
         self._no_args(args)
         b = self.board
         self._answer("status", "side %s actions %d verdict %s asks %s result %s dropped %d" % (
@@ -312,11 +314,11 @@ class Link:
             action_text(b.pending) if b.pending >= 0 else "-",
             _result(b.result()), self.out.dropped))
 
-    def _do_position(self, args):
+    def position(self, args):
         self._no_args(args)
         self._answer("position", self.board.pos.text())
 
-    def _do_record(self, args):
+    def record(self, args):
         self._no_args(args)
         b = self.board
         from vortex import record  # on demand: 4 KB of the heap, CircuitPython's scarce
@@ -339,7 +341,7 @@ class Link:
             out.text(line)
             out.end()
 
-    def _do_subscribe(self, args, on=True):
+    def subscribe(self, args, on=True):
         bits = ALL if not args else 0
         for w in args:
             w = w.lower()
@@ -355,11 +357,11 @@ class Link:
             self.events |= bits
             if new & LIFT:
                 self._hand = -1
-            if new & VERDICT:
+            if new & _VERDICT:
                 self._verdict = -1
             if new & ASKS:
                 self._pending = -2
-            if new & RESULT:
+            if new & _RESULT:
                 self._result = self  # (never a result: the current one differs)
             self._second = -1
         else:
@@ -367,19 +369,19 @@ class Link:
         self._answer("subscribe", " ".join(EVENTS[i] for i in range(len(EVENTS))
                                            if self.events & (1 << i)) or "-")
 
-    def _do_unsubscribe(self, args):
-        self._do_subscribe(args, False)
+    def unsubscribe(self, args):
+        self.subscribe(args, False)
 
-    def _do_request(self, args):
+    def request(self, args):
         if len(args) != 1:
             raise LinkError("request takes one action, as request W@d4")
         self._answer("request", action_text(commands.request(self.board, args[0])))
 
-    def _do_new(self, args):
+    def new(self, args):
         commands.new_game(self.board, " ".join(args))
         self._answer("new")
 
-    def _do_game(self, args):
+    def game(self, args):
         # A game given whole, a line at a time (a record loaded, an online
         # room's game): `game START`, then `game + ACTION...` as many lines
         # as it takes, each action checked by the engine as it comes, then
@@ -413,44 +415,44 @@ class Link:
         self._game_start = text
         self._answer("game", "0")
 
-    def _do_takeback(self, args):
+    def takeback(self, args):
         self._no_args(args)
         commands.takeback(self.board)
         self._answer("takeback", str(len(self.board.pos.stack)))
 
-    def _do_hint(self, args):
+    def hint(self, args):
         self._no_args(args)
         commands.hint(self.board)
         self._answer("hint")
 
-    def _do_settings(self, args):
+    def settings(self, args):
         self._no_args(args)
         self._answer("settings", commands.settings_text(self.board.settings))
 
-    def _do_power(self, args):
+    def power(self, args):
         # What the USB-C source offers (read at boot), and the LEDs' budget now.
         self._no_args(args)
         b = self.board
         self._answer("power", "source %s leds %d budget %d" % (
             SUPPLY_NAMES[b.supply] if b.supply >= 0 else "-", b.supply_ma, b.budget_ma()))
 
-    def _do_online(self, args):
+    def online(self, args):
         # Online play's settings and state (vortex/online/settings.py); the
         # words are the settings' (secrets are never sent back).
-        if self.online is None:
+        if self.client is None:
             raise LinkError("no online play on this board (a Pico W build has it)")
-        self._answer("online", self.online.command(args))
+        self._answer("online", self.client.command(args))
 
-    def _do_memory(self, args):
+    def memory(self, args):
         # The heap now (a collection, then blocks asked for: tens of ms),
         # and as the board found it before its AI's searches (vortex.heap).
         self._no_args(args)
         b = self.board
         self._answer("memory", "free %d largest %d before %d low %d table %d short %d" % (
-            heap.free(), heap.largest(HEAP_TOP), b.heap_before, b.heap_low, b.table_bytes(),
+            heap.free(), heap.largest(_HEAP_TOP), b.heap_before, b.heap_low, b.table_bytes(),
             b.short))
 
-    def _do_set(self, args):
+    def set(self, args):
         if len(args) != 2:
             raise LinkError("set takes a name and a value, as set ai dark")
         commands.set_setting(self.board, args[0], args[1])

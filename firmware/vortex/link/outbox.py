@@ -9,13 +9,13 @@ Nothing here allocates, except text() given a str.
 from vortex.engine.defs import const
 from vortex.engine.codes import cell_file, cell_rank
 
-OUT_BYTES = const(2048)
+_OUT_BYTES = const(2048)
 MESSAGE_MAX = const(240)
-SEQ_WRAP = const(1000000)  # sequence numbers run 0..999999, then 0 again
+_SEQ_WRAP = const(1000000)  # sequence numbers run 0..999999, then 0 again
 
 
 class Outbox:
-    def __init__(self, size=OUT_BYTES):
+    def __init__(self, size=_OUT_BYTES):
         self.ring = bytearray(size)
         self.head = 0      # next byte to send
         self.tail = 0      # next byte to fill
@@ -73,7 +73,7 @@ class Outbox:
         self.msg[n] = 10
         n += 1
         size = len(self.ring)
-        self.seq = self.seq + 1 if self.seq < SEQ_WRAP - 1 else 0
+        self.seq = self.seq + 1 if self.seq < _SEQ_WRAP - 1 else 0
         while size - self.used < n:
             if not self._drop():
                 self.dropped += 1  # no room even so: this line goes
