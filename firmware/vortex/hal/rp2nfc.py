@@ -8,7 +8,7 @@ in a fraction of their time.
                         pins.NFC_STROBE, pins.NFC_LATCH)
     readers = Readers(front)      # mfrc522 sees front.cfg and reads through serve()
 
-Only MicroPython on the RP2040 imports this module (main.py's build()):
+Only MicroPython on the RP2040 imports this module (vortex/hal/mp.py's build()):
 elsewhere, and on CircuitPython (no viper, no registers), FrontEnd and the
 readers' own step() do the same in plain Python.
 """

@@ -11,7 +11,7 @@ way CircuitPython does it.
     watchdog.py  microcontroller.watchdog
     port.py      the USB serial (usb_cdc.console) as the link's port
     store.py     saves on CIRCUITPY, which boot.py makes the game's
-    parts.py     all of them, wired from the pin map (main.py's build())
+    parts.py     all of them, wired from the pin map (vortex/hal/mp.py on MicroPython)
 
 Only CircuitPython gets this package (tools/build_mpy.py), and only this
 package and firmware/boot.py import CircuitPython's modules. It is

@@ -1,5 +1,5 @@
-"""The board's parts on CircuitPython, from the pin map: what main.py's
-build() makes on MicroPython, each the CircuitPython way (see __init__.py).
+"""The board's parts on CircuitPython, from the pin map: what vortex/hal/mp.py
+builds on MicroPython, each the CircuitPython way (see __init__.py).
 
     parts = build("/game.bin")    # a vortex.hal.parts.Parts
 
