@@ -64,22 +64,21 @@ def forced(dev, module="main", ticks=60, timeout=600):
 # with room in its pool for every name it can still intern: the modules its
 # functions import on demand (a record, the AI's building) and the single
 # characters a string index makes (docs/device.md, the qstr pool).
+ROOM_CAP = 400  # the names tried at most (each costs its bytes)
 PROBE = """
 import gc
 def headroom():
-    # Fresh names until the pool grows (the heap drops by a pool at once)
-    # or cannot (MemoryError): how many more names the board has room for.
+    # Fresh names until one cannot be made (MemoryError: the pool must grow
+    # and finds no block for it), at most %d: how many more names the
+    # board can make now.
     o = object()
-    for i in range(4000):
-        before = gc.mem_free()
+    for i in range(%d):
         try:
-            getattr(o, "zq%d" % i, None)
+            getattr(o, "zq%%d" %% i, None)
         except MemoryError:
             return i
-        if before - gc.mem_free() > 2000:
-            return i
-    return i
-"""
+    return i + 1
+""" % (ROOM_CAP, ROOM_CAP)
 # The loop's Service kept, so that its watchdog, which cannot be stopped, is
 # fed from a timer once main.run() returns (as after Ctrl-C).
 KEEP_FED = """
@@ -92,9 +91,12 @@ def kept(self, *args, **kw):
 service.Service.__init__ = kept
 """
 ON_DEMAND = re.compile(r"^[ \t]+(?:from (vortex[\w.]*) import (\w+)|import (vortex[\w.]*))", re.M)
-# Imported only on MicroPython (main.py's build() and online play, the
-# RP2040's register code): CircuitPython never loads them.
-MICROPYTHON_ONLY = ("vortex.hal.mp", "vortex.hal.rp2nfc", "vortex.online")
+# Imported only on MicroPython (its parts, the RP2040's register code):
+# CircuitPython never loads them.
+MICROPYTHON_ONLY = ("vortex.hal.mp", "vortex.hal.rp2nfc")
+# Online play, loaded only on a Pico W with umqtt (vortex.online.wifi): the
+# emulated Pico, like the board's, has no radio.
+RADIO_ONLY = ("vortex.online.",)
 
 
 def on_demand_modules(runtime, root=None):
@@ -115,7 +117,8 @@ def on_demand_modules(runtime, root=None):
                 if member and os.path.exists(os.path.join(root or ROOT, "firmware",
                                                           *(base + "." + member).split(".")) + ".py"):
                     module = base + "." + member  # from vortex import record
-                if runtime == "circuitpython" and module.startswith(MICROPYTHON_ONLY):
+                if module.startswith(RADIO_ONLY) or (runtime == "circuitpython"
+                                                     and module.startswith(MICROPYTHON_ONLY)):
                     continue
                 found.add(module)
     return sorted(found)
@@ -130,21 +133,24 @@ def headroom_script(runtime, ticks=60):
     return (PROBE + KEEP_FED + "import main\nboard = main.run(ticks=%d)\nservices[0].watchdog.keep_fed()\n" % ticks
             + "".join("import %s\n" % m for m in mods)
             + "for c in %r:\n    getattr(board, c, None)\n" % (string.ascii_letters + string.digits)
-            + "gc.collect()\nf = gc.mem_free()\nprint('headroom', headroom(), 'free', f)\n")
+            + "gc.collect()\nf = gc.mem_free()\nprint('headroom', headroom(), 'free', f)\n"
+            + "import sys\nprint('online', [k for k in sys.modules if k.startswith('vortex.online.')])\n")
 
 
 HEADROOM = re.compile(r"headroom (\d+) free (\d+)")
+ONLINE = re.compile(r"online (\[.*\])")
 
 
 def headroom(runtime, ticks=60, timeout=900):
-    """(names the qstr pool has room for, free heap) after headroom_script
-    on an emulated Pico: CircuitPython's runs as code.py (its REPL has less
-    heap than code.py), MicroPython's at its raw REPL."""
+    """(names the qstr pool has room for, free heap, the online modules
+    loaded) after headroom_script on an emulated Pico: CircuitPython's runs
+    as code.py (its REPL has less heap than code.py), MicroPython's at its
+    raw REPL."""
     import pico
     script = headroom_script(runtime, ticks)
     if runtime == "circuitpython":
         with pico.Pico({"game.bin": GAME, "code.py": script.encode()}, runtime=runtime) as dev:
-            assert dev.wait(lambda: HEADROOM.search(dev.output) or "Error" in dev.output,
+            assert dev.wait(lambda: ONLINE.search(dev.output) or "Error" in dev.output,
                             timeout), dev.output[-1500:]
             out = dev.output
     else:
@@ -153,6 +159,6 @@ def headroom(runtime, ticks=60, timeout=900):
             r = dev.exec(script, timeout)
             assert r.status == 0, r
             out = r.output
-    m = HEADROOM.search(out)
-    assert m, out[-1500:]
-    return int(m.group(1)), int(m.group(2))
+    m, online = HEADROOM.search(out), ONLINE.search(out)
+    assert m and online, out[-1500:]
+    return int(m.group(1)), int(m.group(2)), eval(online.group(1))

@@ -94,3 +94,23 @@ def test_serials_read_an_illegal_vortex_is_refused():
     rig = Rig(BATTLE.replace("3,4", "0,4"))
     lay(rig, "V+a4")
     assert rig.board.pos.stack == [] and rig.board.flashing
+
+
+def test_serials_unread_the_action_asked_for_is_taken():
+    # Block a4 turned clockwise reads as the swap b4~b5; both are legal, and
+    # with the serials unread the swap, first in the engine's order, is taken
+    # (above). When the board asks for the turn (an opponent's or its AI's
+    # action to carry out) and the hands lay it, it is the turn: the board
+    # does not answer "not asked" to the very action it asked for.
+    from vortex.app import commands
+    from vortex.app.board import REMOTE_HERE
+    from vortex.engine.defs import LIGHT
+    for asked in ("V+a4", "b4~b5"):
+        rig = Rig(BATTLE)
+        rig.board.set_remote(REMOTE_HERE, LIGHT)
+        unread_serials(rig, "a4", "a5", "b5", "b4")
+        commands.request(rig.board, asked)
+        rig.wait(20)
+        assert rig.board.pos.action_text(rig.board.pending) == asked
+        lay(rig, asked)
+        assert rig.played() == asked, asked

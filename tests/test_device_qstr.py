@@ -19,6 +19,9 @@ import device_memory
 # Names still to be had after everything the firmware can intern: room for
 # a change to add this many before the board's pool is at its edge.
 MARGIN = 32
+# Bytes free then, at least (docs/device.md: about 40 KB and 7 KB measured).
+FREE_MICROPYTHON = 24 * 1024
+FREE_CIRCUITPYTHON = 4 * 1024
 
 
 @pytest.mark.parametrize("runtime", [
@@ -26,9 +29,16 @@ MARGIN = 32
     pytest.param("circuitpython", marks=needs_pico("circuitpython")),
 ])
 def test_the_board_keeps_room_in_its_qstr_pool_for_every_name_it_can_still_make(runtime):
-    names, free = device_memory.headroom(runtime)
+    names, free, online = device_memory.headroom(runtime)
     print("%s: room for %d more names, %d bytes free" % (runtime, names, free))
     assert names >= MARGIN, (runtime, names, free)
+    # A Pico without the radio loads none of online play (its client alone
+    # is some 35 KB of heap): only the module that found no radio.
+    assert online in ([], ["vortex.online.wifi"]), online
+    assert runtime == "micropython" or online == [], online
+    # The heap left once all of it is loaded: MicroPython keeps its room
+    # beside the AI's full tables; CircuitPython, its reserve (HEAP_RESERVE).
+    assert free >= (FREE_MICROPYTHON if runtime == "micropython" else FREE_CIRCUITPYTHON), free
 
 
 def test_the_names_made_on_demand_are_found_in_the_firmware():
@@ -40,6 +50,8 @@ def test_the_names_made_on_demand_are_found_in_the_firmware():
     assert {"vortex.record", "vortex.ai.build", "vortex.ai.search"} <= set(cp), cp
     assert not [m for m in cp if m.startswith(device_memory.MICROPYTHON_ONLY)], cp
     assert "vortex.hal.rp2nfc" in mp and set(cp) <= set(mp), mp
+    # Online play's, which only a Pico W loads, on neither.
+    assert not [m for m in cp + mp if m.startswith(device_memory.RADIO_ONLY)], mp
 
 
 def test_an_on_demand_import_is_found_wherever_a_function_makes_it(tmp_path):

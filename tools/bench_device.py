@@ -176,6 +176,8 @@ def _number(text):
 def _fmt(v):
     if v is None:
         return "-"
+    if isinstance(v, int):
+        return "{:,}".format(v)  # a count or bytes: as it is
     return "{:,.0f}".format(v) if abs(v) >= 100 else "%.2f" % v
 
 

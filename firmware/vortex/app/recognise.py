@@ -137,9 +137,11 @@ class Recogniser:
         self.new_tiles = new
         self.own_gone = own
 
-    def judge(self, pos, tiles, ids, known_ids):
+    def judge(self, pos, tiles, ids, known_ids, asked=-1):
         """The verdict on the last compare(). ACTION sets self.action; ILLEGAL
-        sets self.cells/ncells to the cells to flash."""
+        sets self.cells/ncells to the cells to flash. asked: the action the
+        board asks to be carried out (-1: none), which wins among tile
+        actions that what was read cannot tell apart."""
         self.action = -1
         self.ncells = 0
         if not (self.gone or self.extra or self.tiles):
@@ -151,7 +153,7 @@ class Recogniser:
                 return WAIT  # pieces lifted off tiles that are being laid or moved
             if pos.is_building():
                 return self._placement(pos, tiles)
-            return self._tile_action(pos, tiles, ids, known_ids)
+            return self._tile_action(pos, tiles, ids, known_ids, asked)
         if pos.is_building():
             # No piece moves while the board is built; but before the first
             # tile a Heart may be set on another file of its back rank.
@@ -219,12 +221,15 @@ class Recogniser:
         self._flag(cell)
         return ILLEGAL
 
-    def _tile_action(self, pos, tiles, ids, known_ids):
+    def _tile_action(self, pos, tiles, ids, known_ids, asked):
         # A swap or a Vortex: 2 to 4 cells of one 2x2 block read other terrains.
         # Terrains decide which actions fit. Identical tiles may trade places
         # unseen by the rules, so serials only choose between candidates that
         # terrains cannot tell apart: the fewest serials out of place wins;
-        # where serials cannot tell either, the legal candidate.
+        # where serials cannot tell either, the action the board asked for,
+        # else the legal candidate (a Vortex asked for and carried out is not
+        # taken for a swap that leaves the same terrains while the tiles'
+        # serials are still unread).
         diff = self.diff
         n = 0
         cells = self.cells
@@ -251,7 +256,7 @@ class Recogniser:
             if wrong < 0 or wrong > fewest:
                 continue  # the terrains do not fit, or the serials fit worse
             ok = pos.is_legal(a)
-            if wrong < fewest or (ok and not legal):
+            if wrong < fewest or (ok and not legal) or (wrong == fewest and a == asked and ok):
                 best, fewest, legal = a, wrong, ok
         if best < 0:
             return DISAGREE

@@ -133,7 +133,7 @@ class Sensing:
             return _NOTHING
         rec = self.rec
         rec.compare(pos, occ, tiles)
-        v = rec.judge(pos, tiles, ids, self.known_ids)
+        v = rec.judge(pos, tiles, ids, self.known_ids, pending)
         if self.nreplace:
             replace = self.replace
             for c in range(64):
