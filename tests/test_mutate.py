@@ -137,8 +137,6 @@ NOT_YET_RECORDED = {
     "host_online": "added by issue 38's online part, whose tests were written against each "
                    "survivor of a run made before scores were recorded; its first recorded run "
                    "(about an hour: the tests start mosquitto) is left for a quiet machine",
-    "online": "added by issue 38's online part, whose tests were written against each survivor "
-              "of a run made before scores were recorded; its first recorded run is to come",
 }
 
 
