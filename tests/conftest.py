@@ -13,8 +13,8 @@ import build_mpy  # noqa: E402
 # collected first, so that `make test`'s workers (pytest-xdist, a file each
 # at a time) start on them and the short files fill in around them.
 LONGEST_FIRST = ("test_device_cp_game.py", "test_device_build.py", "test_device_game.py",
-                 "test_device_circuitpython.py", "test_device_qstr.py", "test_device_buzzer.py", "test_device.py", "test_web_device.py",
-                 "test_web_board_device.py", "test_web_board.py")
+                 "test_device_circuitpython.py", "test_device_qstr.py", "test_device_buzzer.py",
+                 "test_device.py", "test_web_device.py", "test_web_board_device.py", "test_web_board.py")
 
 
 def pytest_configure(config):
