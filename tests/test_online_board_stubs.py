@@ -46,6 +46,7 @@ class Broker:
         self.tries = []  # when a connection was tried
         self.published = []  # (ms, topic, payload, retain)
         self.later = []  # (at ms, topic, payload): delivered from then on
+        self.will = None  # (topic, payload, retain, qos) the client left with the broker
 
     def deliver(self, at, topic, payload):
         self.later.append((at, topic, payload))
@@ -61,8 +62,8 @@ class Broker:
             def set_callback(self, cb):
                 self.cb = cb
 
-            def set_last_will(self, *args):
-                pass
+            def set_last_will(self, topic, msg, retain=False, qos=0):
+                broker.will = (topic, msg, retain, qos)
 
             def connect(self, clean_session=True):
                 broker.tries.append(broker.clock())
@@ -167,6 +168,20 @@ def test_the_rooms_game_kept_on_the_board_is_read_back_whole_each_time():
     assert "online: the room's game kept here not read: not enough values to unpack " \
            "(expected 3, got 1)" in said, said
     assert net.room.pos is None
+
+
+def test_the_board_leaves_its_seat_offline_as_its_will_retained_at_qos_1():
+    # A board that vanishes (power, WiFi) must read as offline to the other
+    # seat and to every later client: the broker publishes the will when
+    # the connection dies, retained, as surely as the board's own presence.
+    clock = Clock()
+    broker = Broker(clock)
+    net, said = board_online(broker, clock)
+    run(net, clock, 500)
+    assert net.state == UP, said
+    topic, payload, retain, qos = broker.will
+    assert (topic, payload, retain, qos) == (p.topic(ROOM, p.PRESENCE, "vx-stub"), p.OFFLINE,
+                                             True, 1), broker.will
 
 
 def test_the_backoff_grows_to_its_longest_and_stays_there():
