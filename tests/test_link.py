@@ -511,3 +511,19 @@ def test_a_game_given_whole_waits_for_the_menu():
     h.board.menu = object()  # (the settings menu open on the board)
     assert ask(h, "game end") == [("error", "the settings menu is open on the board")]
     h.board.menu = None
+
+
+def test_only_the_commands_reach_their_handlers():
+    # Each command's handler is the Link method named by its word; the
+    # link's other methods and attributes are not commands, whatever a
+    # host sends.
+    from vortex.link.link import COMMANDS, Link
+    assert all(callable(getattr(Link, w, None)) for w in COMMANDS)
+    h = Host()
+    save = h.board.pos.text()
+    h.pipe.send("serve\ntick\n_line\nboard\nclient\n")
+    h.rig.tick(4)
+    got = answers(h.read())
+    assert got == [("error", "unknown command %s (help lists them)" % w)
+                   for w in ("serve", "tick", "_line", "board", "client")], got
+    assert h.board.pos.text() == save
