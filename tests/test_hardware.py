@@ -345,8 +345,6 @@ def test_a_long_magnet_gives_half_its_remanence_at_its_face():
     br, r, t, z = 1.2, 0.004, 0.002, 0.2
     m = br * math.pi * r * r * t / ph.MU0
     assert ph.disc_magnet_axial(br, r, t, z) == pytest.approx(ph.MU0 * m / (2 * math.pi * z ** 3), rel=0.02)
-    b = ph.disc_magnet_axial(br, r, t, 0.01)
-    assert ph.closing_distance(br, r, t, b) == pytest.approx(0.01, rel=1e-6)
 
 
 def test_loop_formulas_meet_their_limits():
@@ -612,8 +610,122 @@ def test_the_off_axis_fields_meet_the_on_axis_formulas():
     br, rad, th = 1.18, 0.004, 0.002
     assert ph.disc_magnet_field(br, rad, th, 0.0, 0.0112)[1] == pytest.approx(
         ph.disc_magnet_axial(br, rad, th, 0.0112), rel=1e-4)
-    far = [math.hypot(*ph.disc_magnet_field(br, rad, th, x, 0.0112)) for x in (0.0, 0.002, 0.004)]
-    assert far == sorted(far, reverse=True)          # off the centre, less field at the reed
+    far = [ph.disc_magnet_field(br, rad, th, x, 0.0112)[1] for x in (0.0, 0.002, 0.004)]
+    assert far == sorted(far, reverse=True)          # off the centre, less B_z under the magnet
+
+
+# -- the piece sensor ------------------------------------------------------------
+
+def test_cel_meets_the_complete_elliptic_integrals():
+    for k in (0.1, 0.5, 0.9, 0.999):
+        kk, ee = ph._agm_ke(k)
+        kc = math.sqrt(1 - k * k)
+        assert ph.cel(kc, 1, 1, 1) == pytest.approx(kk, rel=1e-12)
+        assert ph.cel(kc, 1, 1, kc * kc) == pytest.approx(ee, rel=1e-12)
+
+
+@pytest.mark.parametrize("z_mm", [0.0, 0.5, 2.0, 7.9, 20.0, 60.0])
+def test_the_exact_cylinder_meets_its_closed_form_on_the_axis(z_mm):
+    # B_z(z) = Br/2 [(L+z)/sqrt(R^2+(L+z)^2) - z/sqrt(R^2+z^2)] on the axis of a
+    # uniformly magnetised cylinder, and B_rho = 0 there
+    br, r, t, z = 1.18, 0.004, 0.002, z_mm * 1e-3
+    b_rho, b_z = ph.cylinder_field(br, r, t, 1e-12, z)
+    assert b_z == pytest.approx(br / 2 * ((t + z) / math.hypot(r, t + z) - z / math.hypot(r, z)), rel=1e-9)
+    assert abs(b_rho) < 1e-9 * b_z
+
+
+@pytest.mark.parametrize("rho_mm, z_mm", [(2, 7.9), (4, 7.9), (6, 3.0), (12, 7.9), (35, 7.9), (49.5, 22.4)])
+def test_the_exact_cylinder_meets_stacked_loops_off_its_axis(rho_mm, z_mm):
+    # two independent methods: Derby & Olbert's closed form and 400 loops
+    # (Simpson's elliptic-integral loop field) through the magnet's thickness
+    args = (1.18, 0.004, 0.002, rho_mm * 1e-3, z_mm * 1e-3)
+    exact, loops = ph.cylinder_field(*args), ph.disc_magnet_field(*args, slices=400)
+    assert exact[0] == pytest.approx(loops[0], rel=1e-5)
+    assert exact[1] == pytest.approx(loops[1], rel=1e-5, abs=1e-9)
+
+
+def test_far_off_a_cylinder_is_a_dipole():
+    # B_z = mu0 m (3 cos^2 - 1) / (4 pi r^3), m = Br V / mu0 (Jackson 5.56)
+    br, r, t = 1.18, 0.004, 0.002
+    m = br * math.pi * r * r * t / ph.MU0
+    for rho, z in ((0.5, 0.0), (0.3, 0.4)):
+        zc = z + t / 2                                # the dipole sits at the magnet's centre
+        dist = math.hypot(rho, zc)
+        cos = zc / dist
+        want = ph.MU0 * m * (3 * cos * cos - 1) / (4 * math.pi * dist ** 3)
+        assert ph.cylinder_field(br, r, t, rho, z)[1] == pytest.approx(want, rel=1e-3)
+
+
+@pytest.fixture(scope="module")
+def sense():
+    from boardgen.figures import figures
+    fig = figures()
+    return fig["sensor"], fig["scan"], fig["reed_dead_zone"]
+
+
+def test_a_centred_piece_leaves_the_reed_s_gap_nothing(sense):
+    _sn, _sc, reed = sense
+    centred = [r for r in reed["rows"] if r[0] == 0][0]
+    assert abs(centred[2]) > 1.0 and centred[2] == pytest.approx(-centred[3], rel=1e-9)  # blades opposite
+    assert abs(centred[4]) < 1e-6 * abs(centred[2])                   # nothing across the gap
+    for mm, way, _l, _r, total in reed["rows"]:
+        if way == "across":
+            assert abs(total) < 1e-6
+    assert reed["end_under"] > reed["need_at"]        # the same reed with one end under the magnet would close
+
+
+def test_the_field_map_is_read_occupied_at_every_offset_and_direction(sense):
+    from boardgen import dims as d
+    sn, _sc, _r = sense
+    weakest_map = min(abs(v) for v in sn["grid"].values())
+    assert weakest_map > sn["B_occ"]                  # the worst case bounds every map point
+    assert sn["reach_mm"] >= max(d.PIECE_OFFSETS_MM)  # the worst corner still reads 4 mm off as occupied
+
+
+def test_the_thresholds_hold_at_every_corner_and_with_margin_on_typical_parts(sense):
+    from boardgen import dims as d
+    sn, _sc, _r = sense
+    assert sn["ON"] > sn["OFF"] and sn["ON"] / sn["OFF"] == pytest.approx(d.SENSE_HYSTERESIS, rel=0.01)
+    # every data-sheet corner at once: no wrong state (A, B, C)
+    assert sn["occ_counts"] > sn["ON"]
+    assert all(sn["emp_counts"][k] < sn["OFF"] for k in "ABC")
+    assert sn["margin_on"] > 1.0 and sn["margin_off"] > 1.0
+    # typical parts: the plan's margin both ways
+    assert sn["margin_on_typ"] >= d.SENSE_MARGIN_MIN and sn["margin_off_typ"] >= d.SENSE_MARGIN_MIN
+    # the occupied case is not only the saturated output
+    assert sn["swing"] * sn["cpv"] > sn["ON"] * d.SENSE_MARGIN_MIN
+
+
+def test_a_neighbour_s_return_field_opposes_the_piece_and_is_small(sense):
+    sn, _sc, _r = sense
+    assert all(b < 0 for b in sn["neighbours"])
+    assert sum(abs(b) for b in sn["neighbours"]) < 0.2 * sn["B_occ"]
+
+
+def test_the_zero_window_tells_an_empty_cell_from_an_occupied_one(sense):
+    sn, _sc, _r = sense
+    lo, hi = sn["window"]
+    assert lo < sn["zero_default"] < hi
+    assert sn["window_reach_mm"] >= 2.0               # a piece within 2 mm of the centre at boot reads outside
+
+
+def test_the_scan_meets_its_rate_latency_and_the_sensor_s_load(sense):
+    from boardgen import dims as d
+    _sn, sc, _r = sense
+    assert sc["scans_per_s"] >= d.SCAN_TARGET_HZ
+    assert sc["cell_budget_us"] > 0
+    assert sc["latency_ms"] < d.LIFT_LATENCY_MS
+    assert sc["SETTLE_US"] >= 2 * sc["settle_us"] and sc["POWER_US"] >= d.SENSE_TON_US + d.SENSE_SWITCH_RISE_US
+    assert sc["line_c_ok"]
+
+
+def test_sensing_py_carries_the_thresholds_the_figures_chose(sense):
+    import sensing
+    sn, sc, _r = sense
+    assert (sensing.SENSE_ON_COUNTS, sensing.SENSE_OFF_COUNTS) == (sn["ON"], sn["OFF"])
+    assert (sensing.SENSE_ZERO_MIN, sensing.SENSE_ZERO_MAX) == sn["window"]
+    assert (sensing.SENSE_POWER_US, sensing.SENSE_SETTLE_US) == (sc["POWER_US"], sc["SETTLE_US"])
+    assert sensing.SENSE_ZERO_MIN < sensing.SENSE_ZERO_DEFAULT < sensing.SENSE_ZERO_MAX
 
 
 def test_measured_feeds_change_values_not_the_boards_connectivity(tmp_path, monkeypatch):

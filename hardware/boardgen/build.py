@@ -8,7 +8,7 @@ from .figures import figures
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # hardware/
 # generated file (relative to hardware/) -> its text
 OUTPUTS = ("generated/controller.net", "generated/rank.net", "generated/bom.csv",
-           "generated/figures.md", "generated/stackup.svg", "generated/blocks.svg", "power.py")
+           "generated/figures.md", "generated/stackup.svg", "generated/blocks.svg", "power.py", "sensing.py")
 # How many of each board one game takes.
 BOARD_COUNT = {"controller": 1, "rank": schematic.RANK_BOARDS}
 
@@ -31,6 +31,7 @@ def generate():
         "generated/stackup.svg": drawings.stackup(fig),
         "generated/blocks.svg": drawings.blocks(),
         "power.py": report.power_py(fig),
+        "sensing.py": report.sensing_py(fig),
     })
     assert tuple(sorted(files)) == tuple(sorted(OUTPUTS))
     return {k: files[k] for k in OUTPUTS}, (errors, warnings)

@@ -42,6 +42,66 @@ REED_TEST_COIL_MM = 10.0  # length of the sensitivity test coil: an assumption (
 REED_ONE_POLE = 2.0       # Littelfuse: one magnet pole at one end needs about 2x
 REED_MARGIN = 2.0         # the rule above is good to a factor of 2: design for it
 
+# -- the piece sensor: a linear Hall sensor at each cell's centre ----------------------
+# TI DRV5053VA, SOT-23 (DBZ), top side, flat: it answers B_z (the field across the
+# package). Figures from its data sheet, SLIS153C (Dec. 2015), sections 6.5-6.7, 7.3.4
+# and 9.1 (read for this design from TI's PDF); the others are marked ASSUMPTION and
+# the one-cell bench test (prototype-plan.md) measures them before the order.
+SENSE_PART = "DRV5053VA"
+SENSE_VCC_V = 3.3           # its supply: the rank's switched 3V3 (2.5-38 V allowed; S is specified at 3.3 V)
+SENSE_S_TYP_V_PER_T = 90.0  # |sensitivity| 90 mV/mT typ (negative: a south pole lowers OUT), 6.7
+SENSE_S_MIN_V_PER_T = 45.0  # |S| min 45 mV/mT, VCC 3.3 V, TA -40..125 C (part to part and temperature), 6.7
+SENSE_S_MAX_V_PER_T = 140.0 # |S| max 140 mV/mT, same conditions, 6.7
+SENSE_VQ_MIN_V = 0.90       # quiescent output (B = 0) 0.9 / 1.02 / 1.15 V, TA -40..125 C, 6.7
+SENSE_VQ_TYP_V = 1.02
+SENSE_VQ_MAX_V = 1.15
+SENSE_VOUT_MIN_V = 0.20     # output saturation: <= 0.2 V below -BSAT, >= 1.8 V above, 6.7
+SENSE_VOUT_MAX_V = 1.80
+SENSE_BSAT_MT = 9.0         # VA's input saturation field, typ, 6.7
+SENSE_NOISE_MTPP = 0.79     # input-referred noise BN, max 0.79 mTpp (typ 0.49), 20 kHz bandwidth, 6.7
+SENSE_TON_US = 50.0         # power-on time ton, 35 typ / 50 max, 6.5 (OUT valid after it, 7.3.3)
+SENSE_TD_US = 25.0          # output delay after a field change, 13 typ / 25 max, 6.6
+SENSE_ICC_MA = 3.6          # supply current, max (2.7 typ at 25 C; 3 typ / 3.6 max at 125 C), 6.5
+SENSE_SOURCE_UA = 300.0     # output current limit, sourcing (sink 2.3 mA), 6.5 and 7.3.4
+SENSE_C_LOAD_MAX_F = 10e-9  # capacitance on OUT for a stable output, < 10 nF (7.3.4)
+SENSE_HALL_Z_MM = 0.70      # the Hall element: 0.7 +-0.05 mm above the package's underside,
+SENSE_HALL_XY_TOL_MM = 0.10 # centred in the package +-0.1 mm (9.1, Figure 18)
+SENSE_PLACE_TOL_MM = 0.20   # ASSUMPTION: pick-and-place and solder float of a SOT-23
+SENSE_Z_TOL_MM = 0.5        # ASSUMPTION: the magnet's height over the sensor, +-: piece
+                            # floor and felt, tile, panel and the LED-gap spacers' tolerances
+SENSE_VQ_DRIFT_V = 0.030    # ASSUMPTION: VQ's drift after the per-cell zero, over the board's
+                            # 15-45 C: the data sheet gives only VQ's whole spread (0.9-1.15 V over
+                            # -40..125 C and parts), no drift; the bench test measures it
+MAGNET_BR_MIN_T = 1.17      # N35 remanence, min / max (MMPA 0100-00 grade table, 1.17-1.22 T)
+MAGNET_BR_MAX_T = 1.22
+MAGNET_BR_TC_PER_K = -0.0012  # NdFeB reversible temperature coefficient of Br, -0.12 %/K
+                              # (MMPA 0100-00 / Arnold's N-grade tables: -0.11 to -0.12 %/K)
+BOARD_T_MIN_C = 15.0        # the room the board is played in, and the board under its
+BOARD_T_MAX_C = 45.0        # LEDs: ASSUMPTION, 20 C referred (Br is graded at 20 C)
+PIECE_CARRY_MM = 15.0       # a piece carried over a cell: its base this far above the tile
+SENSE_MARGIN_MIN = 1.3      # every worst case's ratio to its threshold, both ways
+SENSE_HYSTERESIS = 1.2      # ON / OFF: the firmware's hysteresis between its thresholds
+# -- the scan: one rank powered at a time, an 8:1 mux per rank, one ADC --------------------
+ADC_BITS = 12               # RP2040 ADC: 12 bit, 500 ksps (2 us a conversion: 96 ADC clocks
+ADC_SAMPLE_US = 2.0         # at 48 MHz), reference ADC_VREF = the Pico's 3.3 V (RP2040
+ADC_VREF_V = 3.3            # datasheet 4.9, Pico datasheet 4.3)
+ADC_ERROR_COUNTS = 12       # ASSUMPTION: what the per-cell zero does not take out of the RP2040
+                            # ADC's reading: its DNL steps (errata RP2040-E11, several counts at
+                            # codes 512, 1536, 2560, 3584) and its own noise (ENOB about 9 bits):
+                            # measured by the bench test
+NOISE_SIGMAS_PP = 6.0       # a Gaussian noise's peak to peak spans about 6 sigma (how TI quotes
+                            # BN); the debounce wants DEBOUNCE_MS of agreeing reads, so the noise
+                            # enters the margins at 1 sigma, not at its peak
+SENSE_MUX_RON_OHM = 500.0   # ASSUMPTION until hw names the mux: the 74HC4051 class's on-resistance
+                            # at 3.3 V is a few hundred Ohm (TMUX1208: a few Ohm): the larger bounds settling
+SENSE_LINE_C_F = 450e-12    # ASSUMPTION: the shared analog line: 1.3 m of ribbon (about 50 pF/m),
+                            # 8 muxes' common-pin capacitance (about 40 pF each) and the ADC pin
+SENSE_SWITCH_RISE_US = 20.0 # ASSUMPTION: the rank's high-side switch turning on into 8 x 0.1 uF
+SENSE_SAMPLES = 1           # ADC samples averaged per cell per scan
+LED_FRAME_US = 64 * 30.0 + 280.0  # 64 WS2812B x 24 bits x 1.25 us, then the >= 280 us reset
+SCAN_TARGET_HZ = 500.0      # full scans per second while the tiles are read (the firmware's)
+LIFT_LATENCY_MS = 20.0      # a lift reaches the LEDs within this
+
 # -- the NFC tag (under each tile) ------------------------------------------------
 TAG_DIA_MM = 25.0         # NTAG213 round sticker
 TAG_ANT_MEAN_DIA_MM = 22.0

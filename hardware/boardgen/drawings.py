@@ -29,11 +29,14 @@ def _line(x1, y1, x2, y2, colour="#333", dash=""):
     return '<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"%s/>\n' % (x1, y1, x2, y2, colour, extra)
 
 
+SOT23_BODY_MM = (2.92, 1.12)   # the DBZ package: 2.92 mm long, 1.12 mm high max (SLIS153C, DBZ drawing)
+
+
 def stackup(fig):
     z = fig["stack"]
     s = 14.0                      # px per mm
     top = z["magnet_top"] + 3
-    bottom = z["reed"] - 3
+    bottom = z["pcb_bottom"] - 3
     h = int((top - bottom) * s) + 80
     w = 980
     cx = 260                      # the cell's centre line
@@ -43,15 +46,16 @@ def stackup(fig):
         return 40 + (top - mm) * s
     body = _text(20, 24, "Stack-up of one cell (to scale, %.0f px/mm); heights from the PCB's top copper"
                  % s, 14, weight="bold")
-    # PCB, reed under it, coil on it, LED in the coil's hole.
+    # PCB, the Hall sensor on it at the centre, coil around it, LED beside the coil.
     body += _rect(cx - half, y(0), 2 * half, d.PCB_MM * s, "#cfe8c8")
-    body += _rect(cx - d.REED_GLASS_LEN_MM * s, y(z["reed"] + d.REED_GLASS_DIA_MM / 2),
-                  d.REED_GLASS_LEN_MM * s, d.REED_GLASS_DIA_MM * s, "#dde8f4")
+    body += _rect(cx - SOT23_BODY_MM[0] / 2 * s, y(SOT23_BODY_MM[1]), SOT23_BODY_MM[0] * s,
+                  SOT23_BODY_MM[1] * s, "#333")
     coil = fig["coil"]
     out, inner = d.COIL_OUTER_MM / 2 * s, coil["d_in"] * 1000 / 2 * s
     for sign in (-1, 1):
         body += _rect(cx + sign * (out + inner) / 2 - (out - inner) / 2, y(0) - 3, out - inner, 3, "#c87533")
-    body += _rect(cx - 2.5 * s, y(d.LED_HEIGHT_MM), 5 * s, d.LED_HEIGHT_MM * s, "#fff7b0")
+    led_x = cx + (d.COIL_OUTER_MM / 2 + 2.5) * s      # in the channel beside its coil (pcb/place.py)
+    body += _rect(led_x, y(d.LED_HEIGHT_MM), 5 * s, d.LED_HEIGHT_MM * s, "#fff7b0")
     body += _rect(cx - half, y(z["panel_top"]), 2 * half, d.TOP_PANEL_MM * s, "#f2f2f2")
     tile = d.TILE_SIDE_MM / 2 * s
     body += _rect(cx - tile, y(z["tile_top"]), 2 * tile, d.TILE_MM * s, "#bfe0ff")
@@ -71,10 +75,10 @@ def stackup(fig):
         ("tag", "NTAG213 %.0f mm under the tile" % d.TAG_DIA_MM),
         ("panel_top", "top panel, %.0f mm opal acrylic" % d.TOP_PANEL_MM),
         ("panel_bottom", "air %.1f mm over the LED" % d.GAP_MM),
-        ("led_top", "WS2812B (%.1f mm) in the coil's hole" % d.LED_HEIGHT_MM),
+        ("led_top", "WS2812B (%.1f mm) beside the coil" % d.LED_HEIGHT_MM),
+        ("hall", "%s Hall element, SOT-23 on the top copper at the centre" % d.SENSE_PART),
         ("coil", "coil: %d turns, %.0f mm, top copper" % (d.COIL_TURNS, d.COIL_OUTER_MM)),
         ("pcb_bottom", "PCB %.1f mm FR-4" % d.PCB_MM),
-        ("reed", "reed switch, %.0f mm glass, bottom side" % d.REED_GLASS_LEN_MM),
     ]
     lx = cx + half + 30
     used = []
@@ -84,11 +88,10 @@ def stackup(fig):
         used.append(ty)
         body += _line(cx + half, yy, lx - 4, ty - 4, "#bbb")
         body += _text(lx, ty, "%+6.1f mm  %s" % (z[key], text))
-    r = fig["reed"]
     m = fig["magnet"]
     notes = [
-        "coil to tag %.1f mm, tag to magnet %.1f mm (to its middle), magnet to reed %.1f mm"
-        % (m["d_coil_tag"] * 1000, m["d_tag_magnet"] * 1000, r["distance"] * 1000),
+        "coil to tag %.1f mm, tag to magnet %.1f mm (to its middle), magnet to Hall element %.1f mm"
+        % (m["d_coil_tag"] * 1000, m["d_tag_magnet"] * 1000, fig["sensor"]["depth"] * 1000),
         "cell pitch %.0f mm, tile %.0f mm square, piece base %.0f mm" % (
             d.CELL_PITCH_MM, d.TILE_SIDE_MM, d.PIECE_BASE_MM),
     ]

@@ -12,6 +12,8 @@ from . import dims as d
 from . import orderable
 from . import physics as ph
 
+import pins  # hardware/pins.py: DEBOUNCE_MS (tools/hardware.py and the tests put hardware/ on the path)
+
 MM = 1e-3
 
 
@@ -26,7 +28,8 @@ def stack():
     z["magnet_bottom"] = z["tile_top"] + d.PIECE_FLOOR_MM
     z["magnet_top"] = z["magnet_bottom"] + d.MAGNET_THICK_MM
     z["piece_top"] = z["tile_top"] + d.PIECE_HEIGHT_MM
-    z["reed"] = -d.PCB_MM - d.REED_GLASS_DIA_MM / 2
+    z["reed"] = -d.PCB_MM - d.REED_GLASS_DIA_MM / 2   # the reed this sensor replaced (reed_dead_zone)
+    z["hall"] = d.SENSE_HALL_Z_MM                    # the Hall element in its SOT-23 on the top copper
     return z
 
 
@@ -234,27 +237,242 @@ def unselected(c):
     return {"f_self": f_self, "k": k, "ratio": ratio, "ratio_if_tuned": ratio_tuned}
 
 
-def magnet_and_reed():
-    z = stack()
-    dist = (z["magnet_bottom"] - z["reed"]) * MM
-    br, rad, th = d.MAGNET_BR_T, d.MAGNET_DIA_MM / 2 * MM, d.MAGNET_THICK_MM * MM
-    b_at_reed = ph.disc_magnet_axial(br, rad, th, dist)
-    b_need = ph.reed_closing_field(d.REED_AT_MAX, d.REED_TEST_COIL_MM * MM, d.REED_ONE_POLE)
-    closing = ph.closing_distance(br, rad, th, b_need)
-    closing_margin = ph.closing_distance(br, rad, th, b_need * d.REED_MARGIN)
-    # The neighbour's reed: one pitch to the side, at the same depth.
-    r = math.hypot(d.CELL_PITCH_MM * MM, dist)
-    b_neigh = ph.dipole_field(br, rad, th, r, math.atan2(d.CELL_PITCH_MM * MM, dist))
-    # A piece stood off the cell's centre: the field at the reed's end under
-    # the centre, for each offset (the piece's base may sit up to the tile's
-    # play plus the player's aim away).
-    off = {}
+# -- the piece sensor ---------------------------------------------------------
+
+# The eight neighbours, in cells (file, rank) from the sensor's cell.
+NEIGHBOURS = tuple((i, j) for j in (-1, 0, 1) for i in (-1, 0, 1) if (i, j) != (0, 0))
+# The eight directions a piece may stand off its cell's centre (E, NE, N, ... SE).
+DIRECTIONS = tuple((round(math.cos(k * math.pi / 4), 12), round(math.sin(k * math.pi / 4), 12))
+                   for k in range(8))
+DIRECTION_NAMES = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
+
+
+def _br(br20, t_c):
+    """The magnet's remanence at t_c (graded at 20 C)."""
+    return br20 * (1 + d.MAGNET_BR_TC_PER_K * (t_c - 20.0))
+
+
+def magnet_bz(br, dx, dy, depth):
+    """B_z (T) a piece's magnet puts at a point dx, dy (m) off its axis and
+    depth (m) below its underside; positive along the magnetisation of a
+    piece standing on that point's cell (physics.cylinder_field: the point is
+    on the side the magnetisation points to, so B_z keeps its sign)."""
+    return ph.cylinder_field(br, d.MAGNET_DIA_MM / 2 * MM, d.MAGNET_THICK_MM * MM,
+                             math.hypot(dx, dy), depth)[1]
+
+
+def sensor_depth():
+    """The magnet's underside over the Hall element (m): the element sits
+    SENSE_HALL_Z_MM over the top copper the SOT-23 is soldered to."""
+    return (stack()["magnet_bottom"] - stack()["hall"]) * MM
+
+
+def neighbour_fields(br, depth, toward_mm):
+    """B_z at a cell's sensor from a normally assembled piece on each of the
+    eight neighbours, each stood toward_mm off its own centre toward the
+    sensor (their return field: negative)."""
+    out = []
+    for i, j in NEIGHBOURS:
+        dist = math.hypot(i, j) * d.CELL_PITCH_MM - toward_mm
+        out.append(magnet_bz(br, dist * MM, 0.0, depth))
+    return out
+
+
+def _extremes(bs, carried=None):
+    """(min, max) of the B_z the neighbours (each empty, a normal piece or a
+    flipped one, at most one flipped piece on the board) and, if given, a
+    piece carried over the cell (normal or flipped, counting as the flipped
+    one) put at the sensor."""
+    lo = hi = 0.0
+    extra = [0.0] if carried is None else [0.0, carried, -carried]
+    for k, c in enumerate(extra):
+        flip_left = k != 2                    # the carried piece may be the flipped one
+        normal = sum(min(b, 0.0) for b in bs), sum(max(b, 0.0) for b in bs)
+        lo = min(lo, c + normal[0])
+        hi = max(hi, c + normal[1])
+        if flip_left:                         # one neighbour flipped: -b instead of b or 0
+            for n, b in enumerate(bs):
+                rest = bs[:n] + bs[n + 1:]
+                lo = min(lo, c - max(b, 0.0) + sum(min(x, 0.0) for x in rest))
+                hi = max(hi, c - min(b, 0.0) + sum(max(x, 0.0) for x in rest))
+    return lo, hi
+
+
+def counts_per_volt():
+    return (1 << d.ADC_BITS) / d.ADC_VREF_V
+
+
+def sensor():
+    """The Hall sensor's view of the pieces, and the thresholds the firmware
+    applies to |reading - the cell's zero| (ADC counts): the field map over
+    the cell, the worst cases both ways over every tolerance, and the margins."""
+    depth = sensor_depth()
+    cpv = counts_per_volt()
+    br_typ = d.MAGNET_BR_T
+    br_weak = _br(d.MAGNET_BR_MIN_T, d.BOARD_T_MAX_C)
+    br_strong = _br(d.MAGNET_BR_MAX_T, d.BOARD_T_MIN_C)
+    far, near = depth + d.SENSE_Z_TOL_MM * MM, depth - d.SENSE_Z_TOL_MM * MM
+    xy_tol = d.SENSE_HALL_XY_TOL_MM + d.SENSE_PLACE_TOL_MM
+    # The map: the piece centred, then 2 and 4 mm off in each direction, the
+    # sensor SENSE_HALL_XY_TOL + SENSE_PLACE_TOL off east (its worst placement
+    # for a piece stood west; for the others it is nearer or as near).
+    grid = {}
     for mm in d.PIECE_OFFSETS_MM:
-        b_rho, b_z = ph.disc_magnet_field(br, rad, th, mm * MM, dist)
-        off[mm] = math.hypot(b_rho, b_z)
-    return {"distance": dist, "B_reed": b_at_reed, "B_need": b_need,
-            "closing": closing, "closing_margin": closing_margin, "B_neighbour": b_neigh,
-            "B_offset": off}
+        for name, (ux, uy) in zip(DIRECTION_NAMES, DIRECTIONS):
+            dx, dy = mm * ux - xy_tol, mm * uy
+            grid[(mm, name)] = magnet_bz(br_typ, dx * MM, dy * MM, depth)
+    # Occupied, at its weakest: the weakest magnet, warm, highest, furthest
+    # off; eight same-pole neighbours (their return field subtracts) 4 mm
+    # toward it at their strongest.
+    worst_off = max(d.PIECE_OFFSETS_MM) + xy_tol
+    own = min(magnet_bz(br_weak, worst_off * MM, 0.0, far), magnet_bz(br_weak, worst_off * MM, 0.0, depth))
+    br_strong_warm = _br(d.MAGNET_BR_MAX_T, d.BOARD_T_MAX_C)     # the same board, the same warmth
+    neigh_warm = [min(a, b) for a, b in zip(neighbour_fields(br_strong_warm, near, max(d.PIECE_OFFSETS_MM)),
+                                            neighbour_fields(br_strong_warm, far, max(d.PIECE_OFFSETS_MM)))]
+    b_occ = own + sum(min(b, 0.0) for b in neigh_warm)
+    neigh = [min(a, b) for a, b in zip(neighbour_fields(br_strong, near, max(d.PIECE_OFFSETS_MM)),
+                                       neighbour_fields(br_strong, far, max(d.PIECE_OFFSETS_MM)))]
+    # Empty, at its strongest: (A) the neighbours in every pole mix against a
+    # zero taken with them away; (B) the zero taken with them present, then
+    # any change, at most one flipped piece on the board; (C) a piece carried
+    # PIECE_CARRY_MM over the tile, over the sensor, the neighbours as at the
+    # zero; (D) B and C at once.
+    b_abs = sum(abs(b) for b in neigh)
+    lo, hi = _extremes(neigh)
+    b_zero = hi - lo
+    carry_depth = (d.PIECE_CARRY_MM + d.PIECE_FLOOR_MM + stack()["tile_top"] - d.SENSE_HALL_Z_MM
+                   - d.SENSE_Z_TOL_MM) * MM
+    b_carry = magnet_bz(br_strong, 0.0, 0.0, carry_depth)
+    lo_c, hi_c = _extremes(neigh, b_carry)
+    b_both = max(hi_c - lo, hi - lo_c)
+    empties = {"A": b_abs, "B": b_zero, "C": b_carry, "D": b_both}
+    # ADC counts. The reading's error after the per-cell zero: VQ's drift,
+    # the ADC's error and the noise (one sigma: the debounce wants agreeing
+    # reads a scan apart, far longer than the sensor's 20 kHz correlation).
+    def err(s_v_per_t):
+        return (d.SENSE_VQ_DRIFT_V + d.SENSE_NOISE_MTPP / d.NOISE_SIGMAS_PP * 1e-3 * s_v_per_t) * cpv \
+            + d.ADC_ERROR_COUNTS
+    swing = min(d.SENSE_VQ_MIN_V - d.SENSE_VOUT_MIN_V, d.SENSE_VOUT_MAX_V - d.SENSE_VQ_MAX_V)
+    occ_counts = min(b_occ * d.SENSE_S_MIN_V_PER_T, swing) * cpv - err(d.SENSE_S_MIN_V_PER_T)
+    design = max(empties["A"], empties["B"], empties["C"])
+    emp_counts = {k: v * d.SENSE_S_MAX_V_PER_T * cpv + err(d.SENSE_S_MAX_V_PER_T) for k, v in empties.items()}
+    emp_design = design * d.SENSE_S_MAX_V_PER_T * cpv + err(d.SENSE_S_MAX_V_PER_T)
+    # Thresholds: ON = HYSTERESIS x OFF, the two margins equal.
+    off = round(math.sqrt(occ_counts * emp_design / d.SENSE_HYSTERESIS))
+    on = round(off * d.SENSE_HYSTERESIS)
+    noise_pp = d.SENSE_NOISE_MTPP * 1e-3 * d.SENSE_S_MAX_V_PER_T * cpv
+    # The zero's window: an empty cell at boot reads VQ (any part, any
+    # temperature) moved by every neighbour mix, the noise and the ADC's error.
+    spread = (b_abs * d.SENSE_S_MAX_V_PER_T + d.SENSE_NOISE_MTPP / 2 * 1e-3 * d.SENSE_S_MAX_V_PER_T) * cpv \
+        + d.ADC_ERROR_COUNTS
+    win = (math.floor(d.SENSE_VQ_MIN_V * cpv - spread), math.ceil(d.SENSE_VQ_MAX_V * cpv + spread))
+    occ_v = min(b_occ * d.SENSE_S_MIN_V_PER_T, swing)
+    occ_low = (d.SENSE_VQ_MAX_V - occ_v) * cpv + d.ADC_ERROR_COUNTS   # an occupied cell read at boot
+    occ_high = (d.SENSE_VQ_MIN_V + occ_v) * cpv - d.ADC_ERROR_COUNTS
+    # Where it stops: the largest offset the worst occupied case still
+    # clears ON at, and the lift at which a typical part reads empty.
+    def occ_at(off_mm):
+        b = magnet_bz(br_weak, (off_mm + xy_tol) * MM, 0.0, far) + sum(min(x, 0.0) for x in neigh_warm)
+        return min(b * d.SENSE_S_MIN_V_PER_T, swing) * cpv - err(d.SENSE_S_MIN_V_PER_T)
+    reach = _bisect(lambda mm: occ_at(mm) >= on, 0.0, d.CELL_PITCH_MM / 2)
+
+    def occ_boot_outside(off_mm):     # an occupied cell at boot reads outside the zero's window
+        b = magnet_bz(br_weak, (off_mm + xy_tol) * MM, 0.0, far) + sum(min(x, 0.0) for x in neigh_warm)
+        v = min(b * d.SENSE_S_MIN_V_PER_T, swing) * cpv - d.ADC_ERROR_COUNTS
+        return d.SENSE_VQ_MAX_V * cpv - v < win[0] and d.SENSE_VQ_MIN_V * cpv + v > win[1]
+    window_reach = _bisect(occ_boot_outside, 0.0, d.CELL_PITCH_MM / 2)
+    # The same with a typical part on both sides (S typ): the margins a
+    # board built of typical parts has.
+    occ_typ = min(b_occ * d.SENSE_S_TYP_V_PER_T, swing) * cpv - err(d.SENSE_S_TYP_V_PER_T)
+    emp_typ = design * d.SENSE_S_TYP_V_PER_T * cpv + err(d.SENSE_S_TYP_V_PER_T)
+    lift = _bisect(lambda mm: magnet_bz(br_typ, 0.0, 0.0, depth + mm * MM) * d.SENSE_S_TYP_V_PER_T * cpv
+                   > off, 0.0, 100.0)
+    return {"depth": depth, "grid": grid, "xy_tol": xy_tol, "br_weak": br_weak, "br_strong": br_strong,
+            "own_min": own, "neighbours": neigh, "B_occ": b_occ, "empties": empties,
+            "B_empty_design": design, "swing": swing, "cpv": cpv,
+            "occ_counts": occ_counts, "emp_counts": emp_counts, "emp_design": emp_design,
+            "err_on": err(d.SENSE_S_MIN_V_PER_T), "err_off": err(d.SENSE_S_MAX_V_PER_T),
+            "ON": on, "OFF": off, "margin_on": occ_counts / on, "margin_off": off / emp_design,
+            "margin_extreme": off / emp_counts["D"], "noise_pp": noise_pp,
+            "window": win, "window_gap": min(win[0] - occ_low, occ_high - win[1]),
+            "zero_default": round(d.SENSE_VQ_TYP_V * cpv),
+            "reach_mm": reach, "lift_mm": lift, "carry_depth": carry_depth, "window_reach_mm": window_reach,
+            "margin_on_typ": occ_typ / on, "margin_off_typ": off / emp_typ}
+
+
+def _bisect(ok, lo, hi):
+    """The largest x in [lo, hi] with ok(x), ok true at lo and monotonic."""
+    if not ok(lo):
+        return lo
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
+
+
+def scan(sn):
+    """The scan's timing and current: one rank powered (its 8 sensors and its
+    mux), each cell read through the mux onto the one ADC line."""
+    slew_us = (d.SENSE_VOUT_MAX_V - d.SENSE_VOUT_MIN_V) * d.SENSE_LINE_C_F / (d.SENSE_SOURCE_UA * 1e-6) * 1e6
+    tau_us = d.SENSE_MUX_RON_OHM * d.SENSE_LINE_C_F * 1e6
+    lsb = d.ADC_VREF_V / (1 << d.ADC_BITS)
+    settle_us = slew_us + tau_us * math.log((d.SENSE_VOUT_MAX_V - d.SENSE_VOUT_MIN_V) / (lsb / 2))
+    settle_set = math.ceil(2 * settle_us)                      # a factor 2 on the estimate
+    power_us = d.SENSE_SWITCH_RISE_US + d.SENSE_TON_US
+    power_set = math.ceil(power_us / 10) * 10
+    read_us = d.SENSE_SAMPLES * d.ADC_SAMPLE_US
+    rank_us = power_set + 8 * read_us + 7 * settle_set
+    scan_us = 8 * rank_us
+    per_cell_budget_us = (1e6 / d.SCAN_TARGET_HZ - scan_us) / 64
+    t_scan_ms = max(scan_us / 1000, 1000 / d.SCAN_TARGET_HZ)
+    latency = {"sensor": d.SENSE_TD_US / 1000, "until read": t_scan_ms, "debounce": float(pins.DEBOUNCE_MS),
+               "debounce's last scan": t_scan_ms, "LED frame": d.LED_FRAME_US / 1000}
+    return {"slew_us": slew_us, "tau_us": tau_us, "settle_us": settle_us, "SETTLE_US": settle_set,
+            "power_us": power_us, "POWER_US": power_set, "read_us": read_us, "rank_us": rank_us,
+            "scan_us": scan_us, "scans_per_s": 1e6 / scan_us, "cell_budget_us": per_cell_budget_us,
+            "latency": latency, "latency_ms": sum(latency.values()),
+            "rank_ma": 8 * d.SENSE_ICC_MA, "line_c_ok": d.SENSE_LINE_C_F < d.SENSE_C_LOAD_MAX_F}
+
+
+def reed_dead_zone():
+    """Why a reed under the cell's centre fails: it answers the field along
+    its axis, which drives flux through one blade, the gap and the other in
+    series. Under an axially magnetised piece that component is odd about
+    the reed's middle, so the two blades see equal and opposite fields and
+    the magnetic potential across the gap (the integral of H_x along the
+    reed) vanishes. Computed along the glass (the leads past it add to both
+    blades alike) on the bottom side, the piece centred and off along the
+    reed and across it, against the ampere-turns the reed needs."""
+    z = stack()
+    depth = (z["magnet_bottom"] - z["reed"]) * MM
+    half = d.REED_GLASS_LEN_MM / 2 * MM
+    n = 200
+
+    def hx(x, px, py):
+        # B_x of a piece at (px, py) at the point (x, 0) below it: its B_rho
+        # points away from the axis there (physics.cylinder_field, mirrored)
+        dx, dy = x - px, -py
+        rho = math.hypot(dx, dy)
+        if rho < 1e-9:
+            return 0.0
+        b_rho = -ph.cylinder_field(d.MAGNET_BR_T, d.MAGNET_DIA_MM / 2 * MM, d.MAGNET_THICK_MM * MM, rho, depth)[0]
+        return b_rho * dx / rho / ph.MU0
+
+    def blades(px, py):
+        step = half / n
+        left = sum(hx(-half + (k + 0.5) * step, px, py) for k in range(n)) * step
+        right = sum(hx((k + 0.5) * step, px, py) for k in range(n)) * step
+        return left, right
+    need = d.REED_AT_MAX * d.REED_GLASS_LEN_MM / d.REED_TEST_COIL_MM   # the test coil's H over the glass
+    rows = []
+    for mm in d.PIECE_OFFSETS_MM:
+        for along, (px, py) in (("along", (mm * MM, 0.0)), ("across", (0.0, mm * MM))):
+            if mm == 0 and along == "across":
+                continue
+            left, right = blades(px, py)
+            rows.append((mm, along, left, right, left + right))
+    return {"depth": depth, "rows": rows, "need_at": need,
+            "end_under": sum(blades(half, 0.0))}
 
 
 def magnet_read_cost(c):
@@ -344,6 +562,7 @@ def led_budgets(readers_on, tx_ma):
     (its hold current derated, dims.POLYFUSE_DERATE)."""
     rows = []
     fixed = (d.PICO_MA + d.LOGIC_MA + 64 * d.LED_MA_IDLE + 8 * d.READER_IDLE_MA
+             + 8 * d.SENSE_ICC_MA                     # the powered rank's piece sensors
              + readers_on * tx_ma)
     for name, ma in SOURCES:
         ceiling = min(0.9 * ma, d.POLYFUSE_HOLD_A * d.POLYFUSE_DERATE * 1000)
@@ -353,9 +572,11 @@ def led_budgets(readers_on, tx_ma):
 
 def figures():
     c = coil()
+    sn = sensor()
     return {"stack": stack(), "coil": c, "today": today(c), "unselected": unselected(c),
             "soft_start": soft_start(), "node_sensitivity": node_sensitivity(c),
-            "reed": magnet_and_reed(), "magnet": magnet_read_cost(c), "cc": cc_thresholds(),
+            "magnet": magnet_read_cost(c), "cc": cc_thresholds(),
+            "sensor": sn, "scan": scan(sn), "reed_dead_zone": reed_dead_zone(),
             # the design's computed reader current, and the data sheet's typical
             "budget": led_budgets(8, c["supply_mA"]),
             "budget_datasheet": led_budgets(8, d.MFRC522_TX_TYP_A * 1000),

@@ -203,7 +203,7 @@ def square_loop_radius(side):
     return side / math.sqrt(math.pi)
 
 
-# -- magnets and reeds --------------------------------------------------------
+# -- magnets --------------------------------------------------------
 
 def disc_magnet_axial(br, radius, thickness, z):
     """B on the axis of an axially magnetised disc (cylinder), z from its face:
@@ -249,39 +249,70 @@ def disc_magnet_field(br, radius, thickness, rho, z, slices=64):
     return b_rho, b_z
 
 
-def dipole_field(br, radius, thickness, r, theta):
-    """|B| of the magnet seen as a point dipole, m = Br V / mu0, at distance r
-    and angle theta from its axis (Jackson, Classical Electrodynamics, 5.56):
-    the far field, to check that a piece does not close its neighbour's reed."""
-    m = br * math.pi * radius * radius * thickness / MU0
-    return MU0 * m / (4 * math.pi * r ** 3) * math.sqrt(1 + 3 * math.cos(theta) ** 2)
+def cel(kc, p, c, s, tol=1e-12):
+    """Bulirsch's general complete elliptic integral
+    cel(kc, p, c, s) = int_0^(pi/2) (c cos^2 t + s sin^2 t) /
+    ((cos^2 t + p sin^2 t) sqrt(cos^2 t + kc^2 sin^2 t)) dt
+    (R. Bulirsch, Numer. Math. 13, 1969; the algorithm as printed by
+    Derby & Olbert 2010, below). cel(kc, 1, 1, 1) = K(k), kc^2 = 1 - k^2."""
+    if kc == 0:
+        raise ValueError("cel: kc = 0 (a point on the magnet's edge)")
+    k = abs(kc)
+    pp, cc, ss, em = p, c, s, 1.0
+    if p > 0:
+        pp = math.sqrt(p)
+        ss = s / pp
+    else:
+        f = kc * kc
+        q = 1 - f
+        g = 1 - pp
+        f = f - pp
+        q = q * (ss - c * pp)
+        pp = math.sqrt(f / g)
+        cc = (c - ss) / g
+        ss = -q / (g * g * pp) + cc * pp
+    f = cc
+    cc = cc + ss / pp
+    g = k / pp
+    ss = 2 * (ss + f * g)
+    pp = g + pp
+    g = em
+    em = k + em
+    kk = k
+    while abs(g - k) > g * tol:
+        k = 2 * math.sqrt(kk)
+        kk = k * em
+        f = cc
+        cc = cc + ss / pp
+        g = kk / pp
+        ss = 2 * (ss + f * g)
+        pp = g + pp
+        g = em
+        em = k + em
+    return (math.pi / 2) * (ss + cc * em) / (em * (em + pp))
 
 
-def reed_closing_field(at, coil_length, one_pole_factor=2.0):
-    """Flux density that closes a reed rated `at` ampere-turns: the field of
-    its test coil, B = mu0 N I / l (Dexter Magnetic Technologies, "FAQ -
-    magnets for sensors"), times two when one pole of a magnet acts on one
-    end of the switch (Littelfuse application note "Ampere-turn versus mT
-    and Gauss": an order-of-magnitude rule). Tesla."""
-    return MU0 * at / coil_length * one_pole_factor
+def cylinder_field(br, radius, thickness, rho, z):
+    """(B_rho, B_z) of a uniformly, axially magnetised cylinder, exact: its
+    magnetisation is an ideal solenoid's surface current Br/mu0, whose field
+    is closed in Bulirsch's cel (N. Derby, S. Olbert, "Cylindrical magnets
+    and ideal solenoids", Am. J. Phys. 78(3), 2010, eqs. 3-4 and 12-13).
+    z from the face nearest the point, along the magnetisation (the point
+    is on the magnetisation's side: a point on the other side mirrors it,
+    B_z the same, B_rho reversed); rho from the axis. Tesla."""
+    a, b = radius, thickness / 2
+    zc = z + b                          # from the magnet's centre
+    b0 = br / math.pi
+    gamma = (a - rho) / (a + rho)
+    out_r = out_z = 0.0
+    for sign, zz in ((1, zc + b), (-1, zc - b)):
+        den = math.sqrt(zz * zz + (rho + a) ** 2)
+        alpha, beta = a / den, zz / den
+        k = math.sqrt((zz * zz + (a - rho) ** 2) / (zz * zz + (a + rho) ** 2))
+        out_r += sign * alpha * cel(k, 1, 1, -1)
+        out_z += sign * beta * cel(k, gamma * gamma, 1, gamma)
+    return b0 * out_r, b0 * a / (a + rho) * out_z
 
-
-def closing_distance(br, radius, thickness, b_needed):
-    """Largest axial distance from the magnet's face at which its field still
-    reaches b_needed (bisection on the monotonic disc_magnet_axial)."""
-    lo, hi = 0.0, 1.0
-    if disc_magnet_axial(br, radius, thickness, 0.0) < b_needed:
-        return 0.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if disc_magnet_axial(br, radius, thickness, mid) >= b_needed:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
-# -- a conducting magnet above a tag ------------------------------------------
 
 def shorted_turn_effect(a_tag, a_mag, d_tag_mag, a_coil, d_coil_tag, r_wire_tag,
                         r_wire_mag):
