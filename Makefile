@@ -101,7 +101,7 @@ bench-online: $(STAMP) system  ## many games at once through one mosquitto on lo
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
 
-hardware: $(STAMP)  ## regenerate hardware/generated/* and hardware/power.py (SKiDL netlist + ERC, BOM, figures, drawings)
+hardware: $(STAMP)  ## regenerate hardware/generated/*, hardware/power.py and sensing.py (SKiDL netlist + ERC, BOM, figures, drawings)
 	$(VPY) tools/hardware.py build
 
 uf2: $(STAMP)  ## build/vortex-pico-VERSION.uf2: MicroPython and the game, one file to drop on a Pico

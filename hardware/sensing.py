@@ -8,7 +8,8 @@ read_u16() >> 4). A cell is occupied when |reading - its zero| rises
 above SENSE_ON_COUNTS and empty again when it falls below SENSE_OFF_COUNTS.
 Each cell's zero is its reading at boot when that lies inside
 SENSE_ZERO_MIN..SENSE_ZERO_MAX (an empty cell); outside it the cell is
-occupied and its zero is SENSE_ZERO_DEFAULT until it reads empty.
+occupied and its zero is SENSE_ZERO_DEFAULT until it reads empty. A
+reading outside SENSE_MIN_COUNTS..SENSE_MAX_COUNTS is a fault, not a field.
 generated/figures.md shows where each number comes from.
 """
 
@@ -18,6 +19,8 @@ SENSE_OFF_COUNTS = 376  # 3.4 mT
 SENSE_ZERO_MIN = 809  # the zero's window, absolute counts
 SENSE_ZERO_MAX = 1736
 SENSE_ZERO_DEFAULT = 1266  # VQ typ 1.02 V
+SENSE_MIN_COUNTS = 112  # below: no sensor's output (0.10 V, a saturated output's floor, assumed)
+SENSE_MAX_COUNTS = 2495  # above: no sensor's output (2.0 V, the output's top)
 SENSE_POWER_US = 70  # after powering a rank: its switch, then the sensors' ton
 SENSE_SETTLE_US = 9  # after a mux address change
 SENSE_SAMPLES = 1  # ADC samples averaged per cell

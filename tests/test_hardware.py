@@ -726,6 +726,11 @@ def test_sensing_py_carries_the_thresholds_the_figures_chose(sense):
     assert (sensing.SENSE_ZERO_MIN, sensing.SENSE_ZERO_MAX) == sn["window"]
     assert (sensing.SENSE_POWER_US, sensing.SENSE_SETTLE_US) == (sc["POWER_US"], sc["SETTLE_US"])
     assert sensing.SENSE_ZERO_MIN < sensing.SENSE_ZERO_DEFAULT < sensing.SENSE_ZERO_MAX
+    # a healthy sensor, saturated either way, reads inside the fault bounds
+    from boardgen import dims as d
+    assert sensing.SENSE_MIN_COUNTS < (d.SENSE_VOUT_MIN_V - 0.05) * sn["cpv"]
+    assert sensing.SENSE_MAX_COUNTS > d.SENSE_VOUT_MAX_V * sn["cpv"]
+    assert sensing.SENSE_MIN_COUNTS < sensing.SENSE_ZERO_MIN and sensing.SENSE_ZERO_MAX < sensing.SENSE_MAX_COUNTS
 
 
 def test_measured_feeds_change_values_not_the_boards_connectivity(tmp_path, monkeypatch):

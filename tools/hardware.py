@@ -1,7 +1,8 @@
 """Regenerate the board's generated files, check them, or print the sweep model.
 
-    python3 tools/hardware.py build [--out DIR]   write hardware/generated/* and
-                                                  hardware/power.py (or into DIR)
+    python3 tools/hardware.py build [--out DIR]   write hardware/generated/*,
+                                                  hardware/power.py and sensing.py
+                                                  (or into DIR)
     python3 tools/hardware.py check               exit 1 if a generated file is stale
     python3 tools/hardware.py sweep --mcu-ms MS   sweep times with MicroPython's
                                                   measured cost per read

@@ -57,6 +57,9 @@ SENSE_VQ_TYP_V = 1.02
 SENSE_VQ_MAX_V = 1.15
 SENSE_VOUT_MIN_V = 0.20     # output saturation: <= 0.2 V below -BSAT, >= 1.8 V above, 6.7
 SENSE_VOUT_MAX_V = 1.80
+SENSE_VOUT_TOP_V = 2.0      # "0- to 2-V analog output" (section 3): no healthy output above it
+SENSE_VOUT_FLOOR_V = 0.10   # ASSUMPTION: a saturated output stays above half its 0.2 V bound (the
+                            # data sheet bounds it from above only); the bench test saturates each part
 SENSE_BSAT_MT = 9.0         # VA's input saturation field, typ, 6.7
 SENSE_NOISE_MTPP = 0.79     # input-referred noise BN, max 0.79 mTpp (typ 0.49), 20 kHz bandwidth, 6.7
 SENSE_TON_US = 50.0         # power-on time ton, 35 typ / 50 max, 6.5 (OUT valid after it, 7.3.3)

@@ -396,6 +396,9 @@ def sensor():
             "margin_extreme": off / emp_counts["D"], "noise_pp": noise_pp,
             "window": win, "window_gap": min(win[0] - occ_low, occ_high - win[1]),
             "zero_default": round(d.SENSE_VQ_TYP_V * cpv),
+            # a reading outside these is no sensor's output (a broken sensor, mux or line)
+            "fault_min": math.floor(d.SENSE_VOUT_FLOOR_V * cpv - d.ADC_ERROR_COUNTS),
+            "fault_max": math.ceil(d.SENSE_VOUT_TOP_V * cpv + d.ADC_ERROR_COUNTS),
             "reach_mm": reach, "lift_mm": lift, "carry_depth": carry_depth, "window_reach_mm": window_reach,
             "margin_on_typ": occ_typ / on, "margin_off_typ": off / emp_typ}
 

@@ -194,6 +194,8 @@ def sensor_md(fig):
             "| the zero's window (an empty cell at boot: VQ %.2f-%.2f V, every neighbour mix, noise, ADC) | "
             "%d-%d counts |" % (d.SENSE_VQ_MIN_V, d.SENSE_VQ_MAX_V, sn["window"][0], sn["window"][1]),
             "| an occupied cell at boot reads outside it up to (worst corner) | %.1f mm off |" % sn["window_reach_mm"],
+            "| no sensor's output: below / above (a fault, not a field) | %d / %d counts |"
+            % (sn["fault_min"], sn["fault_max"]),
             "", "### The scan (one rank powered, its 8:1 mux onto the ADC)", "",
             "| figure | value | from |", "|---|---:|---|",
             "| rank power to valid output | %.0f us -> SENSE_POWER_US %d | switch rise %.0f us (assumed) + ton "
@@ -259,7 +261,8 @@ def sensing_py(fig):
         "above SENSE_ON_COUNTS and empty again when it falls below SENSE_OFF_COUNTS.",
         "Each cell's zero is its reading at boot when that lies inside",
         "SENSE_ZERO_MIN..SENSE_ZERO_MAX (an empty cell); outside it the cell is",
-        "occupied and its zero is SENSE_ZERO_DEFAULT until it reads empty.",
+        "occupied and its zero is SENSE_ZERO_DEFAULT until it reads empty. A",
+        "reading outside SENSE_MIN_COUNTS..SENSE_MAX_COUNTS is a fault, not a field.",
         "generated/figures.md shows where each number comes from.",
         '"""',
         "",
@@ -269,6 +272,9 @@ def sensing_py(fig):
         "SENSE_ZERO_MIN = %d  # the zero's window, absolute counts" % sn["window"][0],
         "SENSE_ZERO_MAX = %d" % sn["window"][1],
         "SENSE_ZERO_DEFAULT = %d  # VQ typ %.2f V" % (sn["zero_default"], d.SENSE_VQ_TYP_V),
+        "SENSE_MIN_COUNTS = %d  # below: no sensor's output (%.2f V, a saturated output's floor, assumed)"
+        % (sn["fault_min"], d.SENSE_VOUT_FLOOR_V),
+        "SENSE_MAX_COUNTS = %d  # above: no sensor's output (%.1f V, the output's top)" % (sn["fault_max"], d.SENSE_VOUT_TOP_V),
         "SENSE_POWER_US = %d  # after powering a rank: its switch, then the sensors' ton" % sc["POWER_US"],
         "SENSE_SETTLE_US = %d  # after a mux address change" % sc["SETTLE_US"],
         "SENSE_SAMPLES = %d  # ADC samples averaged per cell" % d.SENSE_SAMPLES,
