@@ -335,72 +335,78 @@ def sensor():
     # Empty, at its strongest: (A) the neighbours in every pole mix against a
     # zero taken with them away; (B) the zero taken with them present, then
     # any change, at most one flipped piece on the board; (C) a piece carried
-    # PIECE_CARRY_MM over the tile, over the sensor, the neighbours as at the
-    # zero; (D) B and C at once.
+    # PIECE_CARRY_MM over the board's surface (a cell without a tile: the
+    # panel), over the sensor, the neighbours as at the zero; (D) B and C at once.
     b_abs = sum(abs(b) for b in neigh)
     lo, hi = _extremes(neigh)
     b_zero = hi - lo
-    carry_depth = (d.PIECE_CARRY_MM + d.PIECE_FLOOR_MM + stack()["tile_top"] - d.SENSE_HALL_Z_MM
+    carry_depth = (d.PIECE_CARRY_MM + d.PIECE_FLOOR_MM + stack()["panel_top"] - stack()["hall"]
                    - d.SENSE_Z_TOL_MM) * MM
     b_carry = magnet_bz(br_strong, 0.0, 0.0, carry_depth)
     lo_c, hi_c = _extremes(neigh, b_carry)
     b_both = max(hi_c - lo, hi - lo_c)
     empties = {"A": b_abs, "B": b_zero, "C": b_carry, "D": b_both}
-    # ADC counts. The reading's error after the per-cell zero: VQ's drift,
-    # the ADC's error and the noise (one sigma: the debounce wants agreeing
-    # reads a scan apart, far longer than the sensor's 20 kHz correlation).
-    def err(s_v_per_t):
-        return (d.SENSE_VQ_DRIFT_V + d.SENSE_NOISE_MTPP / d.NOISE_SIGMAS_PP * 1e-3 * s_v_per_t) * cpv \
-            + d.ADC_ERROR_COUNTS
-    swing = min(d.SENSE_VQ_MIN_V - d.SENSE_VOUT_MIN_V, d.SENSE_VOUT_MAX_V - d.SENSE_VQ_MAX_V)
-    occ_counts = min(b_occ * d.SENSE_S_MIN_V_PER_T, swing) * cpv - err(d.SENSE_S_MIN_V_PER_T)
     design = max(empties["A"], empties["B"], empties["C"])
-    emp_counts = {k: v * d.SENSE_S_MAX_V_PER_T * cpv + err(d.SENSE_S_MAX_V_PER_T) for k, v in empties.items()}
-    emp_design = design * d.SENSE_S_MAX_V_PER_T * cpv + err(d.SENSE_S_MAX_V_PER_T)
-    # Thresholds: ON = HYSTERESIS x OFF, the two margins equal.
-    off = round(math.sqrt(occ_counts * emp_design / d.SENSE_HYSTERESIS))
+    swing = min(d.SENSE_VQ_MIN_V - d.SENSE_VOUT_MIN_V, d.SENSE_VOUT_MAX_V - d.SENSE_VQ_MAX_V)
+
+    # ADC counts from the zero, for a part of sensitivity s (V/T). What the
+    # per-cell zero leaves counts against the margin: VQ's drift, the ADC's
+    # error and the noise (one sigma: the debounce wants agreeing reads a
+    # scan apart, far longer than the sensor's 20 kHz correlation time).
+    def err(s):
+        return (d.SENSE_VQ_DRIFT_V + d.SENSE_NOISE_MTPP / d.NOISE_SIGMAS_PP * 1e-3 * s) * cpv + d.ADC_ERROR_COUNTS
+
+    def occupied(s, b=b_occ):        # the output saturates: no more than the swing
+        return min(b * s, swing) * cpv - err(s)
+
+    def empty(b, s):
+        return b * s * cpv + err(s)
+    # Thresholds for the batch's spread (dims.SENSE_S_BATCH_SPREAD): the
+    # least sensitive part must see the weakest piece, the most sensitive
+    # must not see the strongest stray field; ON = HYSTERESIS x OFF, the two
+    # margins equal.
+    typ = d.SENSE_S_TYP_V_PER_T
+    s_lo, s_hi = typ * (1 - d.SENSE_S_BATCH_SPREAD), typ * (1 + d.SENSE_S_BATCH_SPREAD)
+    off = round(math.sqrt(occupied(s_lo) * empty(design, s_hi) / d.SENSE_HYSTERESIS))
     on = round(off * d.SENSE_HYSTERESIS)
-    noise_pp = d.SENSE_NOISE_MTPP * 1e-3 * d.SENSE_S_MAX_V_PER_T * cpv
+
+    def margins(lo_s, hi_s):
+        return occupied(lo_s) / on, off / empty(design, hi_s)
+    tolerated = _bisect(lambda x: min(margins(typ * (1 - x), typ * (1 + x))) >= 1.0, 0.0, 0.99)
     # The zero's window: an empty cell at boot reads VQ (any part, any
     # temperature) moved by every neighbour mix, the noise and the ADC's error.
-    spread = (b_abs * d.SENSE_S_MAX_V_PER_T + d.SENSE_NOISE_MTPP / 2 * 1e-3 * d.SENSE_S_MAX_V_PER_T) * cpv \
-        + d.ADC_ERROR_COUNTS
+    spread = (b_abs * s_hi + d.SENSE_NOISE_MTPP / 2 * 1e-3 * s_hi) * cpv + d.ADC_ERROR_COUNTS
     win = (math.floor(d.SENSE_VQ_MIN_V * cpv - spread), math.ceil(d.SENSE_VQ_MAX_V * cpv + spread))
-    occ_v = min(b_occ * d.SENSE_S_MIN_V_PER_T, swing)
-    occ_low = (d.SENSE_VQ_MAX_V - occ_v) * cpv + d.ADC_ERROR_COUNTS   # an occupied cell read at boot
-    occ_high = (d.SENSE_VQ_MIN_V + occ_v) * cpv - d.ADC_ERROR_COUNTS
-    # Where it stops: the largest offset the worst occupied case still
-    # clears ON at, and the lift at which a typical part reads empty.
-    def occ_at(off_mm):
-        b = magnet_bz(br_weak, (off_mm + xy_tol) * MM, 0.0, far) + sum(min(x, 0.0) for x in neigh_warm)
-        return min(b * d.SENSE_S_MIN_V_PER_T, swing) * cpv - err(d.SENSE_S_MIN_V_PER_T)
-    reach = _bisect(lambda mm: occ_at(mm) >= on, 0.0, d.CELL_PITCH_MM / 2)
 
-    def occ_boot_outside(off_mm):     # an occupied cell at boot reads outside the zero's window
-        b = magnet_bz(br_weak, (off_mm + xy_tol) * MM, 0.0, far) + sum(min(x, 0.0) for x in neigh_warm)
-        v = min(b * d.SENSE_S_MIN_V_PER_T, swing) * cpv - d.ADC_ERROR_COUNTS
+    def b_occ_at(off_mm):
+        return magnet_bz(br_weak, (off_mm + xy_tol) * MM, 0.0, far) + sum(min(x, 0.0) for x in neigh_warm)
+    # Where it stops: the largest offset the weakest case still clears ON at;
+    # the largest an occupied cell at boot still reads outside the window at.
+    reach = _bisect(lambda mm: occupied(s_lo, b_occ_at(mm)) >= on, 0.0, d.CELL_PITCH_MM / 2)
+
+    def boot_outside(off_mm):
+        v = min(b_occ_at(off_mm) * s_lo, swing) * cpv - d.ADC_ERROR_COUNTS
         return d.SENSE_VQ_MAX_V * cpv - v < win[0] and d.SENSE_VQ_MIN_V * cpv + v > win[1]
-    window_reach = _bisect(occ_boot_outside, 0.0, d.CELL_PITCH_MM / 2)
-    # The same with a typical part on both sides (S typ): the margins a
-    # board built of typical parts has.
-    occ_typ = min(b_occ * d.SENSE_S_TYP_V_PER_T, swing) * cpv - err(d.SENSE_S_TYP_V_PER_T)
-    emp_typ = design * d.SENSE_S_TYP_V_PER_T * cpv + err(d.SENSE_S_TYP_V_PER_T)
-    lift = _bisect(lambda mm: magnet_bz(br_typ, 0.0, 0.0, depth + mm * MM) * d.SENSE_S_TYP_V_PER_T * cpv
-                   > off, 0.0, 100.0)
+    window_reach = _bisect(boot_outside, 0.0, d.CELL_PITCH_MM / 2)
+    # The lift at which a typical part under a typical piece reads empty.
+    lift = _bisect(lambda mm: magnet_bz(br_typ, 0.0, 0.0, depth + mm * MM) * typ * cpv > off, 0.0, 100.0)
+    m_design, m_sheet, m_typ = margins(s_lo, s_hi), margins(d.SENSE_S_MIN_V_PER_T, d.SENSE_S_MAX_V_PER_T), \
+        margins(typ, typ)
     return {"depth": depth, "grid": grid, "xy_tol": xy_tol, "br_weak": br_weak, "br_strong": br_strong,
             "own_min": own, "neighbours": neigh, "B_occ": b_occ, "empties": empties,
-            "B_empty_design": design, "swing": swing, "cpv": cpv,
-            "occ_counts": occ_counts, "emp_counts": emp_counts, "emp_design": emp_design,
-            "err_on": err(d.SENSE_S_MIN_V_PER_T), "err_off": err(d.SENSE_S_MAX_V_PER_T),
-            "ON": on, "OFF": off, "margin_on": occ_counts / on, "margin_off": off / emp_design,
-            "margin_extreme": off / emp_counts["D"], "noise_pp": noise_pp,
-            "window": win, "window_gap": min(win[0] - occ_low, occ_high - win[1]),
-            "zero_default": round(d.SENSE_VQ_TYP_V * cpv),
+            "B_empty_design": design, "swing": swing, "cpv": cpv, "s_lo": s_lo, "s_hi": s_hi,
+            "occ_counts": occupied(s_lo), "emp_counts": {k: empty(v, s_hi) for k, v in empties.items()},
+            "emp_design": empty(design, s_hi), "err_lo": err(s_lo), "err_hi": err(s_hi),
+            "ON": on, "OFF": off, "margin_on": m_design[0], "margin_off": m_design[1],
+            "margin_on_sheet": m_sheet[0], "margin_off_sheet": m_sheet[1],
+            "margin_on_typ": m_typ[0], "margin_off_typ": m_typ[1], "tolerated_spread": tolerated,
+            "margin_extreme": off / empty(empties["D"], s_hi),
+            "noise_pp": d.SENSE_NOISE_MTPP * 1e-3 * s_hi * cpv,
+            "window": win, "zero_default": round(d.SENSE_VQ_TYP_V * cpv),
             # a reading outside these is no sensor's output (a broken sensor, mux or line)
             "fault_min": math.floor(d.SENSE_VOUT_FLOOR_V * cpv - d.ADC_ERROR_COUNTS),
             "fault_max": math.ceil(d.SENSE_VOUT_TOP_V * cpv + d.ADC_ERROR_COUNTS),
-            "reach_mm": reach, "lift_mm": lift, "carry_depth": carry_depth, "window_reach_mm": window_reach,
-            "margin_on_typ": occ_typ / on, "margin_off_typ": off / emp_typ}
+            "reach_mm": reach, "lift_mm": lift, "carry_depth": carry_depth, "window_reach_mm": window_reach}
 
 
 def _bisect(ok, lo, hi):
@@ -452,13 +458,14 @@ def reed_dead_zone():
     n = 200
 
     def hx(x, px, py):
-        # B_x of a piece at (px, py) at the point (x, 0) below it: its B_rho
-        # points away from the axis there (physics.cylinder_field, mirrored)
+        # B_x of a piece (north pole down) at (px, py) at the point (x, 0)
+        # below it, where its B_rho points away from the axis
+        # (physics.cylinder_field; a south pole down reverses both blades alike)
         dx, dy = x - px, -py
         rho = math.hypot(dx, dy)
         if rho < 1e-9:
             return 0.0
-        b_rho = -ph.cylinder_field(d.MAGNET_BR_T, d.MAGNET_DIA_MM / 2 * MM, d.MAGNET_THICK_MM * MM, rho, depth)[0]
+        b_rho = ph.cylinder_field(d.MAGNET_BR_T, d.MAGNET_DIA_MM / 2 * MM, d.MAGNET_THICK_MM * MM, rho, depth)[0]
         return b_rho * dx / rho / ph.MU0
 
     def blades(px, py):

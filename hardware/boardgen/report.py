@@ -131,8 +131,8 @@ def sensor_md(fig):
     out = ["", "## Piece sensor: a linear Hall sensor (%s) at each cell's centre" % d.SENSE_PART, "",
            "The piece's %s %.0f x %.0f mm magnet (axially magnetised, the same pole down on every piece) over a "
            "%s lying flat on the top copper at the cell's centre: the sensor answers B_z, the field across its "
-           "package, which under the magnet is the field's largest component and has one sign over the whole "
-           "cell. Field: the exact solution for a uniformly magnetised cylinder (Derby & Olbert 2010, "
+           "package, which under the magnet is the field's largest component and keeps its sign while the "
+           "piece stands near the centre (the component along a flat reed changes sign there). Field: the exact solution for a uniformly magnetised cylinder (Derby & Olbert 2010, "
            "physics.cylinder_field; tested against the closed form on its axis and against stacked current loops "
            "off it). Sensor figures: TI SLIS153C (dims.py names each). ADC: %d bit over %.1f V, %.1f counts a "
            "volt; the firmware compares |reading - the cell's zero| in counts."
@@ -149,51 +149,52 @@ def sensor_md(fig):
             "| case | B_z (mT) | sensitivity corner | counts from the zero | threshold | margin |",
             "|---|---:|---|---:|---:|---:|",
             "| occupied, weakest: Br %.2f T (min, %.0f C), %.1f mm higher, %.1f mm off, 8 same-pole neighbours 4 mm "
-            "toward it | %.2f | S min %.0f mV/mT, output swing >= %.2f V | %.0f | ON %d | %.2f |"
+            "toward it | %.2f | S %.0f mV/mT (batch low), output swing >= %.2f V | %.0f | ON %d | %.2f |"
             % (sn["br_weak"], d.BOARD_T_MAX_C, d.SENSE_Z_TOL_MM, max(d.PIECE_OFFSETS_MM) + sn["xy_tol"],
-               sn["B_occ"] * 1000, d.SENSE_S_MIN_V_PER_T, sn["swing"], sn["occ_counts"], sn["ON"], sn["margin_on"]),
+               sn["B_occ"] * 1000, sn["s_lo"], sn["swing"], sn["occ_counts"], sn["ON"], sn["margin_on"]),
             "| empty, A: the 8 neighbours occupied, every pole mix, 4 mm toward it, Br %.2f T (max, %.0f C) | %.2f "
-            "| S max %.0f mV/mT | %.0f | OFF %d | %.2f |"
-            % (sn["br_strong"], d.BOARD_T_MIN_C, e["A"] * 1000, d.SENSE_S_MAX_V_PER_T, sn["emp_counts"]["A"],
+            "| S %.0f mV/mT (batch high) | %.0f | OFF %d | %.2f |"
+            % (sn["br_strong"], d.BOARD_T_MIN_C, e["A"] * 1000, sn["s_hi"], sn["emp_counts"]["A"],
                sn["OFF"], sn["OFF"] / sn["emp_counts"]["A"]),
             "| empty, B: its zero taken with the neighbours there, then any change (one flipped piece on the "
-            "board) | %.2f | S max | %.0f | OFF %d | %.2f |"
+            "board) | %.2f | batch high | %.0f | OFF %d | %.2f |"
             % (e["B"] * 1000, sn["emp_counts"]["B"], sn["OFF"], sn["OFF"] / sn["emp_counts"]["B"]),
-            "| empty, C: a piece carried %.0f mm over the tile, right over the sensor | %.2f | S max | %.0f | "
-            "OFF %d | %.2f |" % (d.PIECE_CARRY_MM, e["C"] * 1000, sn["emp_counts"]["C"], sn["OFF"],
-                                  sn["OFF"] / sn["emp_counts"]["C"]),
-            "| empty, D: B and C at once (a flipped piece carried, see below) | %.2f | S max | %.0f | OFF %d | "
-            "%.2f |" % (e["D"] * 1000, sn["emp_counts"]["D"], sn["OFF"], sn["margin_extreme"]),
+            "| empty, C: a piece carried %.0f mm over the board (a cell without a tile), right over the sensor "
+            "| %.2f | batch high | %.0f | OFF %d | %.2f |" % (d.PIECE_CARRY_MM, e["C"] * 1000, sn["emp_counts"]["C"],
+                                                           sn["OFF"], sn["OFF"] / sn["emp_counts"]["C"]),
+            "| empty, D: B and C at once | %.2f | batch high | %.0f | OFF %d | %.2f |"
+            % (e["D"] * 1000, sn["emp_counts"]["D"], sn["OFF"], sn["margin_extreme"]),
             "",
             "Counts include, against the margin, what the per-cell zero leaves: VQ's drift %.0f mV (an "
             "assumption), the ADC's %d counts (an assumption) and the noise at one sigma (%.2f mTpp / %.0f; the "
-            "debounce wants %d ms of agreeing reads): %.0f counts at S min, %.0f at S max. The noise's full "
-            "peak to peak at S max is %.0f counts; ON - OFF = %d."
+            "debounce wants %d ms of agreeing reads): %.0f counts at the batch's low sensitivity, %.0f at its "
+            "high. The noise's full peak to peak there is %.0f counts; ON - OFF = %d."
             % (d.SENSE_VQ_DRIFT_V * 1000, d.ADC_ERROR_COUNTS, d.SENSE_NOISE_MTPP, d.NOISE_SIGMAS_PP,
-               pins.DEBOUNCE_MS, sn["err_on"], sn["err_off"], sn["noise_pp"], sn["ON"] - sn["OFF"]), "",
+               pins.DEBOUNCE_MS, sn["err_lo"], sn["err_hi"], sn["noise_pp"], sn["ON"] - sn["OFF"]), "",
             "**Thresholds: occupied above %d counts (%.1f mT with a typical part), empty below %d (%.1f mT); "
-            "hysteresis %.2f.** With every data-sheet corner at once (the least sensitive part under the weakest "
-            "piece, the most sensitive under the strongest stray field) the margins are %.2f (occupied) and %.2f "
-            "(empty, A-C): no wrong state, but under the %.1f the plan asks; with typical parts %.2f and %.2f. "
-            "The corners are far apart because the VA's sensitivity spans %.0f-%.0f mV/mT over parts and "
-            "temperature, and the per-cell zero takes out the offset, not the gain. D (margin %.2f) needs a boot "
-            "with the 8 neighbours full, then all of them gone but a flipped piece, and a piece held over the "
-            "cell for the debounce's %d ms, on a part at the top of the sensitivity range: not designed for. "
-            "The bench test measures the batch's sensitivity spread (prototype-plan.md); a batch inside "
-            "+-25 %% of typical gives over %.1f both ways, with the thresholds recomputed from it (dims.py)."
+            "hysteresis %.2f.** They are set for a batch whose sensitivity lies within +-%.0f %% of the typical "
+            "%.0f mV/mT (%.0f-%.0f: an assumption the bench test checks on every part): margins %.2f "
+            "(occupied) and %.2f (empty, A-C), the plan's %.1f both ways; a board of typical parts has %.2f and "
+            "%.2f. The data sheet guarantees only %.0f-%.0f mV/mT (every part, -40..125 C): at those corners "
+            "the margins would be %.2f and %.2f, and with these thresholds no wrong state needs the batch within "
+            "+-%.0f %%. The per-cell zero takes out the offset, not the gain. D (margin %.2f) needs a boot with "
+            "the 8 neighbours full, then all of them gone but a flipped piece, and a piece held still over a "
+            "bare cell for the debounce's %d ms: not designed for."
             % (sn["ON"], sn["ON"] / cpv / d.SENSE_S_TYP_V_PER_T * 1000, sn["OFF"],
-               sn["OFF"] / cpv / d.SENSE_S_TYP_V_PER_T * 1000, d.SENSE_HYSTERESIS, sn["margin_on"],
-               sn["margin_off"], d.SENSE_MARGIN_MIN, sn["margin_on_typ"], sn["margin_off_typ"],
-               d.SENSE_S_MIN_V_PER_T, d.SENSE_S_MAX_V_PER_T, sn["margin_extreme"], pins.DEBOUNCE_MS,
-               d.SENSE_MARGIN_MIN), "",
+               sn["OFF"] / cpv / d.SENSE_S_TYP_V_PER_T * 1000, d.SENSE_HYSTERESIS, d.SENSE_S_BATCH_SPREAD * 100,
+               d.SENSE_S_TYP_V_PER_T, sn["s_lo"], sn["s_hi"], sn["margin_on"], sn["margin_off"],
+               d.SENSE_MARGIN_MIN, sn["margin_on_typ"], sn["margin_off_typ"], d.SENSE_S_MIN_V_PER_T,
+               d.SENSE_S_MAX_V_PER_T, sn["margin_on_sheet"], sn["margin_off_sheet"],
+               sn["tolerated_spread"] * 100, sn["margin_extreme"], pins.DEBOUNCE_MS), "",
             "| figure | value |", "|---|---:|",
-            "| largest offset still read occupied at the worst corner | %.1f mm |" % sn["reach_mm"],
+            "| largest offset still read occupied, the weakest case | %.1f mm |" % sn["reach_mm"],
             "| a piece reads empty (typical part) once lifted | %.1f mm |" % sn["lift_mm"],
             "| B_z from each neighbour, 4 mm toward the sensor (orthogonal / diagonal) | %.3f / %.3f mT |"
             % (min(sn["neighbours"]) * 1000, max(sn["neighbours"]) * 1000),
             "| the zero's window (an empty cell at boot: VQ %.2f-%.2f V, every neighbour mix, noise, ADC) | "
             "%d-%d counts |" % (d.SENSE_VQ_MIN_V, d.SENSE_VQ_MAX_V, sn["window"][0], sn["window"][1]),
-            "| an occupied cell at boot reads outside it up to (worst corner) | %.1f mm off |" % sn["window_reach_mm"],
+            "| an occupied cell at boot reads outside it up to (the weakest case) | %.1f mm off |"
+            % sn["window_reach_mm"],
             "| no sensor's output: below / above (a fault, not a field) | %d / %d counts |"
             % (sn["fault_min"], sn["fault_max"]),
             "", "### The scan (one rank powered, its 8:1 mux onto the ADC)", "",
@@ -220,7 +221,7 @@ def sensor_md(fig):
             "", "### Alternatives", "",
             "| sensor | what it gives | why not here |", "|---|---|---|",
             "| **DRV5053VA** (chosen) | analog, -90 mV/mT, 2.5-38 V, ton 35/50 us, 2.7-3.6 mA | powered a rank at a "
-            "time it reads 64 cells in %.1f ms; its wide gain spread is what the margins above pay for |"
+            "time it reads 64 cells in %.1f ms; its wide guaranteed gain spread is why the batch is checked |"
             % (sc["scan_us"] / 1000),
             "| DRV5055A1 | analog, ratiometric (VQ = VCC/2), tighter sensitivity (recalled, not read for this "
             "design) | a power-on time of the order of 100-200 us and twice the supply current (recalled, not "
@@ -240,11 +241,12 @@ def sensor_md(fig):
                            d.REED_TEST_COIL_MM), "",
             "| piece off the centre | left blade (A) | right blade (A) | across the gap (A) |", "|---|---:|---:|---:|"]
     for mm, way, left, right, total in rd["rows"]:
-        out.append("| %g mm %s the reed | %.1f | %.1f | %.1f |" % (mm, way, left, right, total + 0.0))
+        where = "centred" if mm == 0 else "%g mm %s the reed" % (mm, way)
+        out.append("| %s | %.1f | %.1f | %.1f |" % (where, left, right, total if abs(total) >= 0.05 else 0.0))
     out += ["", "Across the reed the gap sees nothing at any offset; along it, only a piece a few mm off gives "
             "the gap some of what it needs. With one end under the magnet the gap would see %.1f A: the reed "
             "works only turned and shifted, which the 27.94 mm lead pitch and the coil's keep-out forbid."
-            % rd["end_under"]]
+            % abs(rd["end_under"])]
     return out
 
 
