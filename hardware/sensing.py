@@ -16,8 +16,8 @@ generated/figures.md shows where each number comes from.
 SENSE_ADC_BITS = 12
 SENSE_ON_COUNTS = 569  # 5.1 mT with a typical part
 SENSE_OFF_COUNTS = 474  # 4.2 mT
-SENSE_ZERO_MIN = 876  # the zero's window, absolute counts
-SENSE_ZERO_MAX = 1668
+SENSE_ZERO_MIN = 844  # the zero's window, absolute counts
+SENSE_ZERO_MAX = 1701
 SENSE_ZERO_DEFAULT = 1266  # VQ typ 1.02 V
 SENSE_MIN_COUNTS = 112  # below: no sensor's output (0.10 V, a saturated output's floor, assumed)
 SENSE_MAX_COUNTS = 2495  # above: no sensor's output (2.0 V, the output's top)

@@ -239,8 +239,11 @@ def unselected(c):
 
 # -- the piece sensor ---------------------------------------------------------
 
-# The eight neighbours, in cells (file, rank) from the sensor's cell.
-NEIGHBOURS = tuple((i, j) for j in (-1, 0, 1) for i in (-1, 0, 1) if (i, j) != (0, 0))
+# The other cells of the board, in cells (file, rank) from a sensor at d4 (a
+# central cell: the most cells near it), nearest first; the first eight are
+# its neighbours.
+OTHER_CELLS = tuple(sorted(((i, j) for j in range(-3, 5) for i in range(-3, 5) if (i, j) != (0, 0)),
+                           key=lambda c: (math.hypot(*c), c)))
 # The eight directions a piece may stand off its cell's centre (E, NE, N, ... SE).
 DIRECTIONS = tuple((round(math.cos(k * math.pi / 4), 12), round(math.sin(k * math.pi / 4), 12))
                    for k in range(8))
@@ -267,12 +270,13 @@ def sensor_depth():
     return (stack()["magnet_bottom"] - stack()["hall"]) * MM
 
 
-def neighbour_fields(br, depth, toward_mm):
-    """B_z at a cell's sensor from a normally assembled piece on each of the
-    eight neighbours, each stood toward_mm off its own centre toward the
-    sensor (their return field: negative)."""
+def neighbour_fields(br, depth, toward_mm, pieces):
+    """B_z at a cell's sensor from the other pieces, normally assembled, on
+    the cells nearest it (pieces - 1 of them: the game has no more), each
+    stood toward_mm off its own centre toward the sensor; the first eight
+    are the neighbours' (their return field: negative)."""
     out = []
-    for i, j in NEIGHBOURS:
+    for i, j in OTHER_CELLS[:pieces - 1]:
         dist = math.hypot(i, j) * d.CELL_PITCH_MM - toward_mm
         out.append(magnet_bz(br, dist * MM, 0.0, depth))
     return out
@@ -326,13 +330,18 @@ def sensor():
     # toward it at their strongest.
     worst_off = max(d.PIECE_OFFSETS_MM) + xy_tol
     own = min(magnet_bz(br_weak, worst_off * MM, 0.0, far), magnet_bz(br_weak, worst_off * MM, 0.0, depth))
-    br_strong_warm = _br(d.MAGNET_BR_MAX_T, d.BOARD_T_MAX_C)     # the same board, the same warmth
-    neigh_warm = [min(a, b) for a, b in zip(neighbour_fields(br_strong_warm, near, max(d.PIECE_OFFSETS_MM)),
-                                            neighbour_fields(br_strong_warm, far, max(d.PIECE_OFFSETS_MM)))]
+    from .bom import game_counts                                # (bom reads the engine)
+    pieces = game_counts()["pieces"]
+    toward = max(d.PIECE_OFFSETS_MM)
+
+    def others(br):                                             # the strongest of the two heights
+        return [min(a, b) for a, b in zip(neighbour_fields(br, near, toward, pieces),
+                                          neighbour_fields(br, far, toward, pieces))]
+    neigh_warm = others(_br(d.MAGNET_BR_MAX_T, d.BOARD_T_MAX_C))  # the same board, the same warmth
     b_occ = own + sum(min(b, 0.0) for b in neigh_warm)
-    neigh = [min(a, b) for a, b in zip(neighbour_fields(br_strong, near, max(d.PIECE_OFFSETS_MM)),
-                                       neighbour_fields(br_strong, far, max(d.PIECE_OFFSETS_MM)))]
-    # Empty, at its strongest: (A) the neighbours in every pole mix against a
+    neigh = others(br_strong)
+    # Empty, at its strongest: (A) the other pieces (the 8 neighbours full,
+    # the rest on the next nearest cells) in every pole mix against a
     # zero taken with them away; (B) the zero taken with them present, then
     # any change, at most one flipped piece on the board; (C) a piece carried
     # PIECE_CARRY_MM over the board's surface (a cell without a tile: the
@@ -393,7 +402,8 @@ def sensor():
     m_design, m_sheet, m_typ = margins(s_lo, s_hi), margins(d.SENSE_S_MIN_V_PER_T, d.SENSE_S_MAX_V_PER_T), \
         margins(typ, typ)
     return {"depth": depth, "grid": grid, "xy_tol": xy_tol, "br_weak": br_weak, "br_strong": br_strong,
-            "own_min": own, "neighbours": neigh, "B_occ": b_occ, "empties": empties,
+            "own_min": own, "neighbours": neigh[:8], "others": neigh, "pieces": pieces,
+            "B_occ": b_occ, "empties": empties,
             "B_empty_design": design, "swing": swing, "cpv": cpv, "s_lo": s_lo, "s_hi": s_hi,
             "occ_counts": occupied(s_lo), "emp_counts": {k: empty(v, s_hi) for k, v in empties.items()},
             "emp_design": empty(design, s_hi), "err_lo": err(s_lo), "err_hi": err(s_hi),

@@ -148,15 +148,15 @@ def sensor_md(fig):
     out += ["", "### Worst cases and thresholds", "",
             "| case | B_z (mT) | sensitivity corner | counts from the zero | threshold | margin |",
             "|---|---:|---|---:|---:|---:|",
-            "| occupied, weakest: Br %.2f T (min, %.0f C), %.1f mm higher, %.1f mm off, 8 same-pole neighbours 4 mm "
-            "toward it | %.2f | S %.0f mV/mT (batch low), output swing >= %.2f V | %.0f | ON %d | %.2f |"
+            "| occupied, weakest: Br %.2f T (min, %.0f C), %.1f mm higher, %.1f mm off, the other pieces (same "
+            "pole) on the nearest cells 4 mm toward it | %.2f | S %.0f mV/mT (batch low), output swing >= %.2f V | %.0f | ON %d | %.2f |"
             % (sn["br_weak"], d.BOARD_T_MAX_C, d.SENSE_Z_TOL_MM, max(d.PIECE_OFFSETS_MM) + sn["xy_tol"],
                sn["B_occ"] * 1000, sn["s_lo"], sn["swing"], sn["occ_counts"], sn["ON"], sn["margin_on"]),
-            "| empty, A: the 8 neighbours occupied, every pole mix, 4 mm toward it, Br %.2f T (max, %.0f C) | %.2f "
-            "| S %.0f mV/mT (batch high) | %.0f | OFF %d | %.2f |"
-            % (sn["br_strong"], d.BOARD_T_MIN_C, e["A"] * 1000, sn["s_hi"], sn["emp_counts"]["A"],
-               sn["OFF"], sn["OFF"] / sn["emp_counts"]["A"]),
-            "| empty, B: its zero taken with the neighbours there, then any change (one flipped piece on the "
+            "| empty, A: the other %d pieces on the nearest cells (the 8 neighbours and %d more), every pole mix, "
+            "4 mm toward it, Br %.2f T (max, %.0f C) | %.2f | S %.0f mV/mT (batch high) | %.0f | OFF %d | %.2f |"
+            % (sn["pieces"] - 1, sn["pieces"] - 9, sn["br_strong"], d.BOARD_T_MIN_C, e["A"] * 1000, sn["s_hi"],
+               sn["emp_counts"]["A"], sn["OFF"], sn["OFF"] / sn["emp_counts"]["A"]),
+            "| empty, B: its zero taken with those pieces there, then any change (one flipped piece on the "
             "board) | %.2f | batch high | %.0f | OFF %d | %.2f |"
             % (e["B"] * 1000, sn["emp_counts"]["B"], sn["OFF"], sn["OFF"] / sn["emp_counts"]["B"]),
             "| empty, C: a piece carried %.0f mm over the board (a cell without a tile), right over the sensor "
@@ -178,7 +178,7 @@ def sensor_md(fig):
             "%.2f. The data sheet guarantees only %.0f-%.0f mV/mT (every part, -40..125 C): at those corners "
             "the margins would be %.2f and %.2f, and with these thresholds no wrong state needs the batch within "
             "+-%.0f %%. The per-cell zero takes out the offset, not the gain. D (margin %.2f) needs a boot with "
-            "the 8 neighbours full, then all of them gone but a flipped piece, and a piece held still over a "
+            "the nearest cells full, then all of them gone but a flipped piece, and a piece held still over a "
             "bare cell for the debounce's %d ms: not designed for."
             % (sn["ON"], sn["ON"] / cpv / d.SENSE_S_TYP_V_PER_T * 1000, sn["OFF"],
                sn["OFF"] / cpv / d.SENSE_S_TYP_V_PER_T * 1000, d.SENSE_HYSTERESIS, d.SENSE_S_BATCH_SPREAD * 100,
