@@ -680,6 +680,10 @@ def test_the_field_map_is_read_occupied_at_every_offset_and_direction(sense):
     weakest_map = min(abs(v) for v in sn["grid"].values())
     assert weakest_map > sn["B_occ"]                  # the worst case bounds every map point
     assert sn["reach_mm"] >= max(d.PIECE_OFFSETS_MM)  # the weakest case still reads 4 mm off as occupied
+    # the bench test's gain field: the raised piece gives it, inside the linear range
+    from boardgen.figures import magnet_bz
+    got = magnet_bz(d.MAGNET_BR_T, 0.0, 0.0, sn["depth"] + sn["cal_lift_mm"] * 1e-3)
+    assert got == pytest.approx(d.SENSE_CAL_MT * 1e-3, rel=1e-6) and d.SENSE_CAL_MT < d.SENSE_BSAT_MT
 
 
 def test_the_thresholds_keep_their_margin_over_the_batch_and_typical_parts(sense):

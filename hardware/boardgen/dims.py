@@ -60,6 +60,7 @@ SENSE_VOUT_MAX_V = 1.80
 SENSE_VOUT_TOP_V = 2.0      # "0- to 2-V analog output" (section 3): no healthy output above it
 SENSE_VOUT_FLOOR_V = 0.10   # ASSUMPTION: a saturated output stays above half its 0.2 V bound (the
                             # data sheet bounds it from above only); the bench test saturates each part
+SENSE_CAL_MT = 5.0          # the bench test's gain measurement: a field well inside +-BSAT
 SENSE_BSAT_MT = 9.0         # VA's input saturation field, typ, 6.7
 SENSE_S_BATCH_SPREAD = 0.20 # ASSUMPTION: the batch's |S| within +-20 % of typical at 15-45 C. The
                             # limits above span 45-140 mV/mT over every part and -40..125 C (the

@@ -399,6 +399,9 @@ def sensor():
     window_reach = _bisect(boot_outside, 0.0, d.CELL_PITCH_MM / 2)
     # The lift at which a typical part under a typical piece reads empty.
     lift = _bisect(lambda mm: magnet_bz(br_typ, 0.0, 0.0, depth + mm * MM) * typ * cpv > off, 0.0, 100.0)
+    # A field inside the sensor's linear range for the bench test's gain
+    # measurement: a typical piece raised this far gives SENSE_CAL_MT.
+    cal_lift = _bisect(lambda mm: magnet_bz(br_typ, 0.0, 0.0, depth + mm * MM) > d.SENSE_CAL_MT * 1e-3, 0.0, 100.0)
     m_design, m_sheet, m_typ = margins(s_lo, s_hi), margins(d.SENSE_S_MIN_V_PER_T, d.SENSE_S_MAX_V_PER_T), \
         margins(typ, typ)
     return {"depth": depth, "grid": grid, "xy_tol": xy_tol, "br_weak": br_weak, "br_strong": br_strong,
@@ -416,7 +419,7 @@ def sensor():
             # a reading outside these is no sensor's output (a broken sensor, mux or line)
             "fault_min": math.floor(d.SENSE_VOUT_FLOOR_V * cpv - d.ADC_ERROR_COUNTS),
             "fault_max": math.ceil(d.SENSE_VOUT_TOP_V * cpv + d.ADC_ERROR_COUNTS),
-            "reach_mm": reach, "lift_mm": lift, "carry_depth": carry_depth, "window_reach_mm": window_reach}
+            "reach_mm": reach, "lift_mm": lift, "cal_lift_mm": cal_lift, "carry_depth": carry_depth, "window_reach_mm": window_reach}
 
 
 def _bisect(ok, lo, hi):

@@ -189,6 +189,8 @@ def sensor_md(fig):
             "| figure | value |", "|---|---:|",
             "| largest offset still read occupied, the weakest case | %.1f mm |" % sn["reach_mm"],
             "| a piece reads empty (typical part) once lifted | %.1f mm |" % sn["lift_mm"],
+            "| a typical piece raised this far gives %.1f mT (inside +-BSAT %.0f mT: the bench test's gain) "
+            "| %.1f mm |" % (d.SENSE_CAL_MT, d.SENSE_BSAT_MT, sn["cal_lift_mm"]),
             "| B_z from each neighbour, 4 mm toward the sensor (orthogonal / diagonal) | %.3f / %.3f mT |"
             % (min(sn["neighbours"]) * 1000, max(sn["neighbours"]) * 1000),
             "| the zero's window (an empty cell at boot: VQ %.2f-%.2f V, every neighbour mix, noise, ADC) | "
