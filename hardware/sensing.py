@@ -22,5 +22,5 @@ SENSE_ZERO_DEFAULT = 1266  # VQ typ 1.02 V
 SENSE_MIN_COUNTS = 112  # below: no sensor's output (0.10 V, a saturated output's floor, assumed)
 SENSE_MAX_COUNTS = 2495  # above: no sensor's output (2.0 V, the output's top)
 SENSE_POWER_US = 70  # after powering a rank: its switch, then the sensors' ton
-SENSE_SETTLE_US = 9  # after a mux address change
+SENSE_SETTLE_US = 5  # after a mux address change
 SENSE_SAMPLES = 1  # ADC samples averaged per cell

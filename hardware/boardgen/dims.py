@@ -101,11 +101,14 @@ ADC_ERROR_COUNTS = 12       # ASSUMPTION: what the per-cell zero does not take o
 NOISE_SIGMAS_PP = 6.0       # a Gaussian noise's peak to peak spans about 6 sigma (how TI quotes
                             # BN); the debounce wants DEBOUNCE_MS of agreeing reads, so the noise
                             # enters the margins at 1 sigma, not at its peak
-SENSE_MUX_RON_OHM = 500.0   # ASSUMPTION until hw names the mux: the 74HC4051 class's on-resistance
-                            # at 3.3 V is a few hundred Ohm (TMUX1208: a few Ohm): the larger bounds settling
+SENSE_MUX = "TMUX1208"      # each rank's 8:1 mux (the schematic's choice)
+SENSE_MUX_RON_OHM = 17.0    # TMUX1208 on-resistance at VDD 3.3 V: 9 typ, 15 max to 85 C, 17 max to
+                            # 125 C (SCDS389C, 7.6); a 74HC4051 would be hundreds of Ohm: recompute
 SENSE_LINE_C_F = 450e-12    # ASSUMPTION: the shared analog line: 1.3 m of ribbon (about 50 pF/m),
-                            # 8 muxes' common-pin capacitance (about 40 pF each) and the ADC pin
-SENSE_SWITCH_RISE_US = 20.0 # ASSUMPTION: the rank's high-side switch turning on into 8 x 0.1 uF
+                            # 8 muxes' drain capacitance (up to about 45 pF each: not read from the
+                            # TMUX1208 data sheet) and the ADC pin; the bench test measures settling
+SENSE_SWITCH_RISE_US = 20.0 # ASSUMPTION: the rank's high-side switch turning on into its sensors'
+                            # bypass capacitors (the schematic's P-MOSFET: well under this)
 SENSE_SAMPLES = 1           # ADC samples averaged per cell per scan
 LED_FRAME_US = 64 * 30.0 + 280.0  # 64 WS2812B x 24 bits x 1.25 us, then the >= 280 us reset
 SCAN_TARGET_HZ = 500.0      # full scans per second while the tiles are read (the firmware's)

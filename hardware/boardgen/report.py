@@ -204,10 +204,10 @@ def sensor_md(fig):
             "| rank power to valid output | %.0f us -> SENSE_POWER_US %d | switch rise %.0f us (assumed) + ton "
             "max %.0f us |" % (sc["power_us"], sc["POWER_US"], d.SENSE_SWITCH_RISE_US, d.SENSE_TON_US),
             "| mux change to 1/2 LSB | %.1f us -> SENSE_SETTLE_US %d (x2) | slew %.1f us (%.1f V into %.0f pF at "
-            "%.0f uA) + %.1f tau (%.0f Ohm x %.0f pF) |"
+            "%.0f uA) + %.1f tau (%s %.0f Ohm x %.0f pF) |"
             % (sc["settle_us"], sc["SETTLE_US"], sc["slew_us"], d.SENSE_VOUT_MAX_V - d.SENSE_VOUT_MIN_V,
                d.SENSE_LINE_C_F * 1e12, d.SENSE_SOURCE_UA, (sc["settle_us"] - sc["slew_us"]) / sc["tau_us"],
-               d.SENSE_MUX_RON_OHM, d.SENSE_LINE_C_F * 1e12),
+               d.SENSE_MUX, d.SENSE_MUX_RON_OHM, d.SENSE_LINE_C_F * 1e12),
             "| the line's capacitance on the sensor's output | %.0f pF (stable below %.0f nF) | SLIS153C 7.3.4 |"
             % (d.SENSE_LINE_C_F * 1e12, d.SENSE_C_LOAD_MAX_F * 1e9),
             "| one rank: power, 8 reads of %d sample(s), 7 mux changes | %.0f us | RP2040 ADC %.0f us a sample |"
