@@ -703,6 +703,25 @@ def test_the_thresholds_keep_their_margin_over_the_batch_and_typical_parts(sense
     assert sn["ON"] - sn["OFF"] > sn["noise_pp"] / d.NOISE_SIGMAS_PP
 
 
+def test_the_pole_mix_extremes_match_every_arrangement():
+    # each other cell empty, a normal piece (b) or the one flipped piece (-b);
+    # a carried piece normal (+c) or flipped (-c, then no flipped neighbour)
+    import itertools
+    from boardgen.figures import _extremes
+    bs, c = [-0.3, -0.2, 0.05, -0.1], 0.7
+    seen, seen_c = [], []
+    for states in itertools.product((0, 1, -1), repeat=len(bs)):
+        flips = states.count(-1)
+        total = sum(s * b for s, b in zip(states, bs))
+        if flips <= 1:
+            seen.append(total)
+            seen_c += [total, total + c]
+        if flips == 0:
+            seen_c.append(total - c)
+    assert _extremes(bs) == pytest.approx((min(seen), max(seen)))
+    assert _extremes(bs, c) == pytest.approx((min(seen_c), max(seen_c)))
+
+
 def test_a_neighbour_s_return_field_opposes_the_piece_and_is_small(sense):
     sn, _sc, _r = sense
     assert all(b < 0 for b in sn["neighbours"])
