@@ -264,6 +264,13 @@ def magnet_bz(br, dx, dy, depth):
                              math.hypot(dx, dy), depth)[1]
 
 
+def reed_depth():
+    """The magnet's underside over the reed's axis (m): the reed this sensor
+    replaced, flat on the bottom side (reed_dead_zone; mech/fit.py while a
+    board still carries reeds)."""
+    return (stack()["magnet_bottom"] - stack()["reed"]) * MM
+
+
 def sensor_depth():
     """The magnet's underside over the Hall element (m): the element sits
     SENSE_HALL_Z_MM over the top copper the SOT-23 is soldered to."""
@@ -465,8 +472,7 @@ def reed_dead_zone():
     reed) vanishes. Computed along the glass (the leads past it add to both
     blades alike) on the bottom side, the piece centred and off along the
     reed and across it, against the ampere-turns the reed needs."""
-    z = stack()
-    depth = (z["magnet_bottom"] - z["reed"]) * MM
+    depth = reed_depth()
     half = d.REED_GLASS_LEN_MM / 2 * MM
     n = 200
 

@@ -11,7 +11,7 @@ import math
 from collections import namedtuple
 
 from .. import dims as d
-from ..figures import magnet_and_reed
+from ..figures import reed_depth, sensor_depth
 from . import layout as lay
 
 Check = namedtuple("Check", "name value limit ok note")
@@ -39,12 +39,15 @@ def tag_and_magnet(layout, measured):
                       "the tile's recess and the panel as built, against figures.stack(): the field at the "
                       "tag is computed there"))
     magnet_bottom = layout.panel_bottom + measured["panel"] + d.TILE_MM + measured["floor"]
-    want = magnet_and_reed()["distance"] * 1000
     for ref, fp, side, _x, _y, sensing in layout.sensors():
         got = magnet_bottom - layout.sensor_z(side, sensing)
+        reed = "Reed" in fp                 # a board laid out before the Hall sensor replaced it
+        want = (reed_depth() if reed else sensor_depth()) * 1000
         checks.append(_eq("magnet over sensor %s" % ref, got, want,
-                          "%s on the %s side: the piece's pocket as built, against the reed's field's "
-                          "distance (figures.magnet_and_reed)" % (fp.split(":")[-1], "bottom" if side == "B" else "top")))
+                          "%s on the %s side: the piece's pocket as built, against the distance the "
+                          "physics computes the field at (figures.%s)" % (fp.split(":")[-1], "bottom" if side == "B"
+                                                                           else "top", "reed_depth" if reed
+                                                                           else "sensor_depth")))
     return checks
 
 
