@@ -93,8 +93,10 @@ SWITCH_I_MAX_A = 0.47     # ADG1608: up to 470 mA continuous
 MFRC522_TX_TYP_A = 0.060  # MFRC522 data sheet: IDD(TVDD) typ 60 mA
 MFRC522_TX_MAX_A = 0.100  # max 100 mA
 MFRC522_TX_ROUT_OHM = 5.0 # TX1/TX2 driver output resistance: MFRC522 data sheet (rev. 3.9,
-                          # static characteristics of TX1/TX2: VOH/VOL within 0.4 V of the
-                          # rails at 80 mA with CWGsP/CWGsN at their maximum): 0.4 V / 80 mA
+                          # section 14 characteristics, pins TX1/TX2: VOH/VOL within 0.4 V of
+                          # the rails at 80 mA with CWGsP/CWGsN at their maximum): 0.4 V /
+                          # 80 mA. As recalled: the search tool could not reach that table;
+                          # check it. The interlock's margin does not hang on it (47 Ohm beside)
 # The readers' interlock (issue 37 M10), decided by simulation (rfsim.py):
 # a resistor in each TX line, between the TX pin and L0. With the switch open
 # the drivers see L0 in series with the node capacitance near resonance (a few
@@ -109,13 +111,14 @@ TX_SERIES_OHM = 47.0      # E24, 0603 thick film, one per TX line
 # field and the drivers' current stay inside their limits at either end.
 L_MARGIN = 0.15
 C1_RETUNE_MAX_F = 10e-9   # the largest 0603 C0G 50 V part (orderable.C0G_MAX_F)
-# The RX pin's input (m6): MFRC522 data sheet (rev. 3.9), RX input
-# characteristics: the pin's signal must stay inside 0..AVDD around VMID
-# (the receiver clips beyond); the minimum dynamic input for the receiver to
-# see the tag's load modulation is far below the carrier (mV), so the design
-# limit is the carrier itself: peak-to-peak at RX at most AVDD and at least
-# RX_MIN_VPP so the receiver runs in its linear range (AN1445's receive
-# circuit, R1/R2 divider from the EMC filter's output).
+# The RX pin's carrier (m6). The RX divider (R1 1 k, R2 2.2 k to VMID, CRX
+# 1 nF from the EMC filter's output: AN1445's receive circuit) sets it. The
+# pin's signal must stay inside 0..AVDD around VMID (1.65 V), so at most
+# AVDD peak-to-peak (MFRC522 data sheet rev. 3.9, pin RX: input voltage
+# range; its absolute maximum is -0.5 V..VDDA+0.5 V); RX_MIN_VPP is a design
+# floor so the tag's load modulation (a few per cent of the carrier) stays
+# well above the receiver's mV-level minimum input. The data sheet's RX
+# table could not be reached by the search tool: check both against it.
 RX_MAX_VPP = 3.3
 RX_MIN_VPP = 0.5
 CD4067_RON_OHM = 70.0     # TI SCHS209: CD74HC4067 typ at 4.5 V (160 max)

@@ -244,7 +244,10 @@ def rf_section(fig, sim):
             "the node capacitance (%s fitted + CD(off)): %+.1f Ohm of reactance a side, near series "
             "resonance. The firmware keeps the field off across every switch change; the hardware must "
             "hold even when it does not. Simulated with the field on, worst TVDD current over any carrier "
-            "period / the drivers' peak current (limit: %.0f mA, MFRC522 ITVDD max):"
+            "period / the drivers' peak current (limit: %.0f mA, MFRC522 ITVDD max). It is the same "
+            "for every coil: with every channel off no coil is in the circuit (the glitch runs open coil "
+            "h's switches with the field on and close them again; the break-before-make instant of an "
+            "address change, tens of ns, lies inside the 1 us case):"
             % (_pf(sum(e24(c["C_node"]))), cf["x_ohm"], d.MFRC522_TX_MAX_A * 1000), "",
             "| switch open | with %.0f Ohm | without (0 Ohm) |" % d.TX_SERIES_OHM, "|---|---:|---:|",
             "| EN low, steady (for ever) | %.1f mA / %.0f mA peak | %.1f mA / %.0f mA peak |" % (
