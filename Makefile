@@ -30,7 +30,7 @@ web: $(STAMP)  ## build/web/: your board in the browser (Web Serial, online play
 
 # A worker a core, up to 4 (pytest-xdist), a test file each at a time: the
 # emulated Pico's long games run beside the short files (tests/conftest.py).
-test: $(STAMP) system $(KSTAMP)  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium, mosquitto, KiCad
+test: $(STAMP) system $(KSTAMP)  ## every test: CPython, MicroPython unix port, mpy-cross, mypy, chromium, mosquitto, KiCad, ngspice
 	$(VPY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 # System parts the tests need, from Debian's packages: chromium (Playwright
@@ -38,10 +38,12 @@ test: $(STAMP) system $(KSTAMP)  ## every test: CPython, MicroPython unix port, 
 # (the online tests' broker, tools/mosquitto/local.conf) and KiCad 6 with its
 # footprints (pcbnew is a module of Debian's python3 only, not of .venv's).
 # python3-venv makes .venv-kicad (below) and librsvg2-bin turns PcbDraw's
-# pictures into PNG. What is missing comes with apt-get, one update, when
-# root; else the tests that need it skip, saying why.
+# pictures into PNG; ngspice simulates each reader coil's RF chain
+# (hardware/boardgen/rfsim.py, for `make hardware`). What is missing comes
+# with apt-get, one update, when root; else the tests that need it skip,
+# saying why.
 SYSPY := /usr/bin/python3
-system:  ## chromium, mosquitto and KiCad for the tests (apt-get when root; else their tests skip, saying why)
+system:  ## chromium, mosquitto, KiCad and ngspice for the tests (apt-get when root; else their tests skip, saying why)
 	@chromium=; rest=; \
 	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || chromium=chromium; \
 	test -x /usr/sbin/mosquitto || rest="mosquitto"; \
@@ -49,6 +51,7 @@ system:  ## chromium, mosquitto and KiCad for the tests (apt-get when root; else
 	  || rest="$$rest kicad kicad-footprints"; \
 	$(SYSPY) -c "import ensurepip" 2>/dev/null || rest="$$rest python3-venv"; \
 	command -v rsvg-convert >/dev/null || rest="$$rest librsvg2-bin"; \
+	command -v ngspice >/dev/null || rest="$$rest ngspice"; \
 	if [ -n "$$chromium$$rest" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -q; then \
 	    { [ -z "$$chromium" ] || apt-get install -y -q chromium; } \
@@ -101,7 +104,7 @@ bench-online: $(STAMP) system  ## many games at once through one mosquitto on lo
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
 
-hardware: $(STAMP)  ## regenerate hardware/generated/*, hardware/power.py and sensing.py (SKiDL netlist + ERC, BOM, figures, drawings)
+hardware: $(STAMP) system  ## regenerate hardware/generated/*, hardware/power.py and sensing.py (SKiDL netlist + ERC, BOM, figures, ngspice RF simulation, drawings)
 	$(VPY) tools/hardware.py build
 
 uf2: $(STAMP)  ## build/vortex-pico-VERSION.uf2: MicroPython and the game, one file to drop on a Pico

@@ -26,11 +26,15 @@ def _generate():
     logging.disable(logging.WARNING)   # SKiDL's notes on missing KiCad libraries
     try:
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            from boardgen import rfsim
             from boardgen.build import generate
+            if not rfsim.available():
+                raise cli.Failure("ngspice is not installed: run `make system` (Debian package ngspice); "
+                                  "figures.md carries the RF chain's simulation")
             files, (errors, _warnings) = generate()
     except ImportError as e:
         raise cli.Failure("%s: run `make hardware` (it sets up .venv with SKiDL)" % e)
-    except ValueError as e:                   # a malformed generated/feeds.csv
+    except (ValueError, RuntimeError) as e:   # a malformed generated/feeds.csv; ngspice failing (SimError)
         raise cli.Failure(str(e))
     if errors:
         raise cli.Failure("the schematic's ERC found %d error(s)" % errors)

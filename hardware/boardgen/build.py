@@ -2,7 +2,7 @@
 tools/hardware.py writes and what the staleness test compares."""
 import os
 
-from . import bom, drawings, report, schematic
+from . import bom, drawings, report, rfsim, schematic
 from .figures import figures
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # hardware/
@@ -15,8 +15,11 @@ BOARD_COUNT = {"controller": 1, "rank": schematic.RANK_BOARDS}
 
 def generate():
     """{path relative to hardware/: text}, and the ERC's (errors, warnings)
-    summed over the boards."""
+    summed over the boards. figures.md carries the RF chain's simulation
+    when ngspice is installed (tools/hardware.py build refuses to write
+    without it)."""
     fig = figures()
+    sim = rfsim.simulate(fig["coil"]) if rfsim.available() else None
     files, errors, warnings, boards = {}, 0, 0, []
     for board in schematic.BOARDS:
         circuit = schematic.build(board)
@@ -27,7 +30,7 @@ def generate():
     rows = bom.rows(boards, bom.board_sizes(os.path.join(HERE, "generated")))
     files.update({
         "generated/bom.csv": bom.csv_text(rows),
-        "generated/figures.md": report.figures_md(fig, bom.total(rows)),
+        "generated/figures.md": report.figures_md(fig, bom.total(rows), sim=sim),
         "generated/stackup.svg": drawings.stackup(fig),
         "generated/blocks.svg": drawings.blocks(),
         "power.py": report.power_py(fig),

@@ -148,12 +148,51 @@ READER_X_MM = 298.0       # the switches' position along the rank board (in its
 FEED_EXTRA_MM = 12.0      # from the switch to the pair's run, and into the coil
 FEED_TRACE_MM = 0.3       # the pair's traces and gap, on one layer, no plane under
 FEED_GAP_MM = 0.3
-SWITCH_C_ON_F = 40e-12    # what the on switch adds to ground at the node (order
-                          # of an 8:1 mux's on-capacitance; the prototype measures it)
-SWITCH_C_OFF_F = 15e-12   # an off channel's source capacitance (same caveat)
+# The ADG1608's capacitances to ground (M9), at +-5 V (the TPS60403 supply).
+# ADG1608/ADG1609 data sheet, Rev. A, Table 1 ("+-5 V dual supply", dynamic
+# characteristics, 25 C, f = 1 MHz): CS (Off), CD (Off) and CD, CS (On) of the
+# 8:1 part. NOT re-read for this revision: the search tool could not reach
+# Table 1 (only the first page and page 10 of the data sheet); these are the
+# figures as recalled for the ADG1608 (an 8:1 mux of this class: ~100 pF at
+# its drain, as the review says). Check them against Table 1 before the
+# order; the simulation (rfsim.py) reports the field and the open-switch
+# current with them +-30 % (SWITCH_C_SPREAD).
+SWITCH_C_ON_F = 125e-12   # CD, CS (On): the on channel, drain and source together, to ground
+SWITCH_C_D_OFF_F = 85e-12 # CD (Off): the drain with every channel off (EN low)
+SWITCH_C_OFF_F = 14e-12   # CS (Off): one off channel's source
+SWITCH_C_SPREAD = 0.30    # the sensitivity run: each capacitance +-30 %
 SWITCH_I_MAX_A = 0.47     # ADG1608: up to 470 mA continuous
 MFRC522_TX_TYP_A = 0.060  # MFRC522 data sheet: IDD(TVDD) typ 60 mA
 MFRC522_TX_MAX_A = 0.100  # max 100 mA
+MFRC522_TX_ROUT_OHM = 5.0 # TX1/TX2 driver output resistance: MFRC522 data sheet (rev. 3.9,
+                          # section 14 characteristics, pins TX1/TX2: VOH/VOL within 0.4 V of
+                          # the rails at 80 mA with CWGsP/CWGsN at their maximum): 0.4 V /
+                          # 80 mA. As recalled: the search tool could not reach that table;
+                          # check it. The interlock's margin does not hang on it (47 Ohm beside)
+# The readers' interlock (issue 37 M10), decided by simulation (rfsim.py):
+# a resistor in each TX line, between the TX pin and L0. With the switch open
+# the drivers see L0 in series with the node capacitance near resonance (a few
+# Ohm): this resistor bounds that current whatever the enable does, for any
+# time, without firmware or a gated supply; in the match it sits beside a
+# ~300 Ohm half-port and sets the drive level, so the match's branch
+# reactance can leave C1 room (M8) at a small cost in power (figures.md).
+TX_SERIES_OHM = 47.0      # E24, 0603 thick film, one per TX line
+# The matching's margin (M8): the coil's real inductance may be +-15 % off the
+# formula's; every coil's C1 must retune it with one 0603 C0G part (the second
+# position stays free for a trim), and with the nominal parts fitted the
+# field and the drivers' current stay inside their limits at either end.
+L_MARGIN = 0.15
+C1_RETUNE_MAX_F = 10e-9   # the largest 0603 C0G 50 V part (orderable.C0G_MAX_F)
+# The RX pin's carrier (m6). The RX divider (R1 1 k, R2 2.2 k to VMID, CRX
+# 1 nF from the EMC filter's output: AN1445's receive circuit) sets it. The
+# pin's signal must stay inside 0..AVDD around VMID (1.65 V), so at most
+# AVDD peak-to-peak (MFRC522 data sheet rev. 3.9, pin RX: input voltage
+# range; its absolute maximum is -0.5 V..VDDA+0.5 V); RX_MIN_VPP is a design
+# floor so the tag's load modulation (a few per cent of the carrier) stays
+# well above the receiver's mV-level minimum input. The data sheet's RX
+# table could not be reached by the search tool: check both against it.
+RX_MAX_VPP = 3.3
+RX_MIN_VPP = 0.5
 CD4067_RON_OHM = 70.0     # TI SCHS209: CD74HC4067 typ at 4.5 V (160 max)
 CD4067_I_MAX_A = 0.025    # 74HC4067 data sheets: +-25 mA switch current
 

@@ -43,10 +43,21 @@ def _coil_geometry():
 
 
 def _field(l, r, a, r_on, c_n, c1):
+    """The closed form's drive of one coil: the fundamental of TX1-TX2's
+    square wave (4/pi TVDD) through the drivers' output resistance and the
+    TX series resistors; and the field at the tag from the coil's current."""
     v = 4 / math.pi * d.TVDD_V
-    drv = ph.drive_series(l, r, r_on, d.EMC_L0_H, c_n, c1, v)
+    drv = ph.drive_series(l, r, r_on, d.EMC_L0_H, c_n, c1, v, d.TX_SERIES_OHM, d.MFRC522_TX_ROUT_OHM)
     z_tag = (stack()["tag"] - stack()["coil"]) * MM
     return drv, ph.loop_field_axis(d.COIL_TURNS, drv["i_ant"] / math.sqrt(2), a, z_tag)
+
+
+def _supply_ma(drv):
+    """TVDD's current for a drive: each driver gives its current while high,
+    2/pi of the port current's peak times the power factor (the port may be
+    reactive away from the match)."""
+    z = drv["z_port"]
+    return 2 / math.pi * drv["i_port"] * 1000 * (z.real / abs(z))
 
 
 def _network(l, r, r_on, x):
@@ -54,11 +65,11 @@ def _network(l, r, r_on, x):
     return c_n, c1, z
 
 
-def _x_for_field(l, r, a, r_on, h):
+def _x_for_field(l, r, a, r_on, h, x_max=0.995):
     """The branch reactance fraction whose match gives the field nearest h at
-    the tag (a scan of the fractions for which a match exists), and that field."""
+    the tag (a scan of the fractions up to x_max for which a match exists)."""
     best = None
-    for i in range(200, 995):
+    for i in range(200, int(round(x_max * 1000)) + 1):
         x = i / 1000
         try:
             c_n, c1, _z = _network(l, r, r_on, x)
@@ -103,6 +114,25 @@ def c1_parts(c):
         return (one,)
     a, b = e24_pair(c)
     return (a, b) if b else (a,)
+
+
+def x_max(l_coil, l_feed, l_loop):
+    """The largest branch reactance (as a fraction of the loop's omega L/2) a
+    coil may be matched to and keep its margin (M8): with its coil's
+    inductance L_MARGIN low, one catalogue C0G part (C1_RETUNE_MAX_F) still
+    takes the branch back to it."""
+    w = ph.omega()
+    x = w * ((1 - d.L_MARGIN) * l_coil + l_feed) / 2 - 1 / (w * d.C1_RETUNE_MAX_F)
+    return x / (w * l_loop / 2)
+
+
+def c1_for(l_loop, x_branch):
+    """The series C1 (per side) that leaves a loop of inductance l_loop the
+    branch reactance x_branch (Ohm); None when no capacitor can (the loop's
+    own reactance is below it)."""
+    w = ph.omega()
+    rest = w * l_loop / 2 - x_branch
+    return 1 / (w * rest) if rest > 0 else None
 
 
 FEEDS_CSV = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -180,7 +210,8 @@ def coil(path=None):
     fd = feeds(path)
     loops = [_loop(l, r, f) for f in fd]
     l_ref, r_ref = min(loops)
-    x = _x_for_field(l_ref, r_ref, a, d.SWITCH_RON_OHM, d.H_TARGET_A_PER_M)
+    feed_ref = min(f[1] for f in fd)
+    x = _x_for_field(l_ref, r_ref, a, d.SWITCH_RON_OHM, d.H_TARGET_A_PER_M, x_max(l, feed_ref, l_ref))
     c_n, _c1, z = _network(l_ref, r_ref, d.SWITCH_RON_OHM, x)
     w = ph.omega()
     x_branch = x * w * l_ref / 2
@@ -190,8 +221,17 @@ def coil(path=None):
         fitted = c1_parts(c1)
         drv, h = _field(l_f, r_f, a, d.SWITCH_RON_OHM, c_n, sum(fitted))
         drv_max, h_max = _field(l_f, r_f, a, d.SWITCH_RON_MAX_OHM, c_n, sum(fitted))
+        margin = {}
+        for k in (1 - d.L_MARGIN, 1 + d.L_MARGIN):
+            l_k = l_f + (k - 1) * l        # the coil's own inductance off, its feed as laid
+            retune = c1_for(l_k, x_branch)
+            drv_k, h_k = _field(l_k, r_f, a, d.SWITCH_RON_OHM, c_n, sum(fitted))
+            drv_km, h_km = _field(l_k, r_f, a, d.SWITCH_RON_MAX_OHM, c_n, sum(fitted))
+            margin[k] = {"L": l_k, "C1_retune": retune, "H": h_k, "H_ron_max": h_km, "Z_port": drv_k["z_port"],
+                         "supply_mA": _supply_ma(drv_k), "supply_max_mA": max(_supply_ma(drv_k), _supply_ma(drv_km))}
         per_coil.append({"file": f, "feed_mm": feed[0], "feed_nH": feed[1] * 1e9, "feed_source": feed[2],
                          "L": l_f, "R": r_f, "C1": c1, "C1_parts": fitted, "drive": drv, "H": h,
+                         "margin": margin,
                          "H_ron_max": h_max, "Z_port": drv["z_port"],
                          "supply_mA": 2 / math.pi * drv["i_port"] * 1000,
                          "supply_max_mA": 2 / math.pi * drv_max["i_port"] * 1000})
@@ -199,7 +239,8 @@ def coil(path=None):
     drv, h = ref["drive"], ref["H"]
     drv_max, h_max_ron = _field(ref["L"], ref["R"], a, d.SWITCH_RON_MAX_OHM, c_n, sum(ref["C1_parts"]))
     return {"L": l, "R": r, "length": length, "d_in": d_in, "a": a, "x": x,
-            "C_N": c_n, "C_node": c_n - d.SWITCH_C_ON_F, "C1": ref["C1"], "Z_port": z,
+            "C_N": c_n, "C_node": c_n - d.SWITCH_C_ON_F, "C1": ref["C1"],
+            "Z_port": z + 2 * d.TX_SERIES_OHM, "x_max": x_max(l, min(f[1] for f in fd), l_ref),
             "C0_emc": ph.emc_c0(d.EMC_L0_H, d.EMC_F_CUT_HZ),
             "f_node": ph.tank_frequency(d.EMC_L0_H, c_n),
             "drive": drv, "H": h, "H_ron_max": h_max_ron, "drive_ron_max": drv_max,

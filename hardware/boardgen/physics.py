@@ -97,25 +97,29 @@ def match_series(l_coil, r_branch, x_frac, l0):
     return c_n, c1, z_port.real
 
 
-def drive_series(l_coil, r_coil, r_switch, l0, c_n, c1, v_diff):
+def drive_series(l_coil, r_coil, r_switch, l0, c_n, c1, v_diff, r_series=0.0, r_drv=0.0):
     """Forward solve of match_series's half circuit, driven by the fundamental
-    of TX1-TX2 (v_diff peak). Peak values: port impedance and current, the
-    antenna current, the AC voltage at the switch, the powers into the port,
-    lost in both switches and in the antenna."""
+    of TX1-TX2 (v_diff peak) through the drivers' output resistance r_drv and
+    a resistor r_series in each TX line. Peak values: the port impedance the
+    TX pins see (r_series included) and the port current, the antenna
+    current, the AC voltage at the switch, the powers into the port (the TX
+    pins), lost in both switches and in the antenna."""
     w = omega()
     z_b = r_switch + r_coil / 2 + 1j * w * l_coil / 2 + 1 / (1j * w * c1)
     z_n = 1 / (1 / z_b + 1j * w * c_n)
-    z_half = z_n + 1j * w * l0
-    i_port = (v_diff / 2) / z_half
+    z_half = z_n + 1j * w * l0 + r_series
+    i_port = (v_diff / 2) / (z_half + r_drv)
     v_node = i_port * z_n
     i_ant = v_node / z_b
     return {
         "z_port": 2 * z_half,
+        "v_node": abs(v_node),
         "i_port": abs(i_port),
         "i_ant": abs(i_ant),
         "v_switch": abs(v_node),
         "v_antenna": abs(i_ant * (r_coil + 1j * w * l_coil)),
-        "p_port": (v_diff / 2 * i_port.conjugate()).real,
+        "p_port": (i_port * z_half * i_port.conjugate()).real,
+        "p_series": abs(i_port) ** 2 * r_series,
         "p_switch": abs(i_ant) ** 2 * r_switch,
         "p_antenna": 0.5 * abs(i_ant) ** 2 * r_coil,
     }
