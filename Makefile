@@ -49,6 +49,7 @@ system:  ## chromium, mosquitto and KiCad for the tests (apt-get when root; else
 	  || rest="$$rest kicad kicad-footprints"; \
 	$(SYSPY) -c "import ensurepip" 2>/dev/null || rest="$$rest python3-venv"; \
 	command -v rsvg-convert >/dev/null || rest="$$rest librsvg2-bin"; \
+	command -v ngspice >/dev/null || rest="$$rest ngspice"; \
 	if [ -n "$$chromium$$rest" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -q; then \
 	    { [ -z "$$chromium" ] || apt-get install -y -q chromium; } \
@@ -101,7 +102,7 @@ bench-online: $(STAMP) system  ## many games at once through one mosquitto on lo
 tables:  ## regenerate firmware/vortex/engine/tables.py
 	$(PYTHON) tools/gen_tables.py
 
-hardware: $(STAMP)  ## regenerate hardware/generated/* and hardware/power.py (SKiDL netlist + ERC, BOM, figures, drawings)
+hardware: $(STAMP) system  ## regenerate hardware/generated/* and hardware/power.py (SKiDL netlist + ERC, BOM, figures, drawings)
 	$(VPY) tools/hardware.py build
 
 uf2: $(STAMP)  ## build/vortex-pico-VERSION.uf2: MicroPython and the game, one file to drop on a Pico

@@ -6,7 +6,8 @@
     python3 tools/hardware.py sweep --mcu-ms MS   sweep times with MicroPython's
                                                   measured cost per read
 
-build and check need SKiDL (.venv: `make test` or `make hardware` sets it up);
+build and check need SKiDL (.venv: `make test` or `make hardware` sets it up)
+and ngspice (the bus simulation; `make system` installs it);
 sweep needs only python3. The ERC must pass: build fails on an ERC error.
 """
 import os
@@ -26,7 +27,11 @@ def _generate():
     try:
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             from boardgen.build import generate
-            files, (errors, _warnings) = generate()
+            from boardgen.bussim import NoSimulator
+            try:
+                files, (errors, _warnings) = generate()
+            except NoSimulator as e:          # ngspice missing: say so, no traceback
+                raise cli.Failure(str(e))
     except ImportError as e:
         raise cli.Failure("%s: run `make hardware` (it sets up .venv with SKiDL)" % e)
     except ValueError as e:                   # a malformed generated/feeds.csv

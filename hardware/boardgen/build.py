@@ -2,7 +2,7 @@
 tools/hardware.py writes and what the staleness test compares."""
 import os
 
-from . import bom, drawings, report, schematic
+from . import bom, bussim, drawings, report, schematic
 from .figures import figures
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # hardware/
@@ -27,7 +27,7 @@ def generate():
     rows = bom.rows(boards, bom.board_sizes(os.path.join(HERE, "generated")))
     files.update({
         "generated/bom.csv": bom.csv_text(rows),
-        "generated/figures.md": report.figures_md(fig, bom.total(rows)),
+        "generated/figures.md": report.figures_md(fig, bom.total(rows)) + bussim.markdown(bussim.simulate()),
         "generated/stackup.svg": drawings.stackup(fig),
         "generated/blocks.svg": drawings.blocks(),
         "power.py": report.power_py(fig),
