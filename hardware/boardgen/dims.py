@@ -114,13 +114,18 @@ LOGIC_MA = 10.0           # 595s, 138, switches, level shifter, pull-downs
 READER_IDLE_MA = 10.0     # MFRC522 without its field (analogue + digital)
 
 # -- the bus across the nine boards (boardgen/bussim.py simulates it with ngspice) ----
-# SCK, MOSI, LATCH leave the controller's 74LVC541A; each rank board re-drives them
-# through a Schmitt buffer (74LVC3G17); MISO and CHAIN_RET come back. 4 MHz: pins.NFC_BAUD.
-BUS_SERIES_OHM = 68.0     # series source termination at EVERY bus driver output (the
-                          # 541, each board's Schmitt, each MISO buffer, the last QH'):
-                          # Z0 of a ribbon wire beside a ground (105 Ohm) less the LVC
-                          # driver's own 10-23 Ohm, rounded down to E12 for the load
-                          # capacitance the boards add; ngspice sweep in figures.md
+# SCK, MOSI, LATCH leave the controller's 74LVC541A (three channels to the ribbon, three
+# spare ones to its own 595); each rank board re-drives them through two Schmitt
+# channels (2 x 74LVC3G17: one to its own loads, one to the next ribbon); MISO and
+# CHAIN_RET come back. 4 MHz: pins.NFC_BAUD.
+BUS_SERIES_OHM = 68.0     # series source termination at EVERY bus driver output (each
+                          # 541 channel, each Schmitt channel, each MISO buffer, the
+                          # last QH') whose ribbon wire lies between two grounds: Z0
+                          # 105 Ohm less the LVC driver's own 10-23 Ohm, one E12 step
+                          # lower for the boards' load capacitance: the ngspice sweep's
+                          # smallest clean value (figures.md)
+BUS_SERIES_GS_OHM = 100.0 # the same where the wire has one ground beside it (Z0 159
+                          # Ohm): LATCH simulated at 82-150 Ohm, 0.15 V overshoot here
 BUS_VCC_V = 3.3
 RIBBON_SEGMENT_MM = 100.0 # one ribbon a board: 3M 3365/40, 100 mm (bom.py)
 RIBBON_Z0_GSG_OHM = 105.0 # 3M 3365 series data sheet: 105 Ohm, a wire between two
