@@ -28,15 +28,15 @@ def generated():
 
 
 def test_every_generated_file_is_fresh_and_the_erc_is_clean(generated):
-    from boardgen import rfsim
+    from boardgen import spice
     files, (errors, warnings) = generated
     assert errors == 0 and warnings == 0
     for rel, text in files.items():
-        if rel == "generated/figures.md" and not rfsim.available():
-            continue            # its RF simulation needs ngspice: skipped below, saying so
+        if rel == "generated/figures.md" and not spice.available():
+            continue            # its simulations need ngspice: skipped below, saying so
         with open(os.path.join(HW, rel)) as f:
             assert f.read() == text, "hardware/%s is stale: run `make hardware`" % rel
-    if not rfsim.available():
+    if not spice.available():
         pytest.skip("generated/figures.md not compared: ngspice is not installed (`make system`)")
 
 

@@ -14,7 +14,7 @@ from mpy import ROOT
 HW = os.path.join(ROOT, "hardware")
 sys.path.insert(0, HW)
 
-from boardgen import dims as d, figures as fg, orderable, rfsim  # noqa: E402
+from boardgen import dims as d, figures as fg, orderable, rfsim, spice  # noqa: E402
 
 NO_NGSPICE = "ngspice is not installed (Debian package 'ngspice'; `make system` installs it)"
 needs_ngspice = pytest.mark.skipif(not rfsim.available(), reason=NO_NGSPICE)
@@ -162,7 +162,7 @@ def test_the_netlist_holds_the_whole_chain(c):
 
 
 def test_without_ngspice_the_simulation_says_so_in_one_line(c, monkeypatch):
-    monkeypatch.setattr(rfsim, "NGSPICE", "no-such-ngspice-here")
+    monkeypatch.setattr(spice, "NGSPICE", "no-such-ngspice-here")
     assert not rfsim.available()
     with pytest.raises(rfsim.SimError) as e:
         rfsim.run_coil(c, 0)

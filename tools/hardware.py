@@ -7,7 +7,8 @@
     python3 tools/hardware.py sweep --mcu-ms MS   sweep times with MicroPython's
                                                   measured cost per read
 
-build and check need SKiDL (.venv: `make test` or `make hardware` sets it up);
+build and check need SKiDL (.venv: `make test` or `make hardware` sets it up)
+and ngspice (the bus simulation; `make system` installs it);
 sweep needs only python3. The ERC must pass: build fails on an ERC error.
 """
 import os
@@ -26,11 +27,11 @@ def _generate():
     logging.disable(logging.WARNING)   # SKiDL's notes on missing KiCad libraries
     try:
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-            from boardgen import rfsim
+            from boardgen import spice
             from boardgen.build import generate
-            if not rfsim.available():
+            if not spice.available():
                 raise cli.Failure("ngspice is not installed: run `make system` (Debian package ngspice); "
-                                  "figures.md carries the RF chain's simulation")
+                                  "figures.md carries the RF chain's and the bus's simulations")
             files, (errors, _warnings) = generate()
     except ImportError as e:
         raise cli.Failure("%s: run `make hardware` (it sets up .venv with SKiDL)" % e)

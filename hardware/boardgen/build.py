@@ -2,7 +2,7 @@
 tools/hardware.py writes and what the staleness test compares."""
 import os
 
-from . import bom, drawings, report, rfsim, schematic
+from . import bom, bussim, drawings, report, rfsim, schematic, spice
 from .figures import figures
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # hardware/
@@ -19,7 +19,10 @@ def generate():
     when ngspice is installed (tools/hardware.py build refuses to write
     without it)."""
     fig = figures()
-    sim = rfsim.simulate(fig["coil"]) if rfsim.available() else None
+    # Without ngspice the rest is still made (the tests of the other files
+    # run); tools/hardware.py refuses to write figures.md so.
+    sim = rfsim.simulate(fig["coil"]) if spice.available() else None
+    bus = bussim.markdown(bussim.simulate()) if spice.available() else ""
     files, errors, warnings, boards = {}, 0, 0, []
     for board in schematic.BOARDS:
         circuit = schematic.build(board)
@@ -30,7 +33,7 @@ def generate():
     rows = bom.rows(boards, bom.board_sizes(os.path.join(HERE, "generated")))
     files.update({
         "generated/bom.csv": bom.csv_text(rows),
-        "generated/figures.md": report.figures_md(fig, bom.total(rows), sim=sim),
+        "generated/figures.md": report.figures_md(fig, bom.total(rows), sim=sim) + bus,
         "generated/stackup.svg": drawings.stackup(fig),
         "generated/blocks.svg": drawings.blocks(),
         "power.py": report.power_py(fig),

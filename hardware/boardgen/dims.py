@@ -223,3 +223,50 @@ LED_MA_IDLE = 1.0         # WS2812B dark but powered, per LED: assumed
 PICO_MA = 50.0            # RP2040 busy at 125 MHz plus the Pico's regulator: assumed
 LOGIC_MA = 10.0           # 595s, 138, switches, level shifter, pull-downs
 READER_IDLE_MA = 10.0     # MFRC522 without its field (analogue + digital)
+
+# -- the bus across the nine boards (boardgen/bussim.py simulates it with ngspice) ----
+# SCK, MOSI, LATCH leave the controller's 74LVC541A (three channels to the ribbon, three
+# spare ones to its own 595); each rank board re-drives them through two Schmitt
+# channels (2 x 74LVC3G17: one to its own loads, one to the next ribbon); MISO and
+# CHAIN_RET come back. 4 MHz: pins.NFC_BAUD.
+BUS_SERIES_OHM = 68.0     # series source termination at EVERY bus driver output (each
+                          # 541 channel, each Schmitt channel, each MISO buffer, the
+                          # last QH') whose ribbon wire lies between two grounds: Z0
+                          # 105 Ohm less the LVC driver's own 10-23 Ohm, one E12 step
+                          # lower for the boards' load capacitance: the ngspice sweep's
+                          # smallest clean value (figures.md)
+BUS_SERIES_GS_OHM = 100.0 # the same where the wire has one ground beside it (Z0 159
+                          # Ohm): LATCH simulated at 82-150 Ohm, 0.15 V overshoot here
+BUS_VCC_V = 3.3
+RIBBON_SEGMENT_MM = 100.0 # one ribbon a board: 3M 3365/40, 100 mm (bom.py)
+RIBBON_Z0_GSG_OHM = 105.0 # 3M 3365 series data sheet: 105 Ohm, a wire between two
+RIBBON_NS_PER_FT = 1.4    # grounds (G-S-G), 1.4 ns/ft; one ground beside or none:
+                          # bussim.ribbon_line scales Z0 by the wires' loop inductance
+RIBBON_WIRE_DIA_MM = 0.38 # 28 AWG 7/36 stranded: 0.38 mm over the strands
+TRACE_WIDTH_MM = 0.2      # the bus's tracks on the rank board (rank.kicad_pcb), microstrip
+FR4_ER = 4.5              # over the 1.6 mm board to the other side's GND pour
+LVC_ROUT_MAX_OHM = 23.0   # 74LVC541A, 74LVC1G17/3G17, 1G125: VOL <= 0.55 V at 24 mA,
+                          # VCC = 3.0 V (their data sheets): 0.55 / 0.024
+LVC_ROUT_FAST_OHM = 10.0  # the strong corner: ASSUMED (no data sheet bounds it below)
+LVC_EDGE_NS = (1.0, 3.0)  # LVC output edges 10-90 %: 1 ns strong, 3 ns weak corner
+LVC_TPD_NS = (1.0, 4.6)   # SN74LVC1G17 / 3G17 tpd min-max at 3.3 V +-0.3 V (TI SCES351)
+LVC541_TPD_NS = (1.0, 4.8)  # SN74LVC541A tpd A to Y at 3.3 V +-0.3 V (TI SCAS298)
+LVC541_SKEW_NS = 1.0      # its output-to-output skew tsk(o) (same data sheet)
+LVC125_TPD_NS = (1.0, 4.5)  # SN74LVC1G125 / 1G126 tpd at 3.3 V +-0.3 V (TI SCES223/224)
+SCHMITT_VT_POS_V = (1.50, 1.87)  # SN74LVC1G17 VT+ min-max at VCC = 3 V (TI SCES351)
+SCHMITT_VT_NEG_V = (0.84, 1.19)  # VT- min-max, same table
+LVC_CI_PF = 4.0           # an LVC input's capacitance, typ (SN74LVC1G17: Ci 4 pF)
+HC595_CI_PF = 3.5         # NXP 74HC595 data sheet: CI 3.5 pF
+HC595_VIL_V = 0.94        # NXP 74HC595: VIL max / VIH min 0.5 / 1.5 V at VCC = 2 V and
+HC595_VIH_V = 2.36        # 1.35 / 3.15 V at 4.5 V, interpolated to 3.3 V; no hysteresis
+MFRC522_CI_PF = 5.0       # ASSUMED: the MFRC522 data sheet gives no SPI input capacitance
+MFRC522_TSU_NS = 25.0     # NXP MFRC522 SPI timing: MOSI setup / hold to SCK rising,
+MFRC522_TH_NS = 25.0
+MFRC522_TOUT_NS = 25.0    # and SCK falling to MISO valid
+LVC595_TSU_NS = 5.0       # ASSUMED LVC-class shift register (74LVC595A): SER setup /
+LVC595_TH_NS = 2.0        # hold to SHCP, and SHCP to QH' max; replace with the data
+LVC595_TCO_NS = 8.0       # sheet of the part ordered; SHCP to QH' min: an LVC
+LVC595_TCO_MIN_NS = 1.0   # gate's (SN74LVC1G17 tpd min), ASSUMED
+PICO_CI_PF = 5.0          # ASSUMED RP2040 pad capacitance
+PICO_TSU_NS = 16.0        # ASSUMED: 2 clk_peri cycles (125 MHz) of PL022 input sync
+PAD_PF = 1.0              # each load's pad, via and package pin beyond its Ci: assumed

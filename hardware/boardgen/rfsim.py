@@ -13,29 +13,21 @@ forms today; a field solver's figures replace them there.
 """
 import cmath
 import math
-import os
-import shutil
-import subprocess
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from . import dims as d
 from . import figures as fg
 from . import physics as ph
+from . import spice
 
 MM = 1e-3
-NGSPICE = "ngspice"
 PERIOD = 1 / ph.F_CARRIER
 SETTLE_S = 3e-6          # the tanks settle in a few hundred ns (Q < 10); 3 us is ample
 WINDOW_PERIODS = 20      # the last 20 carrier periods are measured
 
 
-class SimError(RuntimeError):
-    """ngspice is missing or failed: a one-line reason."""
-
-
-def available():
-    return shutil.which(NGSPICE) is not None
+SimError = spice.SimError
+available = spice.available
 
 
 def coil_lr():
@@ -111,45 +103,36 @@ def netlist(c, sel, l_scale=1.0, r_series=None, switch="on", glitch=None, c_scal
 
 def _run(text, t_stop, vectors, tmax=0.5e-9, ac=True):
     """Run one netlist; (ac: {name: complex}, tran: columns {name: [floats]})."""
-    if not available():
-        raise SimError("ngspice is not installed (Debian package 'ngspice'; `make system`)")
-    with tempfile.TemporaryDirectory(prefix="vortex-rfsim-") as tmp:
-        data = os.path.join(tmp, "tran.txt")
-        acfile = os.path.join(tmp, "ac.txt")
-        ctl = [".control", "set wr_singlescale", "set wr_vecnames", "option numdgt=10"]
-        if ac:
-            ctl += ["ac lin 1 %g %g" % (ph.F_CARRIER, ph.F_CARRIER),
-                    "wrdata %s v(tx1) v(tx2) i(vtx1) i(lc0) i(lc1) i(lc2) i(lc3) i(lc4) i(lc5) i(lc6) i(lc7)"
-                    % acfile]
-        if vectors:
-            ctl += ["tran %g %g 0 %g" % (tmax, t_stop, tmax), "wrdata %s %s" % (data, " ".join(vectors))]
-        ctl += ["quit", ".endc"]
-        cir = os.path.join(tmp, "rank.cir")
-        with open(cir, "w") as f:
-            f.write(text.replace(".end", "\n".join(ctl) + "\n.end"))
-        p = subprocess.run([NGSPICE, "-b", cir], capture_output=True, text=True, cwd=tmp, timeout=300)
-        if p.returncode != 0 or not os.path.exists(data if vectors else acfile):
-            tail = (p.stderr or p.stdout).strip().splitlines()[-1:] or ["no output"]
-            raise SimError("ngspice failed: %s" % tail[0])
-        acv = _read_ac(acfile) if ac else {}
-        return acv, _read_cols(data) if vectors else {}
+    ctl = [".control", "set wr_singlescale", "set wr_vecnames", "option numdgt=10"]
+    outputs = []
+    if ac:
+        ctl += ["ac lin 1 %g %g" % (ph.F_CARRIER, ph.F_CARRIER),
+                "wrdata {dir}/ac.txt v(tx1) v(tx2) i(vtx1) i(lc0) i(lc1) i(lc2) i(lc3) i(lc4) i(lc5) i(lc6) i(lc7)"]
+        outputs.append("ac.txt")
+    if vectors:
+        ctl += ["tran %g %g 0 %g" % (tmax, t_stop, tmax), "wrdata {dir}/tran.txt %s" % " ".join(vectors)]
+        outputs.append("tran.txt")
+    ctl += ["quit", ".endc"]
+    texts = spice.run(text.replace(".end", "\n".join(ctl) + "\n.end"), outputs)
+    acv = _read_ac(texts.pop(0)) if ac else {}
+    return acv, _read_cols(texts[0]) if vectors else {}
 
 
-def _read_cols(path):
-    with open(path) as f:
-        head = f.readline().split()
-        cols = {h: [] for h in head}
-        for line in f:
-            for h, v in zip(head, line.split()):
-                cols[h].append(float(v))
+def _read_cols(text):
+    lines = text.splitlines()
+    head = lines[0].split()
+    cols = {h: [] for h in head}
+    for line in lines[1:]:
+        for h, v in zip(head, line.split()):
+            cols[h].append(float(v))
     return cols
 
 
-def _read_ac(path):
+def _read_ac(text):
     """wrdata of complex vectors: frequency, then real and imaginary of each."""
-    with open(path) as f:
-        head = f.readline().split()
-        vals = [float(v) for v in f.readline().split()]
+    lines = text.splitlines()
+    head = lines[0].split()
+    vals = [float(v) for v in lines[1].split()]
     names = [h for h in head if h != "frequency"]
     # with wr_singlescale: frequency once, then re/im pairs (the name repeated or not)
     nums = vals[1:]
