@@ -39,8 +39,8 @@ test: $(STAMP) system $(KSTAMP)  ## every test: CPython, MicroPython unix port, 
 # footprints (pcbnew is a module of Debian's python3 only, not of .venv's).
 # python3-venv makes .venv-kicad (below) and librsvg2-bin turns PcbDraw's
 # pictures into PNG; openEMS (a module of Debian's python3 too) solves the
-# reader coil in its pour (`make em`). What is missing comes with apt-get, one update, when
-# root; else the tests that need it skip, saying why.
+# reader coil in its pour (`make em`). What is missing comes with apt-get,
+# one update, when root; else the tests that need it skip, saying why.
 SYSPY := /usr/bin/python3
 system:  ## chromium, mosquitto, KiCad and openEMS for the tests (apt-get when root; else their tests skip, saying why)
 	@chromium=; rest=; \

@@ -17,7 +17,7 @@ SOURCE_NONE = 0   # no CC: a legacy cable or the Pico's own USB: default USB
 SOURCE_USB = 1
 SOURCE_1A5 = 2
 SOURCE_3A0 = 3
-LED_BUDGET_MA = (216, 216, 1116, 1891)
+LED_BUDGET_MA = (213, 213, 1113, 1888)
 
 
 def source(u16):

@@ -67,7 +67,7 @@ FINE_MM = 18.0            # the fine mesh this far from the centre: the coil, th
                           # boards' edges; the rest of the window on a mesh growing to MESH_FAR_MM
 MESH_FAR_MM = 6.0         # out to the walls
 BOARD_GAP_MM = 0.4        # between neighbouring rank boards (0.2 mm on the real grid; see above)
-END_DB = -60.0            # stop when the energy has fallen this far
+END_DB = -50.0            # stop when the energy has fallen this far
 MAX_STEPS = 400000
 GAPS_MM = (2.0, 4.0)      # the pull-backs solved beside free space and the board as laid (at 5.5 mm
                           # no pour is left between the cells)
