@@ -11,7 +11,7 @@ PORT ?= auto
 MICROPYTHON_UF2 ?=
 RUNTIME ?= micropython
 
-.PHONY: help play play-device play-terminal web test system bench bench-device bench-online bench-web mutate mutate-stale tables hardware pcb fab mech uf2 flash clean
+.PHONY: help play play-device play-terminal web test system bench bench-device bench-online bench-web mutate mutate-stale tables hardware pcb em fab mech uf2 flash clean
 
 help:  ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -38,12 +38,13 @@ test: $(STAMP) system $(KSTAMP)  ## every test: CPython, MicroPython unix port, 
 # (the online tests' broker, tools/mosquitto/local.conf) and KiCad 6 with its
 # footprints (pcbnew is a module of Debian's python3 only, not of .venv's).
 # python3-venv makes .venv-kicad (below) and librsvg2-bin turns PcbDraw's
-# pictures into PNG; ngspice simulates each reader coil's RF chain
-# (hardware/boardgen/rfsim.py, for `make hardware`). What is missing comes
-# with apt-get, one update, when root; else the tests that need it skip,
-# saying why.
+# pictures into PNG; ngspice simulates each reader coil's RF chain and the
+# bus (hardware/boardgen/rfsim.py, bussim.py, for `make hardware`); openEMS
+# (a module of Debian's python3 too) solves the reader coil in its pour
+# (`make em`). What is missing comes with apt-get, one update, when root;
+# else the tests that need it skip, saying why.
 SYSPY := /usr/bin/python3
-system:  ## chromium, mosquitto, KiCad and ngspice for the tests (apt-get when root; else their tests skip, saying why)
+system:  ## chromium, mosquitto, KiCad, ngspice and openEMS for the tests (apt-get when root; else their tests skip, saying why)
 	@chromium=; rest=; \
 	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || chromium=chromium; \
 	test -x /usr/sbin/mosquitto || rest="mosquitto"; \
@@ -52,6 +53,7 @@ system:  ## chromium, mosquitto, KiCad and ngspice for the tests (apt-get when r
 	$(SYSPY) -c "import ensurepip" 2>/dev/null || rest="$$rest python3-venv"; \
 	command -v rsvg-convert >/dev/null || rest="$$rest librsvg2-bin"; \
 	command -v ngspice >/dev/null || rest="$$rest ngspice"; \
+	$(SYSPY) -c "import openEMS" 2>/dev/null || rest="$$rest openems python3-openems"; \
 	if [ -n "$$chromium$$rest" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && apt-get update -q; then \
 	    { [ -z "$$chromium" ] || apt-get install -y -q chromium; } \
@@ -63,6 +65,11 @@ system:  ## chromium, mosquitto, KiCad and ngspice for the tests (apt-get when r
 
 pcb: system  ## lay out and route both boards: hardware/generated/*.kicad_pcb, vortex.pretty, feeds.csv
 	$(SYSPY) tools/pcb.py build
+
+# The field solver's figures for one coil in its pour: solved again (minutes of
+# CPU) only when what they depend on changed (the digest in the file).
+em: system  ## the reader coil in its GND pour by openEMS: hardware/generated/coil_em.csv (when stale)
+	nice -n 10 $(SYSPY) tools/coil_em.py build
 
 # KiKit and PcbDraw (requirements-kicad.txt) need pcbnew, so they live in a
 # venv of Debian's python3 that sees its site-packages; made when pcbnew is

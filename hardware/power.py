@@ -17,7 +17,7 @@ SOURCE_NONE = 0   # no CC: a legacy cable or the Pico's own USB: default USB
 SOURCE_USB = 1
 SOURCE_1A5 = 2
 SOURCE_3A0 = 3
-LED_BUDGET_MA = (181, 181, 1081, 1856)
+LED_BUDGET_MA = (178, 178, 1078, 1853)
 
 
 def source(u16):

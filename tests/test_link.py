@@ -108,14 +108,14 @@ def test_memory_says_the_heap_and_the_ai_s_turns_short_of_it():
 def test_power_says_what_the_source_offers_and_the_budget():
     h = Host()
     # A board not told of its source budgets what a USB 2.0 port leaves the
-    # LEDs (hardware/power.py: 181 mA above the 64 LEDs' idle draw).
-    assert h.ask("power") == [("ok", "power source - leds 245 budget 245")]
-    h.rig.plug("1.5a")  # a USB-C source advertising 1.5 A: 1081 mA above the idle 64
-    assert h.ask("power") == [("ok", "power source 1.5a leds 1145 budget 1145")]
+    # LEDs (hardware/power.py: 178 mA above the 64 LEDs' idle draw).
+    assert h.ask("power") == [("ok", "power source - leds 242 budget 242")]
+    h.rig.plug("1.5a")  # a USB-C source advertising 1.5 A: 1078 mA above the idle 64
+    assert h.ask("power") == [("ok", "power source 1.5a leds 1142 budget 1142")]
     h.ask("set budget 900")  # the setting caps it lower
-    assert h.ask("power") == [("ok", "power source 1.5a leds 1145 budget 900")]
+    assert h.ask("power") == [("ok", "power source 1.5a leds 1142 budget 900")]
     h.ask("set budget 1500")  # and never raises it
-    assert h.ask("power") == [("ok", "power source 1.5a leds 1145 budget 1145")]
+    assert h.ask("power") == [("ok", "power source 1.5a leds 1142 budget 1142")]
     assert h.ask("power now")[0][0] == "error"
 
 

@@ -279,10 +279,10 @@ def test_the_source_sets_the_budget_and_the_state_carries_each_sound(server):
     assert state["sound"] is None and state["settings"]["volume"] == "soft"
     assert post(server, "sensors", {"supply": "usb"}) == (200, {})
     state = json.loads(get(server, "/api/state")[1])
-    assert (state["supply"], state["budget_ma"]) == ("usb", 245)
-    assert state["current_ma"] <= 245
+    assert (state["supply"], state["budget_ma"]) == ("usb", 242)
+    assert state["current_ma"] <= 242
     assert post(server, "set", {"name": "budget", "value": 300}) == (200, {})
-    assert json.loads(get(server, "/api/state")[1])["budget_ma"] == 245  # a cap never raises it
+    assert json.loads(get(server, "/api/state")[1])["budget_ma"] == 242  # a cap never raises it
     # A placement off the building phase's rules: the board refuses it and sounds.
     full = ("AAAWAWEW/FFAEFEFF/FEEWFAEE/WFEAFEAF/WWFEAAFE/WWWEEEFF/WFWAWAEF/AAEWWAWA "
             "4h3/tttttttt/8/8/8/8/TTTTTTTT/4H3 l 3,4 - 0 64")

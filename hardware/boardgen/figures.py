@@ -33,13 +33,73 @@ def stack():
     return z
 
 
-def _coil_geometry():
+def closed_form():
+    """The coil alone in free space by the closed forms: (L, R, trace length,
+    inner side, equivalent loop radius), metres, henries, ohms."""
     n, out, w, s = d.COIL_TURNS, d.COIL_OUTER_MM * MM, d.COIL_TRACE_MM * MM, d.COIL_SPACE_MM * MM
     l = ph.mohan_square(n, out, w, s)
     length = ph.square_spiral_length(n, out, w, s)
     r = ph.trace_resistance_ac(length, w, d.COPPER_UM * 1e-6)
     d_in = out - 2 * (n * w + (n - 1) * s)
     return l, r, length, d_in, ph.square_loop_radius((out + d_in) / 2)
+
+
+COIL_EM_CSV = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "generated", "coil_em.csv")
+COIL_EM_COLUMNS = ("case", "pour_gap_mm", "board", "L_nH", "R_mOhm", "Q", "steps", "cells")
+
+
+def read_coil_em(path=None):
+    """The field solver's cases for one coil (generated/coil_em.csv, written
+    by `make em`, pcb/coil_em.py): [{case, gap (mm; None: free space),
+    board (the pour as the board has it), L (H), R (Ohm)}], or None when
+    there is no file. A malformed file raises ValueError with a one-line reason."""
+    path = path or COIL_EM_CSV
+    if not os.path.exists(path):
+        return None
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(line for line in fh if not line.startswith("#")))
+    if not rows or tuple(rows[0].keys()) != COIL_EM_COLUMNS:
+        raise ValueError("%s: expected the columns %s" % (path, ", ".join(COIL_EM_COLUMNS)))
+    out = []
+    for n, row in enumerate(rows, 2):
+        try:
+            gap = float(row["pour_gap_mm"]) if row["pour_gap_mm"] else None
+            l, r = float(row["L_nH"]) * 1e-9, float(row["R_mOhm"]) * 1e-3
+        except (TypeError, ValueError):
+            raise ValueError("%s data line %d: the gap, L and R must be numbers" % (path, n))
+        if not (0 < l < math.inf and 0 < r < math.inf) or row["board"] not in ("yes", "no"):
+            raise ValueError("%s data line %d: L and R positive and finite, board yes or no" % (path, n))
+        out.append({"case": row["case"], "gap": gap, "board": row["board"] == "yes", "L": l, "R": r})
+    if [r["board"] for r in out].count(True) > 1:
+        raise ValueError("%s: more than one row is the board's" % path)
+    return out
+
+
+def coil_lr(path=None):
+    """The one place the coil's L and R come from. With the field solver's
+    cases (generated/coil_em.csv): L is Mohan's closed form times the solver's
+    ratio of the coil with the pour as the board has it to the coil in free
+    space (the solver's coarse mesh misses the free coil's L by what
+    COIL_EM_AGREE bounds; in the ratio that error cancels), R the solver's
+    own for the board (it has the turns' proximity loss, which the closed form
+    leaves out, and the pour's). Without them, the closed forms (free space).
+    (L, R, where from)."""
+    rows = read_coil_em(path) or []
+    board = [r for r in rows if r["board"]]
+    free = [r for r in rows if r["gap"] is None]
+    l, r = closed_form()[:2]
+    if board and free:
+        return (l * board[0]["L"] / free[0]["L"], board[0]["R"],
+                "openEMS, pour %g mm away: L closed form x %.3f, R solved" % (board[0]["gap"],
+                                                                            board[0]["L"] / free[0]["L"]))
+    return l, r, "closed forms, free space"
+
+
+def _coil_geometry():
+    """closed_form() with the coil's L and R as coil_lr() has them."""
+    l, r, _src = coil_lr()
+    return (l, r) + closed_form()[2:]
 
 
 def _field(l, r, a, r_on, c_n, c1):
@@ -207,6 +267,7 @@ def coil(path=None):
     the coil with the shortest feed (its C1 the largest: a DC block when the
     match wants the whole coil's reactance)."""
     l, r, length, d_in, a = _coil_geometry()
+    l_cf, r_cf = closed_form()[:2]
     fd = feeds(path)
     loops = [_loop(l, r, f) for f in fd]
     l_ref, r_ref = min(loops)
@@ -238,7 +299,8 @@ def coil(path=None):
     ref = min(per_coil, key=lambda pc: pc["L"])
     drv, h = ref["drive"], ref["H"]
     drv_max, h_max_ron = _field(ref["L"], ref["R"], a, d.SWITCH_RON_MAX_OHM, c_n, sum(ref["C1_parts"]))
-    return {"L": l, "R": r, "length": length, "d_in": d_in, "a": a, "x": x,
+    return {"L": l, "R": r, "L_source": coil_lr()[2], "L_closed": l_cf, "R_closed": r_cf, "em": read_coil_em(),
+            "length": length, "d_in": d_in, "a": a, "x": x,
             "C_N": c_n, "C_node": c_n - d.SWITCH_C_ON_F, "C1": ref["C1"],
             "Z_port": z + 2 * d.TX_SERIES_OHM, "x_max": x_max(l, min(f[1] for f in fd), l_ref),
             "C0_emc": ph.emc_c0(d.EMC_L0_H, d.EMC_F_CUT_HZ),

@@ -2,6 +2,7 @@
 formula's source) and hardware/power.py (the CC thresholds and LED budgets
 the firmware imports)."""
 from . import dims as d
+from . import physics as ph
 from . import sweep
 from .figures import DIRECTION_NAMES
 
@@ -12,6 +13,29 @@ def _mm(m):
     return "%.1f mm" % (m * 1000)
 
 
+def coil_em_md(c):
+    """The coil in its GND pour by the field solver, beside the closed forms."""
+    if not c["em"]:
+        return ["No field solution (generated/coil_em.csv): `make em`; the closed forms stand in.", ""]
+    free = [r for r in c["em"] if r["gap"] is None]
+    w = ph.omega()
+    out = ["### The coil in its GND pour (openEMS, `make em`)", "",
+           "One coil on 1.6 mm FR-4 in the pour of both layers, the slot below it, its neighbours' "
+           "keep-outs and slots (hardware/boardgen/pcb/coil_em.py), solved by FDTD; L and R at 13.56 MHz "
+           "from the port's impedance. Closed forms: L %.0f nH, R %.0f mOhm, Q %.0f (free space)."
+           % (c["L_closed"] * 1e9, c["R_closed"] * 1e3, w * c["L_closed"] / c["R_closed"]), "",
+           "| case | pour's gap to the outer turn | L | R | Q | L against the closed form | L, Q against free space (solved) |",
+           "|---|---:|---:|---:|---:|---:|---|"]
+    for r in c["em"]:
+        vs_free = ("%+.1f %%, %+.0f %%" % ((r["L"] / free[0]["L"] - 1) * 100,
+                                         (r["L"] / r["R"] / (free[0]["L"] / free[0]["R"]) - 1) * 100)
+                   if free else "")
+        out.append("| %s%s | %s | %.0f nH | %.0f mOhm | %.0f | %+.1f %% | %s |" % (
+            r["case"], " (the board)" if r["board"] else "", "" if r["gap"] is None else "%g mm" % r["gap"],
+            r["L"] * 1e9, r["R"] * 1e3, w * r["L"] / r["R"], (r["L"] / c["L_closed"] - 1) * 100, vs_free))
+    return out + [""]
+
+
 def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10), sim=None):
     c, u, t, m, cc = fig["coil"], fig["unselected"], fig["today"], fig["magnet"], fig["cc"]
     drv = c["drive"]
@@ -19,10 +43,12 @@ def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10), sim=None):
            "From hardware/boardgen/dims.py through physics.py; each formula's source is in its docstring.", "",
            "## Reader coil and network (one per cell; one network per rank)", "",
            "| figure | value | source |", "|---|---:|---|",
-           "| coil: %d turns, %.0f mm square, %.1f mm trace, %.1f mm space | L = %.3f uH | Mohan et al. 1999, modified Wheeler |"
-           % (d.COIL_TURNS, d.COIL_OUTER_MM, d.COIL_TRACE_MM, d.COIL_SPACE_MM, c["L"] * 1e6),
-           "| coil resistance at 13.56 MHz (%.0f mm of trace) | %.2f Ohm | skin depth, Finkenzeller 4.1.12 |"
-           % (c["length"] * 1000, c["R"]),
+           "| coil: %d turns, %.0f mm square, %.1f mm trace, %.1f mm space, alone | L = %.3f uH | Mohan et al. 1999, modified Wheeler |"
+           % (d.COIL_TURNS, d.COIL_OUTER_MM, d.COIL_TRACE_MM, d.COIL_SPACE_MM, c["L_closed"] * 1e6),
+           "| its resistance at 13.56 MHz (%.0f mm of trace), alone | %.2f Ohm | skin depth, Finkenzeller 4.1.12 |"
+           % (c["length"] * 1000, c["R_closed"]),
+           "| the coil on the board, as the network is solved for | L = %.3f uH, R = %.2f Ohm, Q = %.0f | %s |"
+           % (c["L"] * 1e6, c["R"], ph.omega() * c["L"] / c["R"], c["L_source"]),
            "| switch (ADG1608) Ron, typ / design max | %.1f / %.1f Ohm | ADG1608 data sheet |"
            % (d.SWITCH_RON_OHM, d.SWITCH_RON_MAX_OHM),
            "| EMC filter L0 | %.0f nH | AN1445 |" % (d.EMC_L0_H * 1e9),
@@ -47,6 +73,7 @@ def figures_md(fig, bom_total, mcu_values=(0, 2, 5, 10), sim=None):
            % (u["f_self"] / 1e6, d.SWITCH_C_OFF_F * 1e12),
            "| current induced in an unselected neighbour / if it were tuned | %.2g / %.2g of the selected coil's | coupled resonators, Finkenzeller 4.1.10 |"
            % (u["ratio"], u["ratio_if_tuned"]),
+           ""] + coil_em_md(c) + [
            "", "### Each coil's feed and its own C1", "",
            "The feed pair from the reader's switches to each coil adds its inductance to the loop; each "
            "coil's C1 takes it back, so every coil shows the branch the network was solved for. Feeds: "

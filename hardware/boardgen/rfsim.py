@@ -31,10 +31,9 @@ available = spice.available
 
 
 def coil_lr():
-    """The coil's own inductance and resistance at 13.56 MHz (feed excluded):
-    THE one place the simulation takes them from."""
-    l, r, _length, _d_in, _a = fg._coil_geometry()
-    return l, r
+    """The coil's own inductance and resistance at 13.56 MHz (feed excluded),
+    as figures.coil_lr() has them (the field solver's, or the closed forms)."""
+    return fg.coil_lr()[:2]
 
 
 def _feed_r(length_mm):

@@ -35,8 +35,8 @@ AI_VALUES = ("off", "light", "dark")
 _CLOCK_VALUES = const(("0+0", "5+3", "10+5", "15+10", "30+0"))  # the menu's; the link takes any
 _BRIGHTNESS_VALUES = const(("0", "1", "2", "3"))
 # The budget caps what the LEDs draw below what the power source allows
-# (leds.budget): default USB, a 1.5 A and a 3 A source leave them 181, 1081
-# and 1856 mA above their idle draw (hardware/power.py's LED_BUDGET_MA; the
+# (leds.budget): default USB, a 1.5 A and a 3 A source leave them 178, 1078
+# and 1853 mA above their idle draw (hardware/power.py's LED_BUDGET_MA; the
 # 3 A source's is held under the polyfuse), so the caps step between them:
 # 300, 500 and 900 for a weak cable or a power bank, 1500 for a 3 A source
 # on a cable that drops too much (tests/test_hardware.py checks they do).

@@ -51,11 +51,11 @@ MENU_CURSOR = (255, 255, 255)
 # 1 mA idle. Until the board is told what its power source allows (main.py
 # reads the USB-C CC line at boot: hardware/power.py), it budgets what a USB
 # 2.0 port leaves the LEDs once the Pico, the logic, the readers and a rank of piece sensors are fed:
-# power.LED_BUDGET_MA[SOURCE_NONE] (181 mA) and the 64 LEDs' idle draw
+# power.LED_BUDGET_MA[SOURCE_NONE] (178 mA) and the 64 LEDs' idle draw
 # (tests/test_hardware.py checks the two agree).
 _MA_PER_CHANNEL = const(20)
 MA_IDLE = const(1)
-DEFAULT_BUDGET_MA = const(245)
+DEFAULT_BUDGET_MA = const(242)
 AUTO = const(0)  # the budget setting that takes what the source allows
 # hardware/power.py's sources (SOURCE_NONE ...) by name: the link's `power`,
 # the simulator's choice of source.

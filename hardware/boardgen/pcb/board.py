@@ -478,7 +478,7 @@ def build(netlist, kind, vortex_dir, log=None, digest=""):
     for rect in layout.keepouts:
         for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
             _zone(board, rect, layer, keepout=True)
-    for rect in layout.cuts:
+    for rect in layout.cuts + layout.pullbacks:
         for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
             _zone(board, rect, layer, keepout=True, pour_only=True)
     if POUR in nets:

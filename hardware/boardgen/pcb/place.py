@@ -40,6 +40,7 @@ LED_SIZE_MM = 5.0         # the WS2812B's body
 LED_DROP_MM = 4.6         # the LED's centre below the strip above the coils
 SWITCH_STACK_MM = 9.0     # side A's switch this far above side B's point: see layout.md, The electronics end
 POUR_CUT_MM = 0.5         # a slot in the pour across the strip below each coil: see rank_layout
+RANK_GAP_MM = 0.2         # between rank boards side by side at the cell pitch
 FANIN_TOP_MM = 22.0       # the feeds' way from the strip below up to the switches: no part
 FANIN_EAST_MM = 304.0     # below this y, from the column's start to this x (layout.md, The electronics end)
 
@@ -56,12 +57,39 @@ class Layout:
     [(x0, y0, x1, y1)] (both layers; only the coil's copper inside),
     mounting holes [(x, y)] and cuts [(x0, y0, x1, y1)]: rectangles where
     the pour's net may have no copper (both layers; other nets' tracks may
-    cross)."""
+    cross), and pull-backs: where the pour may not go but any track may."""
 
-    def __init__(self, outline, places, keepouts, holes, cells, cuts=()):
+    def __init__(self, outline, places, keepouts, holes, cells, cuts=(), pullbacks=()):
         self.outline, self.places, self.keepouts, self.holes = outline, places, keepouts, holes
         self.cells = cells     # [(coil ref, x, y)] in cell order
         self.cuts = list(cuts)
+        self.pullbacks = list(pullbacks)   # squares round the coils with no pour (any track may cross)
+
+
+def board_height():
+    """The rank board's height (mm): the cell pitch less the gap between boards."""
+    return dims.CELL_PITCH_MM - RANK_GAP_MM
+
+
+def pour_gap():
+    """The GND pour's gap to a coil's outer turn (mm): dims.COIL_POUR_GAP_MM,
+    never less than the coil's keep-out leaves."""
+    return max(dims.COIL_POUR_GAP_MM, coil_keepout() - dims.COIL_OUTER_MM / 2)
+
+
+def pour_free(cx, cy, gap):
+    """The square round the coil at (cx, cy) the pour leaves free at this gap."""
+    half = dims.COIL_OUTER_MM / 2 + gap
+    return (cx - half, cy - half, cx + half, cy + half)
+
+
+def pour_cut(cx, cy, edge):
+    """The slot across the strip below the coil at (cx, cy), from its keep-out
+    to the board's edge at y = edge: the pour round a coil would be a shorted
+    turn; the slot breaks every ring of it on either layer, and leaves the
+    pour along the strip above whole."""
+    half = coil_keepout()
+    return (cx - half / 2 - POUR_CUT_MM / 2, cy + half, cx - half / 2 + POUR_CUT_MM / 2, edge)
 
 
 def natural(ref):
@@ -198,7 +226,7 @@ def rank_layout(netlist, boxes):
     if n == 0:
         raise ValueError("the rank board's netlist has no coil (vortex:Coil...)")
     pitch = dims.CELL_PITCH_MM
-    height = pitch - 0.2                      # boards side by side at the cell pitch
+    height = board_height()
     connectors = [r for r in by_role.get("other", []) if r.startswith("J")]
     # the electronics end: the ribbon connectors along its top and bottom edges
     # (a 2 x 20 header is longer than the board is high), the reader between
@@ -208,17 +236,15 @@ def rank_layout(netlist, boxes):
     width = cells_w + zone
     cy = height / 2
     half = coil_keepout()
-    places, keepouts, cells, cuts = {}, [], [], []
+    places, keepouts, cells, cuts, pullbacks = {}, [], [], [], []
     for i, ref in enumerate(coils):
         cx = pitch / 2 + i * pitch
         places[ref] = Place(cx, cy, COIL_ROT)
         keepouts.append((cx - half, cy - half, cx + half, cy + half))
         cells.append((ref, cx, cy))
-        # the pour around a coil would be a shorted turn: a slot from the
-        # coil to the board's edge across the strip below it breaks every
-        # ring of it on either layer, and leaves the pour along the strip
-        # above whole
-        cuts.append((cx - half / 2 - POUR_CUT_MM / 2, cy + half, cx - half / 2 + POUR_CUT_MM / 2, height))
+        cuts.append(pour_cut(cx, cy, height))
+        if pour_gap() > half - dims.COIL_OUTER_MM / 2:
+            pullbacks.append(pour_free(cx, cy, pour_gap()))
     for i, ref in enumerate(reeds[:n]):
         places[ref] = Place(cells[i][1], cy, 0, "B")
     led_x = half + LED_SIZE_MM / 2            # the LED in the channel right of its coil, inside the cell
@@ -311,7 +337,7 @@ def rank_layout(netlist, boxes):
             raise ValueError("no room on the rank board for %s (%.1f x %.1f mm)" % (ref, w, h))
         at[ref] = spot[:2]
         places[ref] = _centre_place(boxes[ref], spot[0], spot[1], spot[2])
-    return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells, cuts)
+    return Layout((0.0, 0.0, width, height), places, keepouts, holes, cells, cuts, pullbacks)
 
 
 def _owners(netlist, refs, boxes):
