@@ -55,6 +55,7 @@ _BYTES = const(9)       # the chain's 595s (pins.NFC_CHAIN_BYTES)
 CHAIN_BYTES = _BYTES
 _CTRL = const(8)        # image[8]: the controller's 595 (pins.NFC_CTRL)
 _DIRTY = const(9)       # image[9]: 1 while the image differs from the latched outputs
+_FAULT = const(10)      # image[10]: 1 while the chain reads back wrong (FrontEnd.fault)
 _PEND = const(9)        # staged[9]: 1 while a staged switch waits for flush()
 _RUN = const(0x08)      # image[_CTRL] bit 3: NRSTPD high, the readers run
 _ADDR = const(0x07)     # image[_CTRL] bits 0-2: the decoder's address
@@ -67,6 +68,10 @@ _MAX_SEG = const(24)    # the longest transaction in a script
 _TXC_W = const(0x28)
 _TX_OFF = const(0x80)
 _TX_ON = const(0x83)
+# Loads of the chain in a row that may read back wrong before the front end
+# is faulted (a ringing clock edge is a one-off; a stuck bit or a broken
+# line stays): each wrong one is followed by the safe image.
+_TRIES = const(3)
 
 
 def _sleep_ms(ms):
@@ -135,6 +140,17 @@ def _adopt(image, staged, n: int, on: int):
     img[_DIRTY] = 1
 
 
+@micropython.viper
+def _differs(a, b) -> int:
+    """Whether the chain's bytes read back (b) differ from the image (a)."""
+    x = ptr8(a)
+    y = ptr8(b)
+    d = 0
+    for i in range(_BYTES):
+        d |= x[i] ^ y[i]
+    return d
+
+
 class FrontEnd:
     """FrontEnd(spi, strobe, latch, readers=8): the chain, the decoder and
     the bus, shared by the readers (vortex.hal.mfrc522) and the scheduler
@@ -150,27 +166,38 @@ class FrontEnd:
                   they wait for flush()
     """
 
-    def __init__(self, spi, strobe, latch, readers=8):
+    def __init__(self, spi, strobe, latch, readers=8, check=True):
         self.spi = spi
         self.strobe = strobe
         self.latch = latch
         self.readers = readers
+        self.check = check        # the chain comes back on MISO (pins.NFC_CHAIN_RETURN)
         strobe.value(1)       # no reader selected while the chain is written
         latch.value(0)
-        self.image = bytearray(_BYTES + 1)
-        self.image[_CTRL] = _RUN
+        # The first latch holds every reader in reset (NRSTPD low) with every
+        # switch open: nothing drives a coil until reset() lets them run.
+        self.image = bytearray(_BYTES + 2)
         self.image[_DIRTY] = 1
         self.staged = bytearray(_BYTES + 1)
         self._chain = memoryview(self.image)[:_BYTES]
+        self._back = bytearray(_BYTES)        # the chain as read back
+        self._safe = bytes(_BYTES)            # every switch open, every reader in reset
         self.coils = bytearray(b"\xff" * readers)
         self.fields = bytearray(readers)
         self._txc = bytearray(2)
+        self._txs = bytearray(2)  # _switch's own: field() -> xfer() -> _switch() nests
         self._seg = tuple(bytearray(k) for k in range(_MAX_SEG + 1))
         self.flush()
 
     @property
     def addressed(self):
         return self.image[_CTRL] & _ADDR
+
+    @property
+    def fault(self):
+        """1 while the chain reads back other than it was loaded: every
+        reader held in reset, no reader spoken to, until a load holds."""
+        return self.image[_FAULT]
 
     # -- the chain ---------------------------------------------------------
     def flush(self):
@@ -182,10 +209,37 @@ class FrontEnd:
             self._load()
 
     def _load(self):
-        self.spi.write(self._chain)
+        """The image latched and, with the chain's return (check), read back:
+        the same bytes shifted again (no latch: the outputs stay) push out
+        what the shift registers held, which the latch copied to the
+        outputs. A chain that holds something else (a ringing clock edge, a
+        stuck bit, a broken line) is latched all zeros at once, every switch
+        open and every reader in reset, no field anywhere by hardware, and
+        loaded again, _TRIES times in all; then the front end is faulted
+        (.fault) and the image waits (image[_DIRTY]) for the next
+        transaction to try again, once while faulted. The readers so reset find their chips at
+        reset values (mfrc522's poll: TxControlReg) and set them up again."""
+        spi = self.spi
+        chain = self._chain
+        img = self.image
+        tries = 1 if img[_FAULT] else _TRIES
+        while tries:
+            spi.write(chain)
+            self._pulse()
+            if not self.check:
+                break
+            spi.write_readinto(chain, self._back)
+            if not _differs(chain, self._back):
+                break
+            spi.write(self._safe)
+            self._pulse()
+            tries -= 1
+        img[_DIRTY] = 0 if tries else 1
+        img[_FAULT] = 0 if tries else 1
+
+    def _pulse(self):
         self.latch.value(1)       # RCLK rising edge: shift register -> outputs
         self.latch.value(0)
-        self.image[_DIRTY] = 0
 
     def _switch(self):
         """The staged switches onto the outputs, no field on across a change:
@@ -194,20 +248,24 @@ class FrontEnd:
         its field back already addressed, the fields on (_plan, _adopt;
         rp2nfc does the same in one call)."""
         m = _plan(self.image, self.staged, self.fields, self.readers)
+        t = self._txs
+        t[0] = _TXC_W
+        t[1] = _TX_OFF
         r = 0
         off = m & 0xFF
         while off:
             if off & 1:
-                self._tx_control(r, _TX_OFF)
+                self.xfer(r, t)
             off >>= 1
             r += 1
         on = m >> 8
         _adopt(self.image, self.staged, self.readers, on)
         self._load()
+        t[1] = _TX_ON
         r = 0
         while on:
             if on & 1:
-                self._tx_control(r, _TX_ON)
+                self.xfer(r, t)
             on >>= 1
             r += 1
 
@@ -259,8 +317,14 @@ class FrontEnd:
     def xfer(self, reader, out, into=None):
         """One transaction with `reader`: out on MOSI, MISO into `into`
         (None: dropped)."""
-        if self.image[_CTRL] & _ADDR != reader or self.image[_DIRTY] or self.staged[_PEND]:
+        img = self.image
+        if img[_CTRL] & _ADDR != reader or img[_DIRTY] or self.staged[_PEND]:
             self.select(reader)
+            if img[_DIRTY]:       # faulted: no reader spoken to, none answers
+                if into is not None:
+                    for i in range(len(into)):
+                        into[i] = 0
+                return
         self.strobe.value(0)
         if into is None:
             self.spi.write(out)
