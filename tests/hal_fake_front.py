@@ -63,8 +63,10 @@ class FakeBus:
         for r, chip in enumerate(self.chips):
             if chip is None:
                 continue
-            chip.power(bool(run))
+            # A latch changes every output at once: the switch taken to move
+            # before the reader's reset stops its drivers (the worse case).
             chip.set_coil(self.coil(r))
+            chip.power(bool(run))
 
     def address(self):
         return self.latched[CTRL] & 0x07

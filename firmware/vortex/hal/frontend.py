@@ -213,8 +213,8 @@ class FrontEnd:
         the same bytes shifted again (no latch: the outputs stay) push out
         what the shift registers held, which the latch copied to the
         outputs. A chain that holds something else (a ringing clock edge, a
-        stuck bit, a broken line) is latched all zeros at once, every switch
-        open and every reader in reset, no field anywhere by hardware, and
+        stuck bit, a broken line) has every field turned off by hardware at
+        once (NRSTPD low latched, then every switch open as well) and is
         loaded again, _TRIES times in all; then the front end is faulted
         (.fault) and the image waits (image[_DIRTY]) for the next
         transaction to try again, once while faulted. The readers so reset find their chips at
@@ -231,6 +231,14 @@ class FrontEnd:
             spi.write_readinto(chain, self._back)
             if not _differs(chain, self._back):
                 break
+            # Every field off, break before make: the image again with
+            # NRSTPD low (the readers reset, the switches as they are), then
+            # the safe image (every switch open).
+            c = img[_CTRL]
+            img[_CTRL] = c & ~_RUN
+            spi.write(chain)
+            self._pulse()
+            img[_CTRL] = c
             spi.write(self._safe)
             self._pulse()
             tries -= 1

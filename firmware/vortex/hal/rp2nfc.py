@@ -82,9 +82,9 @@ _SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C)
 def _load(config, chain) -> int:
     """FrontEnd._load: the image shifted (SSPSR.TNF: room to send; RNE: a
     byte in) and latched; with the chain's return (cfg[3]) shifted again,
-    what comes back compared with it, and on a difference the safe image
-    (zeros: every switch open, every reader in reset) latched and the load
-    tried again, _F_TRIES times in all (once while faulted). 1 if the chain
+    what comes back compared with it, and on a difference every field off
+    (the image with NRSTPD low latched, then zeros: every switch open too)
+    and the load tried again, _F_TRIES times in all (once while faulted). 1 if the chain
     holds the image (image[_F_DIRTY], [_F_FAULT] cleared), else 0 (both set)."""
     cfg = ptr32(config)
     image = ptr8(chain)
@@ -94,12 +94,18 @@ def _load(config, chain) -> int:
     while tries:
         bad = 0
         p = 0
-        while p < 3:                 # 0: the image; 1: it again, read back; 2: zeros
+        # 0: the image; 1: it again, read back; 2: it with NRSTPD low; 3: zeros
+        while p < 4:
             i = 0
             j = 0
             while j < _F_BYTES:
                 if i < _F_BYTES and i - j < 8 and spi[3] & 2:
-                    spi[2] = 0 if p == 2 else image[i]
+                    v = image[i]
+                    if p == 3:
+                        v = 0
+                    elif p == 2 and i == _F_CTRL:
+                        v &= 0xF7            # NRSTPD (bit 3) low: the readers reset
+                    spi[2] = v
                     i += 1
                 if spi[3] & 4:
                     x = spi[2]
@@ -114,9 +120,9 @@ def _load(config, chain) -> int:
                     k += 1
                 sio[6] = cfg[2]
             if p == 0 and not cfg[3]:
-                p = 3
+                p = 4
             elif p == 1 and not bad:
-                p = 3
+                p = 4
             else:
                 p += 1
         if not bad:
