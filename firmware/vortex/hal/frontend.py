@@ -3,8 +3,9 @@ registers and a 74HC138 decoder between the RP2040 and eight MFRC522
 readers, one per rank (each on its own rank board), each switching its
 rank's eight coils.
 
-    front = FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT))
-    front.reset()                 # every reader through its NRSTPD (hard reset)
+    front = FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT),
+                     check=pins.NFC_CHAIN_RETURN)   # the readers held in reset...
+    front.reset()                 # ...until this: every reader through its NRSTPD
     front.coil(3, 5)              # rank 3's switch to coil 5 (file f), staged...
     front.flush()                 # ...and latched: the coils switch now
     front.field(3, True)          # reader 3's field: on while its coil is connected
@@ -33,6 +34,17 @@ connected; flush() turns the field of every rank whose switch changes off
 (TxControlReg), latches the new switches, and turns the fields back on
 where a coil is now connected. Staged switches live apart from the image
 the bus latches (.staged), so no transaction latches them but flush().
+
+Every latch is checked (check=True: pins.NFC_CHAIN_RETURN, issue 37): the
+farthest 595's QH' comes back on MISO while the strobe is high, so the
+image shifted again with write_readinto (no latch: the outputs stay) reads
+what the shift registers held when they were latched. A chain that holds
+something else has every field turned off by hardware (the image with
+NRSTPD low latched, then every switch open) and is loaded again; after
+_TRIES wrong loads in a row the front end is faulted (.fault): no reader is
+spoken to (their reads end NOREADER, vortex.hal.tiles lets the game's tiles
+stand in) and each later load tries once, until one holds. The check
+costs a 9-byte transfer a latch (18 us at 4 MHz; docs/device.md).
 
 FrontEnd uses the bus through spi.write and spi.write_readinto and the pins
 through value(): thin enough for CircuitPython (vortex.hal.cp.bus wraps
@@ -70,7 +82,7 @@ _TX_OFF = const(0x80)
 _TX_ON = const(0x83)
 # Loads of the chain in a row that may read back wrong before the front end
 # is faulted (a ringing clock edge is a one-off; a stuck bit or a broken
-# line stays): each wrong one is followed by the safe image.
+# line stays): each wrong one is followed by every field off.
 _TRIES = const(3)
 
 
@@ -152,16 +164,20 @@ def _differs(a, b) -> int:
 
 
 class FrontEnd:
-    """FrontEnd(spi, strobe, latch, readers=8): the chain, the decoder and
-    the bus, shared by the readers (vortex.hal.mfrc522) and the scheduler
-    (vortex.hal.tiles). spi: configured, mode 0; strobe, latch: output pins.
+    """FrontEnd(spi, strobe, latch, readers=8, check=True): the chain, the
+    decoder and the bus, shared by the readers (vortex.hal.mfrc522) and the
+    scheduler (vortex.hal.tiles). spi: configured, mode 0; strobe, latch:
+    output pins; check: the chain comes back on MISO (pins.NFC_CHAIN_RETURN)
+    and every latch is read back. The readers are held in reset until
+    reset().
 
     .readers      how many readers (ranks) the board has
     .addressed    the reader the decoder's address names
     .coils        bytearray: each rank's connected coil (staged), or 255 (none)
     .fields       bytearray: 1 where a reader's driver wants its field on
-    .image        the chain's bytes as latched (and the address), and at
-                  [9] whether they wait for a latch
+    .image        the chain's bytes as latched (and the address), at [9]
+                  whether they wait for a latch, at [10] .fault
+    .fault        1 while the chain reads back wrong (see above)
     .staged       the switches as coil() left them, and at [9] whether
                   they wait for flush()
     """
