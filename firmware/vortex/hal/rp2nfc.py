@@ -79,21 +79,23 @@ _SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C)
 
 
 @micropython.viper
-def _load(config, chain) -> int:
+def _load(config, chain, start: int) -> int:
     """FrontEnd._load: the image shifted (SSPSR.TNF: room to send; RNE: a
     byte in) and latched; with the chain's return (cfg[3]) shifted again,
     what comes back compared with it, and on a difference every field off
     (the image with NRSTPD low latched, then zeros: every switch open too)
-    and the load tried again, _F_TRIES times in all (once while faulted). 1 if the chain
+    and the load tried again, _F_TRIES times in all (once while faulted).
+    start: 2 when the image was just latched and read back wrong (serve()'s
+    own load): its fields off first, that the first try. 1 if the chain
     holds the image (image[_F_DIRTY], [_F_FAULT] cleared), else 0 (both set)."""
     cfg = ptr32(config)
     image = ptr8(chain)
     spi = ptr32(cfg[0])
     sio = ptr32(_SIO)
     tries = 1 if image[_F_FAULT] else _F_TRIES
+    p = start
     while tries:
-        bad = 0
-        p = 0
+        bad = 1 if p else 0
         # 0: the image; 1: it again, read back; 2: it with NRSTPD low; 3: zeros
         while p < 4:
             i = 0
@@ -130,6 +132,7 @@ def _load(config, chain) -> int:
             image[_F_FAULT] = 0
             return 1
         tries -= 1
+        p = 0
     image[_F_FAULT] = 1
     return 0
 
@@ -145,7 +148,7 @@ def _xfer(config, chain, reader: int, out, into, n: int):
     if (image[_F_CTRL] & 7) != reader or image[_F_DIRTY]:
         image[_F_CTRL] = (image[_F_CTRL] & 0xF8) | reader
         image[_F_DIRTY] = 1
-        if not int(_load(config, chain)):    # faulted: no reader spoken to, none answers
+        if not int(_load(config, chain, 0)):    # faulted: no reader spoken to, none answers
             i = 0
             while i < n:
                 d[i] = 0
@@ -177,7 +180,7 @@ def _run(config, chain, reader: int, script):
     if (image[_F_CTRL] & 7) != reader or image[_F_DIRTY]:
         image[_F_CTRL] = (image[_F_CTRL] & 0xF8) | reader
         image[_F_DIRTY] = 1
-        if not int(_load(config, chain)):    # faulted: the script dropped
+        if not int(_load(config, chain, 0)):    # faulted: the script dropped
             return
     strobe = cfg[1]
     p = ptr8(script)
@@ -316,11 +319,49 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
         if (img[_F_CTRL] & 7) != a or img[_F_DIRTY]:
             img[_F_CTRL] = (img[_F_CTRL] & 0xF8) | a
             img[_F_DIRTY] = 1
-            if not int(_load(cfg, image)):   # faulted: the read ends, its chip not spoken to
-                st[_PH] = _P_DONE
-                out[r] = _GONE
-                done |= 1 << r
-                continue
+            # _load, inline (a call each reader's step costs the loop's reed
+            # scans): the image shifted and latched, then, with the chain's
+            # return, shifted again and compared with what comes back; a
+            # difference, or a fault already, goes on in _load.
+            bad = 0
+            if img[_F_FAULT]:
+                bad = 2                      # _load from the start: one try
+            else:
+                i = 0
+                j = 0
+                while j < _F_BYTES:
+                    if i < _F_BYTES and spi[3] & 2:     # SSPSR.TNF: room to send
+                        spi[2] = img[i]      # SSPDR
+                        i += 1
+                    if spi[3] & 4:           # SSPSR.RNE: a byte in
+                        x = spi[2]  # noqa: F841
+                        j += 1
+                sio[5] = c[2]                # the latch: the chain's outputs change
+                k = 0
+                while k < _LATCH_READS:       # RCLK held high (see _LATCH_READS)
+                    x = spi[3]  # noqa: F841
+                    k += 1
+                sio[6] = c[2]
+                if c[3]:
+                    i = 0
+                    j = 0
+                    while j < _F_BYTES:
+                        if i < _F_BYTES and i - j < 8 and spi[3] & 2:
+                            spi[2] = img[i]
+                            i += 1
+                        if spi[3] & 4:
+                            if spi[2] != img[j]:
+                                bad = 1
+                            j += 1
+            if bad:
+                # Read back wrong (every field off, then tried again), or faulted.
+                if not int(_load(cfg, image, 2 if bad == 1 else 0)):
+                    st[_PH] = _P_DONE        # faulted: the read ends, its chip not spoken to
+                    out[r] = _GONE
+                    done |= 1 << r
+                    continue
+            else:
+                img[_F_DIRTY] = 0
         if st[_PH] != _P_START:
             sio[6] = strobe
             i = 0
