@@ -3,7 +3,11 @@ wiring contract): a chain of nine 74HC595 that every byte shifts through,
 latched on the latch pin's rising edge; a 74HC138 whose /E is the strobe pin
 and whose address comes from the chain, selecting chips[r] (a FakeRC522, or
 None: no chip, MISO stays low); the readers' NRSTPD and each rank's coil
-switch from the chain. Plain Python, CPython and MicroPython."""
+switch from the chain. While the strobe is high (no reader selected) the
+farthest 595's QH' comes back on MISO (pins.NFC_CHAIN_RETURN): a byte
+shifted in pushes the farthest byte out. Faults (FakeBus.stuck, .glitch,
+.broken) spoil the chain as a board could. Plain Python, CPython and
+MicroPython."""
 from hal_fakes import FakePin
 from hal_fake_rc522 import FakeNtag, FakeRC522
 from vortex import tag
@@ -26,6 +30,15 @@ class FakeBus:
         self.latches = 0
         self.shifted = 0
         self.selections = 0               # transactions that reached a chip
+        # Faults: stuck = (byte, mask, value): those bits of that 595 stuck
+        # at value; glitch: so many transfers from now each have a ringing
+        # clock edge, one bit more shifted before their last byte (the
+        # chain slips); broken: the return line open, MISO pulled low while the
+        # strobe is high.
+        self.stuck = None
+        self.glitch = 0
+        self.broken = False
+        self.readbacks = 0                # transfers that read the chain back
         self.strobe = None
         self.latch = None
         self.attach(strobe or FakePin("strobe"), latch or FakePin("latch"))
@@ -50,8 +63,10 @@ class FakeBus:
         for r, chip in enumerate(self.chips):
             if chip is None:
                 continue
-            chip.power(bool(run))
+            # A latch changes every output at once: the switch taken to move
+            # before the reader's reset stops its drivers (the worse case).
             chip.set_coil(self.coil(r))
+            chip.power(bool(run))
 
     def address(self):
         return self.latched[CTRL] & 0x07
@@ -74,9 +89,21 @@ class FakeBus:
         self._xfer(bytes(out), into)
 
     def _xfer(self, out, into):
-        for b in out:
-            self.shift[:-1] = self.shift[1:]
-            self.shift[-1] = b
+        chain = self.strobe.v and into is not None
+        if chain:
+            self.readbacks += 1
+        ring = self.glitch > 0
+        if ring:
+            self.glitch -= 1
+        sh = self.shift
+        for i, b in enumerate(out):
+            if chain:
+                into[i] = 0 if self.broken else sh[0]
+            sh[:-1] = sh[1:]
+            sh[-1] = b
+            self._stick()
+            if ring and i == len(out) - 2:
+                self._bit(b & 1)         # the edge rings: the byte's last bit clocked twice
         self.shifted += len(out)
         chip = None
         if not self.strobe.v:
@@ -84,9 +111,22 @@ class FakeBus:
         if chip is not None:
             self.selections += 1
             chip.xfer(out, into)
-        elif into is not None:
+        elif into is not None and not chain:
             for i in range(len(into)):
                 into[i] = 0
+
+    def _bit(self, b):
+        """One clock edge: the chain moves on a bit (MSB first, as SPI sends)."""
+        sh = self.shift
+        for i in range(CHAIN - 1):
+            sh[i] = (sh[i] << 1 | sh[i + 1] >> 7) & 0xFF
+        sh[-1] = (sh[-1] << 1 | b) & 0xFF
+        self._stick()
+
+    def _stick(self):
+        if self.stuck is not None:
+            i, m, v = self.stuck
+            self.shift[i] = self.shift[i] & ~m & 0xFF | (m if v else 0)
 
 
 UID7 = b"\x04\x11\x22\x33\x44\x55\x66"
@@ -103,6 +143,7 @@ def make(t=None, n=0, f=0):
         chips[n].tags[f] = t
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     rdr = MFRC522(front, n, clock=None)
     front.coil(n, f)
     front.flush()

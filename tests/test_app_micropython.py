@@ -16,7 +16,7 @@ from mpy import check_compiled
 MODULES = ["test_app_scenarios", "test_app_order", "test_app_tiles", "test_app_games",
            "test_app_idle", "test_app_advice", "test_app_buttons", "test_app_powercut",
            "test_app_ai", "test_app_clock", "test_app_thinking", "test_app_noise",
-           "test_app_sounds", "test_app_power", "test_app_memory"]
+           "test_app_sounds", "test_app_power", "test_app_memory", "test_app_front_fault"]
 # The thinking tests hold the board's level-5 search and a host link at once,
 # three rigs in a row; the AI's tests and the scenarios make the search (26 KB
 # in blocks up to 8 KB) in the middle of a rig's game, whose virtual buzzer

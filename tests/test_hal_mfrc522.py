@@ -198,6 +198,7 @@ def test_missing_chip_at_start_then_plugged_in():
     chips[2].dead = True
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     r = MFRC522(front, 2, clock=None)
     front.coil(2, 0)
     front.flush()

@@ -20,6 +20,7 @@ def board(chips, **kw):
     """Eight readers on a fake bus, each rank's coil 0 connected."""
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     readers = Readers(front, 8, **kw)
     for r in range(8):
         front.coil(r, 0)
@@ -134,6 +135,7 @@ def fast_board(monkeypatch, chips):
     monkeypatch.setattr(rp2nfc, "serve", one)
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     front.cfg = FAST_CFG        # what Rp2FrontEnd has: the readers go through serve()
     return one, front, bus
 
@@ -221,6 +223,7 @@ def test_a_chip_that_reads_ff_is_missing():
     chips[5] = None
     bus = HighMISO(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     rd = MFRC522(front, 5, clock=None)
     assert not rd.present and rd.read_tile(bytearray(16)) == NOREADER
 
@@ -247,6 +250,7 @@ def hung_reader(max_polls):
     chips[0] = Hung({0: tile()})
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     rd = MFRC522(front, 0, clock=None, max_polls=max_polls)
     front.coil(0, 0)
     front.flush()
@@ -326,6 +330,7 @@ def test_a_blocking_exchange_waits_for_its_air_time_on_the_clock():
     chips[0].tags[0] = tile()
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     rd = MFRC522(front, 0, clock=clock)
     front.coil(0, 0)
     front.flush()
@@ -351,6 +356,7 @@ def test_a_coil_connected_under_a_waiting_field_is_latched_with_its_reader_addre
     chips = [FakeRC522() for _ in range(8)]
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     MFRC522(front, 0, clock=None)
     MFRC522(front, 1, clock=None)
     assert bus.address() == 1 and chips[0].regs[0x14] & 3 != 3
@@ -388,6 +394,7 @@ def test_the_reply_is_read_only_once_the_chip_says_it_is_complete():
     chips[0] = Trickle({0: tile(tag.AIR)})
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     rd = MFRC522(front, 0, clock=None)
     front.coil(0, 0)
     front.flush()

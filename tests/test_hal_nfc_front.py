@@ -13,11 +13,13 @@ from hal_fake_front import FakeBus, tile, make
 def test_the_chain_holds_address_reset_and_each_ranks_coil():
     bus = FakeBus([None] * 8)
     front = FrontEnd(bus, bus.strobe, bus.latch)
-    assert bus.latched == bytearray(8) + b"\x08"             # running, no coil
+    assert bus.latched == bytearray(9)                        # in reset, no coil
     assert bus.strobe.v == 1 and bus.latch.v == 0
+    front.reset(0, 0)
+    assert bus.latched == bytearray(8) + b"\x08"             # running, no coil
     front.coil(0, 5)
     front.coil(3, 2)
-    assert bus.latched[7] == 0 and bus.latches == 1           # staged only
+    assert bus.latched[7] == 0 and bus.latches == 3           # staged only
     front.select(6)
     # image[8] (the controller's 595): running, address 6; rank r's byte is
     # image[7 - r] (the rank board at ribbon position r).
@@ -35,6 +37,46 @@ def test_the_chain_holds_address_reset_and_each_ranks_coil():
     assert bus.latched[8] & 0x08 and bus.latches == n + 2     # low, then high again
 
 
+def test_the_readers_are_held_in_reset_until_reset_lets_them_run():
+    # Issue 37: the first latch must not start the readers (their fields
+    # could come on before any switch is set); reset() starts them.
+    chips = [FakeRC522() for _ in range(8)]
+    bus = FakeBus(chips)
+    front = FrontEnd(bus, bus.strobe, bus.latch)
+    assert not bus.latched[8] & 0x08 and bus.latches >= 1
+    assert not any(c.running for c in chips)
+    front.coil(2, 1)
+    front.flush()
+    assert not bus.latched[8] & 0x08 and bus.coil(2) == 1    # still in reset
+    front.reset(0, 0)
+    assert bus.latched[8] & 0x08 and all(c.running for c in chips)
+
+
+def test_a_switch_inside_a_field_change_keeps_the_field_asked_for():
+    # field() -> xfer() -> select() -> _switch() -> a TxControlReg write of
+    # its own: the outer write must still send the value asked for (issue
+    # 37: they shared one buffer, and a wanted TX_ON went out as TX_OFF).
+    chips = [FakeRC522() for _ in range(8)]
+    bus = FakeBus(chips)
+    front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
+    readers = [MFRC522(front, r, clock=None) for r in range(2)]
+    front.coil(0, 2)
+    front.coil(1, 3)
+    front.flush()
+    assert chips[0].regs[0x14] == chips[1].regs[0x14] == 0x83
+    readers[0].antenna_off()
+    front.coil(1, OFF)                       # staged: rank 1's field goes off first
+    readers[0].antenna_on()                  # ...inside this write
+    assert chips[1].regs[0x14] == 0x80 and bus.coil(1) == -1
+    assert chips[0].regs[0x14] == 0x83
+    readers[0].antenna_off()
+    front.coil(1, 3)                         # staged: rank 1's field comes back after it
+    readers[0].antenna_off()
+    assert chips[1].regs[0x14] == 0x83 and chips[0].regs[0x14] == 0x80
+    assert bus.overcurrents() == 0
+
+
 def test_no_field_is_ever_on_into_an_open_switch():
     # Boot: the drivers set up their chips with no coil connected, so no
     # field; the field comes on with the coil, goes off across every switch
@@ -45,6 +87,7 @@ def test_no_field_is_ever_on_into_an_open_switch():
     chips[1].tags[3] = tile(tag.WATER, 4)
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     readers = [MFRC522(front, r, clock=None) for r in range(8)]
     assert all(c.regs[0x14] == 0x80 for c in chips) and front.fields == bytearray(b"\x01" * 8)
     for f in (3, 4, 3):
@@ -70,6 +113,7 @@ def test_the_fault_model_sees_a_field_into_an_open_switch():
     chips = [FakeRC522() for _ in range(8)]
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     front.xfer(4, b"\x28\x83")                                # TxControlReg: both drivers on
     assert bus.overcurrents() == 1 and chips[4].overcurrent == 1
     # A coil connected under the field is the right load; moved to another
@@ -198,6 +242,7 @@ def test_readers_are_told_apart_by_the_decoder():
     chips[5].tags[6] = tile(tag.AIR, 5)
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     r2 = MFRC522(front, 2, clock=None)
     r5 = MFRC522(front, 5, clock=None)
     front.coil(2, 6)

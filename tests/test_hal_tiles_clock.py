@@ -43,6 +43,7 @@ def board(dead=(), empty=()):
         chips[r].dead = True
     bus = FakeBus(chips)
     front = FrontEnd(bus, bus.strobe, bus.latch)
+    front.reset(0, 0)
     readers = Readers(front, 8, clock=us)
     sc = TileScanner(readers, front, us.ms(), clock=us)
     return us, chips, sc

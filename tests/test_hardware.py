@@ -807,14 +807,22 @@ def test_the_firmwares_front_end_writes_the_chain_pins_py_describes():
     class Spi:
         def __init__(self):
             self.chains = []
+            self.held = bytes(pins.NFC_CHAIN_BYTES)   # the chain's shift registers
 
         def write(self, b):
             if len(b) == pins.NFC_CHAIN_BYTES:
                 self.chains.append(bytes(b))
+                self.held = bytes(b)
+
+        def write_readinto(self, out, into):      # the chain's return, the strobe high
+            into[:] = self.held
+            self.held = bytes(out)
 
     spi = Spi()
-    front = frontend.FrontEnd(spi, Pin(), Pin(), pins.NFC_READERS)
+    front = frontend.FrontEnd(spi, Pin(), Pin(), pins.NFC_READERS, pins.NFC_CHAIN_RETURN)
     assert frontend.CHAIN_BYTES == pins.NFC_CHAIN_BYTES
+    assert not spi.chains[-1][pins.NFC_CTRL] & 0x08    # the readers held in reset...
+    front.reset(0, 0)                                  # ...until reset() lets them run
     for r in range(pins.NFC_READERS):
         front.coil(r, 7 - r)
         front.select(r)

@@ -76,7 +76,7 @@ def test_position_status_and_settings():
     h = Host()
     assert h.ask("position") == [("ok", "position " + START)]
     assert h.ask("status") == [("ok", "status side light actions 0 verdict agree asks - "
-                                      "result * dropped 0")]
+                                      "result * dropped 0 nfc ok")]
     assert h.ask("settings") == [("ok", "settings ai=off clock=0+0 brightness=2 budget=auto "
                                         "hearts=fixed level=3 volume=soft")]
 
@@ -250,7 +250,7 @@ def test_a_host_that_does_not_read_loses_the_oldest_lines_whole():
     for l in lines:  # every line whole
         assert l.split()[1] in ("ok", "lift", "verdict", "asks", "action"), l
     h.seq = seqs[-1]
-    assert h.ask("status")[0][1].endswith("dropped %d" % h.link.out.dropped)
+    assert h.ask("status")[0][1].endswith("dropped %d nfc ok" % h.link.out.dropped)
 
 
 def test_a_burst_of_commands_is_answered_in_order():

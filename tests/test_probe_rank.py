@@ -20,12 +20,12 @@ READS = 3
 
 
 def test_the_report_reads_the_programs_lines():
-    lines = ["noise", "PROBE idle 0 64", "PROBE bus 1 146 0 24 4000000",
+    lines = ["noise", "PROBE chain 0 64", "PROBE bus 1 146 0 24 4000000",
              "PROBE cell 1 0 6 6 3900 04565800010280 1 1 - 6",
              "PROBE cell 1 1 0 6 1200 - 0 -1 0:6 0", "PROBE cell 1 2 3 6 4100 0456580003 0 -1 - 3",
              "PROBE noreader 0"]
     out = probe_rank.report(lines, (0, 1), 6)
-    assert out[0] == "bus: MISO with no reader selected 0 of 64 bytes set"
+    assert out[0] == "bus: the chain's return on MISO, no reader selected: 0 of 64 bytes wrong"
     assert out[1].startswith("rank 1: its NFC reader does not answer")
     assert out[2] == "rank 2: version 0x92, 0 errors in 24 reads at 4.0 MHz"
     assert out[3] == "a2  reads 6/6 ok  3.9 ms a read  tag 04565800010280 Water #1  " \
@@ -34,7 +34,7 @@ def test_the_report_reads_the_programs_lines():
         and "cross-talk a2 6" in out[4] and out[4].endswith("reed closed 0%")
     assert "not a tile of ours" in out[5] and "reed closed 50%" in out[5]
     assert out[-1] == "rank 2: 9 of 18 reads ok (50%), 3.1 ms a read on average"
-    assert "a MISO buffer drives the bus" in probe_rank.report(["PROBE idle 3 64"], (0,), 6)[0]
+    assert "check CHAIN_RET" in probe_rank.report(["PROBE chain 3 64"], (0,), 6)[0]
     assert probe_rank.report(["Traceback (most recent call last):"], (0,), 6) is None
 
 
@@ -56,7 +56,7 @@ def test_the_probe_on_two_modelled_rank_boards_and_no_field_into_an_open_switch(
         assert bad.status == pico.OK, bad
         assert dev.reader_stats()["overcurrent"] == [0, 1, 0, 0, 0, 0, 0, 0]
     out = probe_rank.report(r.output.splitlines(), RANKS, READS)
-    assert out[0] == "bus: MISO with no reader selected 0 of 64 bytes set", out
+    assert out[0] == "bus: the chain's return on MISO, no reader selected: 0 of 64 bytes wrong", out
     assert out[1] == "rank 1: version 0x92, 0 errors in 24 reads at 4.0 MHz", out
     rows = dict((line[:2], line) for line in out if line[1:2].isdigit())
     assert len(rows) == 16, out

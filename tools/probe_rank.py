@@ -7,14 +7,16 @@ the real height; hardware/prototype-plan.md).
     python3 tools/probe_rank.py --ranks 1,2 --reads 20 --port /dev/ttyACM0
 
 The bus: MISO read with every reader deselected (the strobe high: no
-MISO buffer may drive it, so it must read 0x00), then each reader's
+reader's MISO buffer may drive it, and the 595 chain's return does,
+pins.NFC_CHAIN_RETURN: 64 bytes shifted in must come back as the 9 bytes
+the chain holds, then the first 55 of themselves), then each reader's
 version register read `reads` x 8 times at the firmware's SPI clock (a
 read that differs from the first is an error). Then, for each of a rank's
 8 cells, it switches the reader to that cell's coil, lets the tag power up,
 reads the tile `reads` times (each read in full: wake-up, anticollision,
 select, READ; no cache) and scans the reeds between reads, and prints:
 
-    bus: MISO with no reader selected 0 of 64 bytes set
+    bus: the chain's return on MISO, no reader selected: 0 of 64 bytes wrong
     rank 1: version 0x92, 0 errors in 160 reads at 4.0 MHz
     a1  reads 20/20 ok  3.9 ms a read  tag 04565800018001 Water #1  cross-talk -  reed closed 100%
 
@@ -55,14 +57,16 @@ latch = Pin(pins.NFC_LATCH, Pin.OUT)
 if sys.platform == 'rp2':
     from vortex.hal.rp2nfc import Rp2FrontEnd
     front = Rp2FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_SPI,
-                        pins.NFC_STROBE, pins.NFC_LATCH)
+                        pins.NFC_STROBE, pins.NFC_LATCH, pins.NFC_CHAIN_RETURN)
 else:
-    front = FrontEnd(spi, strobe, latch, pins.NFC_READERS)
+    front = FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_CHAIN_RETURN)
 front.reset()
-# MISO with every reader deselected: the strobe is high between transactions.
+# MISO with every reader deselected (the strobe is high between
+# transactions): the chain's return, what it holds, then what went in.
 idle = bytearray(64)
+want = bytes(front.image[:9]) + b'\\xee' * 55
 spi.write_readinto(b'\\xee' * 64, idle)
-print('PROBE idle', sum(1 for b in idle if b), len(idle))
+print('PROBE chain', sum(1 for i in range(64) if idle[i] != want[i]), len(idle))
 front.select(RANKS[0])         # the chain rewritten: those bytes shifted through it
 reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
                    pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
@@ -160,10 +164,11 @@ def report(lines, ranks, reads):
         return None
     out = []
     for r in rows:
-        if r[1] == "idle":
-            out.append("bus: MISO with no reader selected %s of %s bytes set%s"
-                       % (r[2], r[3], "" if r[2] == "0" else " (a MISO buffer drives the bus: check each "
-                                                              "74LVC1G125's enable)"))
+        if r[1] == "chain":
+            out.append("bus: the chain's return on MISO, no reader selected: %s of %s bytes wrong%s"
+                       % (r[2], r[3], "" if r[2] == "0" else
+                          " (check CHAIN_RET, the last board's loop-back and the 74LVC1G126; or a "
+                          "MISO buffer drives the bus: each 74LVC1G125's enable)"))
     for rank in ranks:
         mine = [r for r in rows if r[1] in ("bus", "cell", "noreader") and int(r[2]) == rank]
         if any(r[1] == "noreader" for r in mine):

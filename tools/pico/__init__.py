@@ -416,7 +416,10 @@ class Pico:
         """Inject an NFC fault (tools/pico/nfc.mjs FrontEnd.fault): reader=r,
         dead=bool (a reader that does not answer); cell=c with badCrc=bool,
         fail={"cmd": byte or None, "count": n} (its tags' next n frames get no
-        answer), crosstalk=[cells whose coils also reach its tags]."""
+        answer), crosstalk=[cells whose coils also reach its tags]; chain=
+        {"stuck": [byte, mask, value] or None, "slip": n, "broken": bool}
+        (the 595 chain: outputs stuck, the next n bytes shifted with the
+        strobe high each a bit too far, the return line open)."""
         self.fault_at = None
         self._send(fault=fault)
 

@@ -545,6 +545,7 @@ export class FrontEnd {
     // counts too (the analog switch opens for a moment as it changes).
     this.overcurrent = new Array(readers).fill(0);
     this.shorted = new Array(readers).fill(false);
+    this.chainFault = { stuck: null, slip: 0, broken: false };
     const env = { now, tags: (rd) => this.tagsOf(rd), fieldChanged: () => this.updatePower(),
                   woke: (rd, t) => this.woke(rd, t) };
     this.resetStats();
@@ -589,11 +590,29 @@ export class FrontEnd {
   }
 
   // --- the bus
-  // One byte on SPI: it shifts into the chain; the selected reader, if any,
-  // drives MISO (else the pad's pull-down: 0).
+  // One byte on SPI: it shifts into the chain, pushing the farthest 595's
+  // byte out of its QH'. MISO: the selected reader, while the strobe is
+  // low; while it is high, the chain's return (hardware/pins.py
+  // NFC_CHAIN_RETURN: CHAIN_RET through a 74LVC1G126 enabled by the
+  // strobe), so shifting the image again reads back what the chain held.
+  // Faults (fault({chain})): a stuck output, a slipping clock, the return
+  // line open (MISO pulled low).
   byte(b) {
+    const back = this.shift[0];
+    const c = this.chainFault;
     this.shift.shift();
     this.shift.push(b);
+    if (c.slip > 0 && this.strobe) {
+      // A ringing edge: the byte's last bit clocked twice, the chain one bit on.
+      c.slip--;
+      for (let i = 0; i < this.chainBytes - 1; i++) this.shift[i] = ((this.shift[i] << 1) | (this.shift[i + 1] >> 7)) & 0xff;
+      this.shift[this.chainBytes - 1] = ((b << 1) | (b & 1)) & 0xff;
+    }
+    if (c.stuck) {
+      const [i, mask, v] = c.stuck;
+      this.shift[i] = (this.shift[i] & ~mask & 0xff) | (v ? mask : 0);
+    }
+    if (this.strobe) return c.broken ? 0 : back;
     if (this.selected < 0) return 0;
     return this.readers[this.selected].byte(b);
   }
@@ -652,7 +671,11 @@ export class FrontEnd {
     this.updatePower();
   }
 
+  // f.chain: {stuck: [byte, mask, value] or null (those outputs of that
+  // 595 stuck), slip: n (the next n bytes shifted with the strobe high each
+  // clock a bit twice), broken: bool (the return line open)}.
   fault(f) {
+    if (f.chain !== undefined) Object.assign(this.chainFault, f.chain);
     if (f.reader !== undefined) {
       this.readers[f.reader].dead = !!f.dead;
     }

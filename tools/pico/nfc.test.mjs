@@ -377,3 +377,25 @@ test('over-current: a field on while the rank\'s switch is open or changing is c
   b.latch();
   assert.deepEqual(b.fe.overcurrent, [0, 0, 0, 3, 0, 1, 0, 0]);
 });
+
+test('the chain\'s return: the image shifted again comes back on MISO while the strobe is high; faults spoil it', () => {
+  const b = new Bench();
+  b.coil(2, 5);
+  const again = () => { b.fe.setStrobe(true); return b.image.map((x) => b.fe.byte(x)); };
+  assert.deepEqual(again(), b.image);            // what was latched, the farthest 595's first
+  assert.deepEqual(again(), b.image);            // and the chain holds it still
+  b.fe.setStrobe(false);
+  assert.deepEqual(b.xfer(0, [0x80 | R.Version << 1, 0]), [0, 0x92]);   // strobe low: the reader's
+  b.fe.fault({ chain: { broken: true } });
+  assert.deepEqual(again(), new Array(9).fill(0));
+  b.fe.fault({ chain: { broken: false, stuck: [7 - 5, 0x40, 1] } });
+  b.latch();
+  assert.equal(again()[7 - 5], 0x40);            // rank 5's unused output stuck high
+  b.fe.fault({ chain: { stuck: null, slip: 9 } });
+  b.latch();                                     // every byte of the load slips a bit
+  assert.notEqual(b.fe.coilOf(2), 5);
+  assert.notDeepEqual(again(), b.image);
+  b.latch();
+  assert.deepEqual(again(), b.image);            // the slip over: sound again
+  assert.equal(b.fe.coilOf(2), 5);
+});

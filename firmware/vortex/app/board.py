@@ -118,6 +118,7 @@ class Board:
         self.messages = []  # the last few things that happened, for a log or a screen
         self.supply = -1  # the power source (leds.SUPPLY_NAMES), -1 until set_supply()
         self.supply_ma = leds.DEFAULT_BUDGET_MA  # what it lets the LEDs draw, idle included
+        self.fault = 0  # 1 while the NFC front end is faulted (Service sets it; the centre flashes)
         saved = None
         if store is not None:
             data = store.load()
@@ -366,7 +367,8 @@ class Board:
                                   self.settings, self._spin if spinning else -1,
                                   self.budget_ma(),
                                   self.remote_side if self.remote == REMOTE_AWAY else -1,
-                                  self.remote_side if self.remote == REMOTE_WAIT else -1)
+                                  self.remote_side if self.remote == REMOTE_WAIT else -1,
+                                  self.fault)
         return False
 
     def due_in(self, now):

@@ -39,7 +39,7 @@ class Renderer:
         return self.blinking and (now // BLINK_MS) & 1 != self._phase
 
     def draw(self, now, pos, sense, result, todo, hint, menu, low, settings, spin=-1,
-             budget_ma=leds.DEFAULT_BUDGET_MA, away=-1, wait=-1):
+             budget_ma=leds.DEFAULT_BUDGET_MA, away=-1, wait=-1, fault=0):
         """Paint a frame; True if it differs from the last one.
         pos: the game; sense: the Sensing (its verdict, differences, flash);
         result: the Outcome or None; todo: the action asked to be carried
@@ -50,7 +50,9 @@ class Renderer:
         may draw (Board.budget_ma()); away: the side of a remote opponent
         that is gone (online play), whose colour the centre shows, or -1;
         wait: the side whose player the room's game is awaited from
-        (online play), whose colour blinks in the centre, or -1."""
+        (online play), whose colour blinks in the centre, or -1; fault: the
+        NFC front end is faulted (the centre flashes the error colour over
+        the rest: the tiles are not read)."""
         self._level = leds.LEVELS[settings.brightness]
         self.blinking = False
         on = (now // BLINK_MS) & 1
@@ -103,6 +105,10 @@ class Renderer:
                               else leds.OFF)
             if spin >= 0:
                 self._put(CENTRE[spin & 3], leds.THINKING)
+        if fault:
+            self.blinking = True
+            for c in CENTRE:
+                self._put(c, leds.ERROR if on else leds.OFF)
         leds.finish(work, budget_ma)
         if work == self.frame:
             return False

@@ -64,6 +64,12 @@ NO_READER = ("NFC reader not answering (ranks %s): their tiles are taken as the 
              "them, so pieces can be played but tile actions there cannot be seen; check the "
              "readers' wiring")
 READER_BACK = "NFC readers all answering again: the tiles are read"
+# The front end's chain check (vortex.hal.frontend, FrontEnd.fault): what is
+# said when it passes again ([0]) and when it fails for good ([1]).
+FRONT_SAYS = ("NFC front end sound again: its chain holds what is latched; the tiles are read",
+              "NFC front end faulted: its chain reads back other than it was latched, so every "
+              "field is off and the readers held in reset, and the game's tiles stand in; check "
+              "the ribbon and the rank boards")
 
 
 def ranks(mask):
@@ -92,6 +98,8 @@ class Service:
         self.online = online
         self.cues = Cues(board)
         self.missing = 0  # tile readers not answering (a bit a rank): the game's tiles stand in
+        front = getattr(tiles, "front", None)  # FrontEnd.fault, where the front end has one
+        self.front = front if hasattr(front, "fault") else None
         self.unsaved = 0  # the board's refused saves said so far (one at boot is said at once)
         self.passes = 0
         self._last = clock()
@@ -119,9 +127,15 @@ class Service:
         self._scanned = now
         if not self.reeds.scan(now):  # a reed that changed goes to the board first
             tiles.poll(now, self._scan, poll_us)  # reed scans while it waits: a lift goes on
+        front = self.front
+        if front is not None and front.fault != board.fault:
+            board.fault = front.fault  # the link's status and the LEDs show it
+            board.dirty = True
+            if self.say is not None:
+                self.say(FRONT_SAYS[board.fault])
         if tiles.missing != self.missing:
             self.missing = tiles.missing
-            if self.say is not None:
+            if self.say is not None and not board.fault:  # (a fault: every reader; said above)
                 self.say(NO_READER % ranks(self.missing) if self.missing else READER_BACK)
         # Without a reader, the game's own tiles stand in for its rank's readings.
         if board.unsaved != self.unsaved:

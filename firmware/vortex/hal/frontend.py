@@ -3,8 +3,9 @@ registers and a 74HC138 decoder between the RP2040 and eight MFRC522
 readers, one per rank (each on its own rank board), each switching its
 rank's eight coils.
 
-    front = FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT))
-    front.reset()                 # every reader through its NRSTPD (hard reset)
+    front = FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT),
+                     check=pins.NFC_CHAIN_RETURN)   # the readers held in reset...
+    front.reset()                 # ...until this: every reader through its NRSTPD
     front.coil(3, 5)              # rank 3's switch to coil 5 (file f), staged...
     front.flush()                 # ...and latched: the coils switch now
     front.field(3, True)          # reader 3's field: on while its coil is connected
@@ -34,6 +35,17 @@ connected; flush() turns the field of every rank whose switch changes off
 where a coil is now connected. Staged switches live apart from the image
 the bus latches (.staged), so no transaction latches them but flush().
 
+Every latch is checked (check=True: pins.NFC_CHAIN_RETURN, issue 37): the
+farthest 595's QH' comes back on MISO while the strobe is high, so the
+image shifted again with write_readinto (no latch: the outputs stay) reads
+what the shift registers held when they were latched. A chain that holds
+something else has every field turned off by hardware (the image with
+NRSTPD low latched, then every switch open) and is loaded again; after
+_TRIES wrong loads in a row the front end is faulted (.fault): no reader is
+spoken to (their reads end NOREADER, vortex.hal.tiles lets the game's tiles
+stand in) and each later load tries once, until one holds. The check
+costs a 9-byte transfer a latch (18 us at 4 MHz; docs/device.md).
+
 FrontEnd uses the bus through spi.write and spi.write_readinto and the pins
 through value(): thin enough for CircuitPython (vortex.hal.cp.bus wraps
 busio.SPI and digitalio so). On the RP2040, vortex.hal.rp2nfc.Rp2FrontEnd
@@ -55,6 +67,7 @@ _BYTES = const(9)       # the chain's 595s (pins.NFC_CHAIN_BYTES)
 CHAIN_BYTES = _BYTES
 _CTRL = const(8)        # image[8]: the controller's 595 (pins.NFC_CTRL)
 _DIRTY = const(9)       # image[9]: 1 while the image differs from the latched outputs
+_FAULT = const(10)      # image[10]: 1 while the chain reads back wrong (FrontEnd.fault)
 _PEND = const(9)        # staged[9]: 1 while a staged switch waits for flush()
 _RUN = const(0x08)      # image[_CTRL] bit 3: NRSTPD high, the readers run
 _ADDR = const(0x07)     # image[_CTRL] bits 0-2: the decoder's address
@@ -67,6 +80,10 @@ _MAX_SEG = const(24)    # the longest transaction in a script
 _TXC_W = const(0x28)
 _TX_OFF = const(0x80)
 _TX_ON = const(0x83)
+# Loads of the chain in a row that may read back wrong before the front end
+# is faulted (a ringing clock edge is a one-off; a stuck bit or a broken
+# line stays): each wrong one is followed by every field off.
+_TRIES = const(3)
 
 
 def _sleep_ms(ms):
@@ -135,42 +152,68 @@ def _adopt(image, staged, n: int, on: int):
     img[_DIRTY] = 1
 
 
+@micropython.viper
+def _differs(a, b) -> int:
+    """Whether the chain's bytes read back (b) differ from the image (a)."""
+    x = ptr8(a)
+    y = ptr8(b)
+    d = 0
+    for i in range(_BYTES):
+        d |= x[i] ^ y[i]
+    return d
+
+
 class FrontEnd:
-    """FrontEnd(spi, strobe, latch, readers=8): the chain, the decoder and
-    the bus, shared by the readers (vortex.hal.mfrc522) and the scheduler
-    (vortex.hal.tiles). spi: configured, mode 0; strobe, latch: output pins.
+    """FrontEnd(spi, strobe, latch, readers=8, check=True): the chain, the
+    decoder and the bus, shared by the readers (vortex.hal.mfrc522) and the
+    scheduler (vortex.hal.tiles). spi: configured, mode 0; strobe, latch:
+    output pins; check: the chain comes back on MISO (pins.NFC_CHAIN_RETURN)
+    and every latch is read back. The readers are held in reset until
+    reset().
 
     .readers      how many readers (ranks) the board has
     .addressed    the reader the decoder's address names
     .coils        bytearray: each rank's connected coil (staged), or 255 (none)
     .fields       bytearray: 1 where a reader's driver wants its field on
-    .image        the chain's bytes as latched (and the address), and at
-                  [9] whether they wait for a latch
+    .image        the chain's bytes as latched (and the address), at [9]
+                  whether they wait for a latch, at [10] .fault
+    .fault        1 while the chain reads back wrong (see above)
     .staged       the switches as coil() left them, and at [9] whether
                   they wait for flush()
     """
 
-    def __init__(self, spi, strobe, latch, readers=8):
+    def __init__(self, spi, strobe, latch, readers=8, check=True):
         self.spi = spi
         self.strobe = strobe
         self.latch = latch
         self.readers = readers
+        self.check = check        # the chain comes back on MISO (pins.NFC_CHAIN_RETURN)
         strobe.value(1)       # no reader selected while the chain is written
         latch.value(0)
-        self.image = bytearray(_BYTES + 1)
-        self.image[_CTRL] = _RUN
+        # The first latch holds every reader in reset (NRSTPD low) with every
+        # switch open: nothing drives a coil until reset() lets them run.
+        self.image = bytearray(_BYTES + 2)
         self.image[_DIRTY] = 1
         self.staged = bytearray(_BYTES + 1)
         self._chain = memoryview(self.image)[:_BYTES]
+        self._back = bytearray(_BYTES)        # the chain as read back
+        self._safe = bytes(_BYTES)            # every switch open, every reader in reset
         self.coils = bytearray(b"\xff" * readers)
         self.fields = bytearray(readers)
         self._txc = bytearray(2)
+        self._txs = bytearray(2)  # _switch's own: field() -> xfer() -> _switch() nests
         self._seg = tuple(bytearray(k) for k in range(_MAX_SEG + 1))
         self.flush()
 
     @property
     def addressed(self):
         return self.image[_CTRL] & _ADDR
+
+    @property
+    def fault(self):
+        """1 while the chain reads back other than it was loaded: every
+        reader held in reset, no reader spoken to, until a load holds."""
+        return self.image[_FAULT]
 
     # -- the chain ---------------------------------------------------------
     def flush(self):
@@ -182,10 +225,45 @@ class FrontEnd:
             self._load()
 
     def _load(self):
-        self.spi.write(self._chain)
+        """The image latched and, with the chain's return (check), read back:
+        the same bytes shifted again (no latch: the outputs stay) push out
+        what the shift registers held, which the latch copied to the
+        outputs. A chain that holds something else (a ringing clock edge, a
+        stuck bit, a broken line) has every field turned off by hardware at
+        once (NRSTPD low latched, then every switch open as well) and is
+        loaded again, _TRIES times in all; then the front end is faulted
+        (.fault) and the image waits (image[_DIRTY]) for the next
+        transaction to try again, once while faulted. The readers so reset find their chips at
+        reset values (mfrc522's poll: TxControlReg) and set them up again."""
+        spi = self.spi
+        chain = self._chain
+        img = self.image
+        tries = 1 if img[_FAULT] else _TRIES
+        while tries:
+            spi.write(chain)
+            self._pulse()
+            if not self.check:
+                break
+            spi.write_readinto(chain, self._back)
+            if not _differs(chain, self._back):
+                break
+            # Every field off, break before make: the image again with
+            # NRSTPD low (the readers reset, the switches as they are), then
+            # the safe image (every switch open).
+            c = img[_CTRL]
+            img[_CTRL] = c & ~_RUN
+            spi.write(chain)
+            self._pulse()
+            img[_CTRL] = c
+            spi.write(self._safe)
+            self._pulse()
+            tries -= 1
+        img[_DIRTY] = 0 if tries else 1
+        img[_FAULT] = 0 if tries else 1
+
+    def _pulse(self):
         self.latch.value(1)       # RCLK rising edge: shift register -> outputs
         self.latch.value(0)
-        self.image[_DIRTY] = 0
 
     def _switch(self):
         """The staged switches onto the outputs, no field on across a change:
@@ -194,20 +272,24 @@ class FrontEnd:
         its field back already addressed, the fields on (_plan, _adopt;
         rp2nfc does the same in one call)."""
         m = _plan(self.image, self.staged, self.fields, self.readers)
+        t = self._txs
+        t[0] = _TXC_W
+        t[1] = _TX_OFF
         r = 0
         off = m & 0xFF
         while off:
             if off & 1:
-                self._tx_control(r, _TX_OFF)
+                self.xfer(r, t)
             off >>= 1
             r += 1
         on = m >> 8
         _adopt(self.image, self.staged, self.readers, on)
         self._load()
+        t[1] = _TX_ON
         r = 0
         while on:
             if on & 1:
-                self._tx_control(r, _TX_ON)
+                self.xfer(r, t)
             on >>= 1
             r += 1
 
@@ -259,8 +341,14 @@ class FrontEnd:
     def xfer(self, reader, out, into=None):
         """One transaction with `reader`: out on MOSI, MISO into `into`
         (None: dropped)."""
-        if self.image[_CTRL] & _ADDR != reader or self.image[_DIRTY] or self.staged[_PEND]:
+        img = self.image
+        if img[_CTRL] & _ADDR != reader or img[_DIRTY] or self.staged[_PEND]:
             self.select(reader)
+            if img[_DIRTY]:       # faulted: no reader spoken to, none answers
+                if into is not None:
+                    for i in range(len(into)):
+                        into[i] = 0
+                return
         self.strobe.value(0)
         if into is None:
             self.spi.write(out)

@@ -45,9 +45,9 @@ def build(save_path):
     if sys.platform == "rp2":  # its registers straight from machine code
         from vortex.hal.rp2nfc import Rp2FrontEnd
         front = Rp2FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_SPI, pins.NFC_STROBE,
-                            pins.NFC_LATCH)
+                            pins.NFC_LATCH, pins.NFC_CHAIN_RETURN)
     else:
-        front = FrontEnd(spi, strobe, latch, pins.NFC_READERS)
+        front = FrontEnd(spi, strobe, latch, pins.NFC_READERS, pins.NFC_CHAIN_RETURN)
     front.reset()
     tiles = TileScanner(Readers(front, pins.NFC_READERS), front, time.ticks_ms(),
                         clock=time.ticks_us)

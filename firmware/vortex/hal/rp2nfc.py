@@ -30,6 +30,8 @@ _F_ADDR = const(0x07)    # frontend._ADDR: image[_F_CTRL]'s decoder address bits
 _F_CTRL = const(8)       # frontend._CTRL: the controller's byte, the last shifted
 _F_BYTES = const(9)      # frontend.CHAIN_BYTES
 _F_DIRTY = const(9)      # frontend._DIRTY: image[9], the image waits for a latch
+_F_FAULT = const(10)     # frontend._FAULT: image[10], the chain reads back wrong
+_F_TRIES = const(3)      # frontend._TRIES: loads of a chain reading back wrong before the fault
 _MAX_SEG = const(24)     # frontend._MAX_SEG: the longest transaction in a script
 _F_TXC_W = const(0x28)   # frontend._TXC_W: TxControlReg's write address
 _F_TX_OFF = const(0x80)  # frontend._TX_OFF: its value with both drivers off
@@ -77,32 +79,82 @@ _SPI0 = const(0x4003C000)  # RP2040 SPI0 (PL022: SSPDR at +0x08, SSPSR at +0x0C)
 
 
 @micropython.viper
+def _load(config, chain, start: int) -> int:
+    """FrontEnd._load: the image shifted (SSPSR.TNF: room to send; RNE: a
+    byte in) and latched; with the chain's return (cfg[3]) shifted again,
+    what comes back compared with it, and on a difference every field off
+    (the image with NRSTPD low latched, then zeros: every switch open too)
+    and the load tried again, _F_TRIES times in all (once while faulted).
+    start: 2 when the image was just latched and read back wrong (serve()'s
+    own load): its fields off first, that the first try. 1 if the chain
+    holds the image (image[_F_DIRTY], [_F_FAULT] cleared), else 0 (both set)."""
+    cfg = ptr32(config)
+    image = ptr8(chain)
+    spi = ptr32(cfg[0])
+    sio = ptr32(_SIO)
+    tries = 1 if image[_F_FAULT] else _F_TRIES
+    p = start
+    while tries:
+        bad = 1 if p else 0
+        # 0: the image; 1: it again, read back; 2: it with NRSTPD low; 3: zeros
+        while p < 4:
+            i = 0
+            j = 0
+            while j < _F_BYTES:
+                if i < _F_BYTES and i - j < 8 and spi[3] & 2:
+                    v = image[i]
+                    if p == 3:
+                        v = 0
+                    elif p == 2 and i == _F_CTRL:
+                        v &= 0xF7            # NRSTPD (bit 3) low: the readers reset
+                    spi[2] = v
+                    i += 1
+                if spi[3] & 4:
+                    x = spi[2]
+                    if p == 1:
+                        bad |= x ^ image[j]
+                    j += 1
+            if p != 1:
+                sio[5] = cfg[2]              # RCLK up: the outputs change
+                k = 0
+                while k < _LATCH_READS:      # RCLK held high (see _LATCH_READS)
+                    x = spi[3]  # noqa: F841
+                    k += 1
+                sio[6] = cfg[2]
+            if p == 0 and not cfg[3]:
+                p = 4
+            elif p == 1 and not bad:
+                p = 4
+            else:
+                p += 1
+        if not bad:
+            image[_F_DIRTY] = 0
+            image[_F_FAULT] = 0
+            return 1
+        tries -= 1
+        p = 0
+    image[_F_FAULT] = 1
+    return 0
+
+
+@micropython.viper
 def _xfer(config, chain, reader: int, out, into, n: int):
     """One transaction with reader: n bytes out, n in."""
     cfg = ptr32(config)
     image = ptr8(chain)
     spi = ptr32(cfg[0])
     sio = ptr32(_SIO)
+    d = ptr8(into)
     if (image[_F_CTRL] & 7) != reader or image[_F_DIRTY]:
         image[_F_CTRL] = (image[_F_CTRL] & 0xF8) | reader
-        i = 0
-        j = 0
-        while j < _F_BYTES:
-            if i < _F_BYTES and spi[3] & 2:
-                spi[2] = image[i]
+        image[_F_DIRTY] = 1
+        if not int(_load(config, chain, 0)):    # faulted: no reader spoken to, none answers
+            i = 0
+            while i < n:
+                d[i] = 0
                 i += 1
-            if spi[3] & 4:
-                x = spi[2]  # noqa: F841
-                j += 1
-        sio[5] = cfg[2]                       # RCLK up: the outputs change
-        k = 0
-        while k < _LATCH_READS:           # RCLK held high (see _LATCH_READS)
-            x = spi[3]  # noqa: F841
-            k += 1
-        sio[6] = cfg[2]
-        image[_F_DIRTY] = 0
+            return
     o = ptr8(out)
-    d = ptr8(into)
     strobe = cfg[1]
     sio[6] = strobe
     i = 0
@@ -127,22 +179,9 @@ def _run(config, chain, reader: int, script):
     sio = ptr32(_SIO)
     if (image[_F_CTRL] & 7) != reader or image[_F_DIRTY]:
         image[_F_CTRL] = (image[_F_CTRL] & 0xF8) | reader
-        i = 0
-        j = 0
-        while j < _F_BYTES:
-            if i < _F_BYTES and spi[3] & 2:
-                spi[2] = image[i]
-                i += 1
-            if spi[3] & 4:
-                x = spi[2]  # noqa: F841
-                j += 1
-        sio[5] = cfg[2]
-        k = 0
-        while k < _LATCH_READS:           # RCLK held high (see _LATCH_READS)
-            x = spi[3]  # noqa: F841
-            k += 1
-        sio[6] = cfg[2]
-        image[_F_DIRTY] = 0
+        image[_F_DIRTY] = 1
+        if not int(_load(config, chain, 0)):    # faulted: the script dropped
+            return
     strobe = cfg[1]
     p = ptr8(script)
     i = 0
@@ -203,19 +242,20 @@ class Rp2FrontEnd(FrontEnd):
     up the bus (pins, rate, mode 0); strobe, latch: their machine.Pins
     (outputs) and GPIO numbers."""
 
-    def __init__(self, spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio):
-        # The SPI's registers, the strobe's and the latch's GPIO masks: what
-        # the viper functions here use.
-        self.cfg = array("I", (_SPI0 + 0x4000 * spi_id, 1 << strobe_gpio, 1 << latch_gpio))
+    def __init__(self, spi, strobe, latch, readers, spi_id, strobe_gpio, latch_gpio, check=True):
+        # The SPI's registers, the strobe's and the latch's GPIO masks, and
+        # whether the chain is read back: what the viper functions here use.
+        self.cfg = array("I", (_SPI0 + 0x4000 * spi_id, 1 << strobe_gpio, 1 << latch_gpio,
+                               1 if check else 0))
         self._sink = bytearray(_MAX_SEG)      # what comes back while writing
-        FrontEnd.__init__(self, spi, strobe, latch, readers)
+        FrontEnd.__init__(self, spi, strobe, latch, readers, check)
 
     def _load(self):
         self.image[_F_DIRTY] = 1
         _xfer(self.cfg, self.image, self.image[_F_CTRL] & _F_ADDR, self._sink, self._sink, 0)
 
     def _switch(self):
-        _switch(self.cfg, self.image, self.staged, self.fields, self.readers, self._txc,
+        _switch(self.cfg, self.image, self.staged, self.fields, self.readers, self._txs,
                 self._sink)
 
     def xfer(self, reader, out, into=None):
@@ -278,22 +318,50 @@ def serve(cfg, image, states, buffers, dests, wake, mask: int, status, starts) -
         a = st[_ADDR]
         if (img[_F_CTRL] & 7) != a or img[_F_DIRTY]:
             img[_F_CTRL] = (img[_F_CTRL] & 0xF8) | a
-            i = 0
-            j = 0
-            while j < _F_BYTES:
-                if i < _F_BYTES and spi[3] & 2:     # SSPSR.TNF: room to send
-                    spi[2] = img[i]          # SSPDR
-                    i += 1
-                if spi[3] & 4:               # SSPSR.RNE: a byte in
-                    x = spi[2]  # noqa: F841
-                    j += 1
-            sio[5] = c[2]                    # the latch: the chain's outputs change
-            k = 0
-            while k < _LATCH_READS:           # RCLK held high (see _LATCH_READS)
-                x = spi[3]  # noqa: F841
-                k += 1
-            sio[6] = c[2]
-            img[_F_DIRTY] = 0
+            img[_F_DIRTY] = 1
+            # _load, inline (a call each reader's step costs the loop's reed
+            # scans): the image shifted and latched, then, with the chain's
+            # return, shifted again and compared with what comes back; a
+            # difference, or a fault already, goes on in _load.
+            bad = 0
+            if img[_F_FAULT]:
+                bad = 2                      # _load from the start: one try
+            else:
+                i = 0
+                j = 0
+                while j < _F_BYTES:
+                    if i < _F_BYTES and spi[3] & 2:     # SSPSR.TNF: room to send
+                        spi[2] = img[i]      # SSPDR
+                        i += 1
+                    if spi[3] & 4:           # SSPSR.RNE: a byte in
+                        x = spi[2]  # noqa: F841
+                        j += 1
+                sio[5] = c[2]                # the latch: the chain's outputs change
+                k = 0
+                while k < _LATCH_READS:       # RCLK held high (see _LATCH_READS)
+                    x = spi[3]  # noqa: F841
+                    k += 1
+                sio[6] = c[2]
+                if c[3]:
+                    i = 0
+                    j = 0
+                    while j < _F_BYTES:
+                        if i < _F_BYTES and i - j < 8 and spi[3] & 2:
+                            spi[2] = img[i]
+                            i += 1
+                        if spi[3] & 4:
+                            if spi[2] != img[j]:
+                                bad = 1
+                            j += 1
+            if bad:
+                # Read back wrong (every field off, then tried again), or faulted.
+                if not int(_load(cfg, image, 2 if bad == 1 else 0)):
+                    st[_PH] = _P_DONE        # faulted: the read ends, its chip not spoken to
+                    out[r] = _GONE
+                    done |= 1 << r
+                    continue
+            else:
+                img[_F_DIRTY] = 0
         if st[_PH] != _P_START:
             sio[6] = strobe
             i = 0

@@ -309,10 +309,10 @@ class Link:
     def status(self, args):
         self._no_args(args)
         b = self.board
-        self._answer("status", "side %s actions %d verdict %s asks %s result %s dropped %d" % (
+        self._answer("status", "side %s actions %d verdict %s asks %s result %s dropped %d nfc %s" % (
             SIDES[b.pos.side], len(b.pos.stack), VERDICTS[b.verdict].decode(),
             action_text(b.pending) if b.pending >= 0 else "-",
-            _result(b.result()), self.out.dropped))
+            _result(b.result()), self.out.dropped, "fault" if b.fault else "ok"))
 
     def position(self, args):
         self._no_args(args)

@@ -49,7 +49,8 @@ def build(save_path, say=print):
     # The NFC front end as on MicroPython, in plain Python (no viper, no
     # register access; CircuitPython's time has no ticks_us, so the
     # readers are polled rather than timed: vortex.hal.tiles, clock=None).
-    front = FrontEnd(spi, output(pins.NFC_STROBE, 1), output(pins.NFC_LATCH), pins.NFC_READERS)
+    front = FrontEnd(spi, output(pins.NFC_STROBE, 1), output(pins.NFC_LATCH), pins.NFC_READERS,
+                     pins.NFC_CHAIN_RETURN)
     front.reset()
     tiles = TileScanner(Readers(front, pins.NFC_READERS), front, clock())
     pixels = Pixels(None, pins.LED_COUNT, led_map(pins.LED_SERPENTINE),
