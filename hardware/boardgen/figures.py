@@ -127,9 +127,10 @@ def _network(l, r, r_on, x):
 
 def _x_for_field(l, r, a, r_on, h, x_max=0.995):
     """The branch reactance fraction whose match gives the field nearest h at
-    the tag (a scan of the fractions up to x_max for which a match exists)."""
+    the tag (a scan of the fractions up to x_max for which a match exists;
+    the scan's steps stop at or below x_max, never rounded past it)."""
     best = None
-    for i in range(200, int(round(x_max * 1000)) + 1):
+    for i in range(200, int(math.floor(x_max * 1000)) + 1):
         x = i / 1000
         try:
             c_n, c1, _z = _network(l, r, r_on, x)
