@@ -35,11 +35,15 @@ NFC_CHAIN_BYTES = 9  # spi.write(image): one 74HC595 on the controller, one on e
                      # at ribbon position 7), image[8] in the controller's
 NFC_CTRL = 8        # image[8]: bits 0-2 the decoder address (reader), bit 3
                     # the readers' NRSTPD (1 = running), bits 4-7 unused (0)
-NFC_CHAIN_RETURN = True  # the farthest 595's QH' comes back on the ribbon's CHAIN_RET
-                    # and reaches MISO while the strobe is high (a 74LVC1G126,
-                    # OE = the strobe): the front end shifts each image it latched
-                    # again with write_readinto and compares (issue 37), and a chain
-                    # that holds something else gets every field off (vortex.hal.frontend)
+NFC_CHAIN_RETURN = False  # True on a board whose farthest 595's QH' comes back
+                    # on the ribbon's CHAIN_RET and reaches MISO while the strobe
+                    # is high (a 74LVC1G126, OE = the strobe): the front end then
+                    # shifts each image it latched again with write_readinto and
+                    # compares, and a chain that holds something else gets every
+                    # field off (vortex.hal.frontend; issue 37). The boards as laid
+                    # today have no return line yet (the ribbon map that adds it is
+                    # in progress: hardware/README.md), so the check is off: MISO
+                    # reads its pull-down there, and every latch would look wrong.
 # image[NFC_CTRL - 1 - r]: rank r's board (ribbon position r): bits 0-2 the
 # coil (file), bit 3 the switch enable (1 = the selected coil connected),
 # bits 4-7 unused. Reader r's select is the decoder's Yr, which reaches the

@@ -34,7 +34,8 @@ def test_a_chain_fault_is_said_shown_and_cleared_on_the_device():
     pos = Position(BATTLE)
     occupied = [c for c in range(64) if pos.pieces[c]]
     game = pack(session.dump(session.Settings(), BATTLE, [], (0, 0)))
-    with pico.Pico({"game.bin": game}, autorun=True, reeds=occupied, tiles=tiles_of(pos)) as dev:
+    with pico.Pico({"game.bin": game}, autorun=True, reeds=occupied, tiles=tiles_of(pos),
+                   chain_return=True) as dev:
         assert dev.wait(lambda: len(dev.scans) >= 100, 120), dev.output[-500:]
         assert dev.wait(lambda: dev.frames and dev.now - dev.frames[-1][0] > 500_000_000, 120), \
             dev.output[-500:]

@@ -105,8 +105,10 @@ def test_the_board_on_circuitpython():
     to = move_to(quiet)
     game = pack(session.dump(session.Settings(ai_side=DARK), BATTLE, [], (0, 0)))
     tiles = {c: pico.tile(pos.tiles[c], 1 + c) for c in range(64) if pos.tiles[c]}
+    # A board with the chain's return line (chain_return): the chain read
+    # back after every latch runs on CircuitPython too.
     with pico.Pico({"game.bin": game}, autorun=True, reeds=occupied, tiles=tiles,
-                   runtime="circuitpython") as dev:
+                   runtime="circuitpython", chain_return=True) as dev:
         # The saved game resumes, the loop scans (keypad, in the background),
         # reads the tiles (all eight readers answer) and draws.
         assert dev.wait(lambda: dev.frames and len(dev.scans) >= 100, 240), dev.output[-500:]

@@ -35,13 +35,16 @@ def test_the_report_reads_the_programs_lines():
     assert "not a tile of ours" in out[5] and "reed closed 50%" in out[5]
     assert out[-1] == "rank 2: 9 of 18 reads ok (50%), 3.1 ms a read on average"
     assert "check CHAIN_RET" in probe_rank.report(["PROBE chain 3 64"], (0,), 6)[0]
+    # A board without the return line: nothing may drive MISO then.
+    assert probe_rank.report(["PROBE idle 0 64"], (0,), 6)[0] == "bus: MISO with no reader selected 0 of 64 bytes set"
+    assert "74LVC1G125's enable" in probe_rank.report(["PROBE idle 2 64"], (0,), 6)[0]
     assert probe_rank.report(["Traceback (most recent call last):"], (0,), 6) is None
 
 
 @needs_pico()
 def test_the_probe_on_two_modelled_rank_boards_and_no_field_into_an_open_switch():
     tiles = {c: pico.tile(1 + c % 4, 10 + c) for c in (0, 1, 3, 4, 5, 6, 7, 8, 9, 12)}
-    with pico.Pico(tiles=tiles, reeds=[4, 5, 9]) as dev:
+    with pico.Pico(tiles=tiles, reeds=[4, 5, 9], chain_return=True) as dev:   # a board with CHAIN_RET
         dev.fault(cell=1, crosstalk=[2])                   # b1's tag also on c1's coil (empty)
         dev.fault(cell=6, fail={"cmd": 0x30, "count": 2})  # two READs of g1 unanswered
         dev.repl()

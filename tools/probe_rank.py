@@ -7,16 +7,17 @@ the real height; hardware/prototype-plan.md).
     python3 tools/probe_rank.py --ranks 1,2 --reads 20 --port /dev/ttyACM0
 
 The bus: MISO read with every reader deselected (the strobe high: no
-reader's MISO buffer may drive it, and the 595 chain's return does,
-pins.NFC_CHAIN_RETURN: 64 bytes shifted in must come back as the 9 bytes
-the chain holds, then the first 55 of themselves), then each reader's
+reader's MISO buffer may drive it, so it reads 0x00; on a board with the
+595 chain's return, pins.NFC_CHAIN_RETURN, that drives it: 64 bytes shifted
+in must come back as the 9 bytes the chain holds, then the first 55 of
+themselves), then each reader's
 version register read `reads` x 8 times at the firmware's SPI clock (a
 read that differs from the first is an error). Then, for each of a rank's
 8 cells, it switches the reader to that cell's coil, lets the tag power up,
 reads the tile `reads` times (each read in full: wake-up, anticollision,
 select, READ; no cache) and scans the reeds between reads, and prints:
 
-    bus: the chain's return on MISO, no reader selected: 0 of 64 bytes wrong
+    bus: MISO with no reader selected 0 of 64 bytes set
     rank 1: version 0x92, 0 errors in 160 reads at 4.0 MHz
     a1  reads 20/20 ok  3.9 ms a read  tag 04565800018001 Water #1  cross-talk -  reed closed 100%
 
@@ -66,7 +67,10 @@ front.reset()
 idle = bytearray(64)
 want = bytes(front.image[:9]) + b'\\xee' * 55
 spi.write_readinto(b'\\xee' * 64, idle)
-print('PROBE chain', sum(1 for i in range(64) if idle[i] != want[i]), len(idle))
+if pins.NFC_CHAIN_RETURN:
+    print('PROBE chain', sum(1 for i in range(64) if idle[i] != want[i]), len(idle))
+else:                          # no return line: nothing may drive MISO
+    print('PROBE idle', sum(1 for b in idle if b), len(idle))
 front.select(RANKS[0])         # the chain rewritten: those bytes shifted through it
 reeds = ReedMatrix([Pin(n) for n in pins.REED_ROWS], [Pin(n) for n in pins.REED_COLS],
                    pins.DEBOUNCE_MS, sio_columns(pins.REED_COLS))
@@ -164,6 +168,10 @@ def report(lines, ranks, reads):
         return None
     out = []
     for r in rows:
+        if r[1] == "idle":
+            out.append("bus: MISO with no reader selected %s of %s bytes set%s"
+                       % (r[2], r[3], "" if r[2] == "0" else " (a MISO buffer drives the bus: check each "
+                                                              "74LVC1G125's enable)"))
         if r[1] == "chain":
             out.append("bus: the chain's return on MISO, no reader selected: %s of %s bytes wrong%s"
                        % (r[2], r[3], "" if r[2] == "0" else

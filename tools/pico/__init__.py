@@ -205,6 +205,16 @@ def fat_files(flash):
     return out
 
 
+def pins_with_return(chain_return):
+    """hardware/pins.py's text for a board with (or without) the 595
+    chain's return line: NFC_CHAIN_RETURN set so."""
+    with open(pins.__file__) as f:
+        text = f.read()
+    line = "NFC_CHAIN_RETURN = %s" % pins.NFC_CHAIN_RETURN
+    assert text.count(line) == 1, "hardware/pins.py: %r not found once" % line
+    return text.replace(line, "NFC_CHAIN_RETURN = %s" % bool(chain_return)).encode()
+
+
 def cell_frame(wire):
     """The chain's bytes (G, R, B per LED, chain order) as the app's frame:
     R, G, B per cell (vortex.hal.pixels)."""
@@ -229,6 +239,9 @@ class Pico:
     firmware is, with no filesystem written over it.
     cc_u16: what the ADC reads on pins.CC_SENSE (the USB-C source's CC
     level; 0 by default: nothing on CC).
+    chain_return: the board has the 595 chain's return line on MISO
+    (pins.NFC_CHAIN_RETURN by default); given otherwise, the deployed
+    pins.py says so too, so the firmware and the model agree.
     Events gathered while it runs: .frames [(ns, bytes)], .scans [ns] (the
     first reed row driven), .tones [(ns, Hz, duty per mille)] (the square
     wave on pins.BUZZER as it changes; 0 Hz: still), .output (everything the
@@ -239,7 +252,7 @@ class Pico:
     "circuitpython"."""
 
     def __init__(self, files=None, deploy=True, autorun=False, reeds=(), firmware=None,
-                 runtime="micropython", tiles=None, flash=None, cc_u16=0):
+                 runtime="micropython", tiles=None, flash=None, cc_u16=0, chain_return=None):
         why = missing(runtime)
         if why:
             raise Unavailable(why)
@@ -248,6 +261,7 @@ class Pico:
         self.bootrom = device_images.locate("bootrom")
         self.files = dict(files or {})
         self.deploy = deploy
+        self.chain_return = pins.NFC_CHAIN_RETURN if chain_return is None else bool(chain_return)
         self.autorun = autorun
         self.reeds = list(reeds)
         self.tiles = dict(tiles or {})
@@ -286,6 +300,8 @@ class Pico:
             if not self.autorun and script in files:
                 files["lib/main.py"] = files.pop(script)
             files.update(self.files)
+            if self.deploy and self.chain_return != pins.NFC_CHAIN_RETURN:
+                files["pins.py"] = pins_with_return(self.chain_return)
             if self.deploy or files:
                 image = os.path.join(self._tmp, "fs.img")
                 with open(image, "wb") as f:
@@ -299,7 +315,7 @@ class Pico:
                        "nfc": {"spi": pins.NFC_SPI, "sck": pins.NFC_SCK, "mosi": pins.NFC_MOSI,
                                "miso": pins.NFC_MISO, "strobe": pins.NFC_STROBE,
                                "latch": pins.NFC_LATCH, "readers": pins.NFC_READERS,
-                               "chainBytes": pins.NFC_CHAIN_BYTES},
+                               "chainBytes": pins.NFC_CHAIN_BYTES, "chainReturn": self.chain_return},
                        "buzzerPin": pins.BUZZER, "adc": {pins.CC_SENSE: self.cc_u16}}, f)
         self._stderr = open(os.path.join(self._tmp, "stderr.txt"), "w+")
         self._proc = subprocess.Popen(["node", os.path.join(HERE, "pico.mjs"), config],

@@ -527,8 +527,9 @@ export class FrontEnd {
   // latched[chainBytes - 1] is the controller's 595 (the decoder's address in
   // bits 0-2, NRSTPD in bit 3); latched[ctrl - 1 - r] rank r's board (coil in
   // bits 0-2, the switch enable in bit 3).
-  constructor({ readers = 8, chainBytes = 9, now }) {
+  constructor({ readers = 8, chainBytes = 9, now, chainReturn = true }) {
     this.now = now;
+    this.chainReturn = chainReturn;               // CHAIN_RET wired (pins.NFC_CHAIN_RETURN)
     this.chainBytes = chainBytes;
     this.ctrl = chainBytes - 1;
     this.shift = new Array(chainBytes).fill(0);   // the chain's shift registers
@@ -612,7 +613,7 @@ export class FrontEnd {
       const [i, mask, v] = c.stuck;
       this.shift[i] = (this.shift[i] & ~mask & 0xff) | (v ? mask : 0);
     }
-    if (this.strobe) return c.broken ? 0 : back;
+    if (this.strobe) return c.broken || !this.chainReturn ? 0 : back;
     if (this.selected < 0) return 0;
     return this.readers[this.selected].byte(b);
   }

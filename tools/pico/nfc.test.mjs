@@ -21,9 +21,9 @@ function ntag(uid = UID, user = []) {
 
 class Bench {
   // Eight readers; reader r's coil f connected; the readers out of reset.
-  constructor() {
+  constructor(chainReturn = true) {
     this.t = 0;
-    this.fe = new FrontEnd({ now: () => this.t });
+    this.fe = new FrontEnd({ now: () => this.t, chainReturn });
     this.image = [0, 0, 0, 0, 0, 0, 0, 0, 0x08];   // NRSTPD high (image[8]: the controller's)
     this.latch();
     this.wait(CRYSTAL_NS + OSC_NS);
@@ -398,4 +398,9 @@ test('the chain\'s return: the image shifted again comes back on MISO while the 
   b.latch();
   assert.deepEqual(again(), b.image);            // the slip over: sound again
   assert.equal(b.fe.coilOf(2), 5);
+  const bare = new Bench(false);                 // a board without CHAIN_RET: MISO's pull-down
+  bare.coil(2, 5);
+  bare.fe.setStrobe(true);
+  assert.deepEqual(bare.image.map((x) => bare.fe.byte(x)), new Array(9).fill(0));
+  assert.equal(bare.fe.coilOf(2), 5);            // the chain works all the same
 });

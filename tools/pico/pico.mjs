@@ -267,7 +267,8 @@ const FUNCTION_SPI = 1;
 let nfc = null;
 if (config.nfc) {
   const c = config.nfc;
-  nfc = new FrontEnd({ readers: c.readers, chainBytes: c.chainBytes, now: () => mcu.clock.nanos });
+  nfc = new FrontEnd({ readers: c.readers, chainBytes: c.chainBytes, chainReturn: c.chainReturn,
+                      now: () => mcu.clock.nanos });
   const spi = mcu.spi[c.spi];
   const wired = () => [c.sck, c.mosi, c.miso].every((p) => mcu.gpio[p].functionSelect === FUNCTION_SPI);
   let miso = 0;
