@@ -267,8 +267,8 @@ def coil(path=None):
     shows the branch the network was solved for. The network is solved on
     the coil with the shortest feed (its C1 the largest: a DC block when the
     match wants the whole coil's reactance)."""
-    l, r, length, d_in, a = _coil_geometry()
-    l_cf, r_cf = closed_form()[:2]
+    l_cf, r_cf, length, d_in, a = closed_form()
+    l, r, l_source = coil_lr()
     fd = feeds(path)
     loops = [_loop(l, r, f) for f in fd]
     l_ref, r_ref = min(loops)
@@ -300,7 +300,7 @@ def coil(path=None):
     ref = min(per_coil, key=lambda pc: pc["L"])
     drv, h = ref["drive"], ref["H"]
     drv_max, h_max_ron = _field(ref["L"], ref["R"], a, d.SWITCH_RON_MAX_OHM, c_n, sum(ref["C1_parts"]))
-    return {"L": l, "R": r, "L_source": coil_lr()[2], "L_closed": l_cf, "R_closed": r_cf, "em": read_coil_em(),
+    return {"L": l, "R": r, "L_source": l_source, "L_closed": l_cf, "R_closed": r_cf, "em": read_coil_em(),
             "length": length, "d_in": d_in, "a": a, "x": x,
             "C_N": c_n, "C_node": c_n - d.SWITCH_C_ON_F, "C1": ref["C1"],
             "Z_port": z + 2 * d.TX_SERIES_OHM, "x_max": x_max(l, min(f[1] for f in fd), l_ref),
