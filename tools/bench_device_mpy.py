@@ -224,7 +224,8 @@ def scanner_mode(ms):
     spi = SPI(pins.NFC_SPI, baudrate=pins.NFC_BAUD, sck=Pin(pins.NFC_SCK),
               mosi=Pin(pins.NFC_MOSI), miso=Pin(pins.NFC_MISO))
     front = Rp2FrontEnd(spi, Pin(pins.NFC_STROBE, Pin.OUT), Pin(pins.NFC_LATCH, Pin.OUT),
-                        pins.NFC_READERS, pins.NFC_SPI, pins.NFC_STROBE, pins.NFC_LATCH)
+                        pins.NFC_READERS, pins.NFC_SPI, pins.NFC_STROBE, pins.NFC_LATCH,
+                        pins.NFC_CHAIN_RETURN)   # as main.py builds it: the board's chain check or none
     front.reset()
     readers = Readers(front, pins.NFC_READERS)
     sc = TileScanner(readers, front, time.ticks_ms(), clock=time.ticks_us)
