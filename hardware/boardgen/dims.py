@@ -163,27 +163,29 @@ READER_X_MM = 298.0       # the switches' position along the rank board (in its
 FEED_EXTRA_MM = 12.0      # from the switch to the pair's run, and into the coil
 FEED_TRACE_MM = 0.3       # the pair's traces and gap, on one layer, no plane under
 FEED_GAP_MM = 0.3
-# The ADG1608's capacitances to ground (M9), at +-5 V (the TPS60403 supply).
-# ADG1608/ADG1609 data sheet, Rev. A, Table 1 ("+-5 V dual supply", dynamic
-# characteristics, 25 C, f = 1 MHz): CS (Off), CD (Off) and CD, CS (On) of the
-# 8:1 part. NOT re-read for this revision: the search tool could not reach
-# Table 1 (only the first page and page 10 of the data sheet); these are the
-# figures as recalled for the ADG1608 (an 8:1 mux of this class: ~100 pF at
-# its drain, as the review says). Check them against Table 1 before the
-# order; the simulation (rfsim.py) reports the field and the open-switch
-# current with them +-30 % (SWITCH_C_SPREAD).
+# The ADG1608's capacitances to ground (M9), at +-5 V (the TPS60403 supply):
+# the ADG1608/ADG1609 data sheet (Rev. A) has a +-5 V table, and +12, +5 and
+# +3.3 V single-supply ones (its front page); NOT read: the search tool
+# reached only its first page and page 10. The nominal figures are recalled
+# for the +-5 V table. The only table figures found are the +3.3 V single
+# supply's, quoted by a design note (CS(off) 23, CD(off) 145, CD,CS(on)
+# 173 pF typ): a narrower reverse bias than +-5 V, so higher. The
+# simulation (rfsim.py) runs the switch's capacitances at SWITCH_C_SCALES
+# too, the upper one past every 3.3 V figure. Read the +-5 V table before
+# the order; the prototype measures each node and trims C_N.
 SWITCH_C_ON_F = 125e-12   # CD, CS (On): the on channel, drain and source together, to ground
 SWITCH_C_D_OFF_F = 85e-12 # CD (Off): the drain with every channel off (EN low)
 SWITCH_C_OFF_F = 14e-12   # CS (Off): one off channel's source
-SWITCH_C_SPREAD = 0.30    # the sensitivity run: each capacitance +-30 %
-SWITCH_I_MAX_A = 0.47     # ADG1608: up to 470 mA continuous
-MFRC522_TX_TYP_A = 0.060  # MFRC522 data sheet: IDD(TVDD) typ 60 mA
-MFRC522_TX_MAX_A = 0.100  # max 100 mA
-MFRC522_TX_ROUT_OHM = 5.0 # TX1/TX2 driver output resistance: MFRC522 data sheet (rev. 3.9,
-                          # section 14 characteristics, pins TX1/TX2: VOH/VOL within 0.4 V of
-                          # the rails at 80 mA with CWGsP/CWGsN at their maximum): 0.4 V /
-                          # 80 mA. As recalled: the search tool could not reach that table;
-                          # check it. The interlock's margin does not hang on it (47 Ohm beside)
+SWITCH_C_SCALES = (0.7, 1.75)   # the sensitivity run: every capacitance x 0.7 and x 1.75
+                                # (1.75 x 85 pF = 149 pF > 145, the 3.3 V CD(off))
+SWITCH_I_MAX_A = 0.47     # ADG1608: "up to 470 mA continuous current" (front page; the design note's 3.3 V table: 126 mA)
+MFRC522_TX_TYP_A = 0.060  # MFRC522 data sheet rev. 3.9, Table 153 (p. 76): IDD(TVDD) typ 60 mA,
+MFRC522_TX_MAX_A = 0.100  # max 100 mA (Table 150's limiting values give no current: this is the limit)
+MFRC522_TX_ROUT_OHM = 5.0 # TX1/TX2 driver output resistance: MFRC522 data sheet rev. 3.9,
+                          # Table 153 (pp. 75-76), pins TX1/TX2 at 3 V: VOH >= VTVDD - 0.4 V
+                          # and VOL <= 0.4 V at 80 mA (0.15 V at 32 mA): 0.4 V / 80 mA = 5 Ohm
+                          # at most (8 Ohm at 2.5 V). The interlock's margin does not hang
+                          # on it (47 Ohm beside)
 # The readers' interlock (issue 37 M10), decided by simulation (rfsim.py):
 # a resistor in each TX line, between the TX pin and L0. With the switch open
 # the drivers see L0 in series with the node capacitance near resonance (a few
@@ -199,13 +201,14 @@ TX_SERIES_OHM = 47.0      # E24, 0603 thick film, one per TX line
 L_MARGIN = 0.15
 C1_RETUNE_MAX_F = 10e-9   # the largest 0603 C0G 50 V part (orderable.C0G_MAX_F)
 # The RX pin's carrier (m6). The RX divider (R1 1 k, R2 2.2 k to VMID, CRX
-# 1 nF from the EMC filter's output: AN1445's receive circuit) sets it. The
-# pin's signal must stay inside 0..AVDD around VMID (1.65 V), so at most
-# AVDD peak-to-peak (MFRC522 data sheet rev. 3.9, pin RX: input voltage
-# range; its absolute maximum is -0.5 V..VDDA+0.5 V); RX_MIN_VPP is a design
-# floor so the tag's load modulation (a few per cent of the carrier) stays
-# well above the receiver's mV-level minimum input. The data sheet's RX
-# table could not be reached by the search tool: check both against it.
+# 1 nF from the EMC filter's output: AN1445's receive circuit) sets it.
+# MFRC522 data sheet rev. 3.9, Table 153 (p. 75) and Figure 24 (p. 77), pin
+# RX: input voltage range 100 mV to 4 V peak-to-peak (typical), the pin
+# clamped by internal diodes to AVSS and AVDD (Vi -1 V..VDDA + 1 V); Ci 10 pF,
+# Ri 350 Ohm typical. The design keeps the carrier inside the rails round
+# VMID (AVDD peak-to-peak, stricter than 4 V) and at least 5 times the
+# 100 mV floor, so the tag's load modulation (a few per cent of the carrier)
+# stays above the receiver's 5 mV sensitivity.
 RX_MAX_VPP = 3.3
 RX_MIN_VPP = 0.5
 CD4067_RON_OHM = 70.0     # TI SCHS209: CD74HC4067 typ at 4.5 V (160 max)

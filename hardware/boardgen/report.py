@@ -380,6 +380,7 @@ def rf_section(fig, sim):
     c = fig["coil"]
     w_open, wo_open = sim["open"]["with"], sim["open"]["without"]
     cf, cf0 = rfsim.open_closed_form(c), rfsim.open_closed_form(c, 0.0)
+    lo, hi = d.SWITCH_C_SCALES
     out = ["", "### The whole chain in ngspice, each coil beside the closed form", "",
            "hardware/boardgen/rfsim.py writes each case's netlist and runs `ngspice -b`: TX1/TX2 as "
            "0-%.1f V square waves at 13.56 MHz through the drivers' %.0f Ohm, the %.0f Ohm TX series "
@@ -446,14 +447,11 @@ def rf_section(fig, sim):
             "| closed form, EN low (fundamental) | %.1f mA | %.1f mA |" % (cf["supply_mA"], cf0["supply_mA"]),
             "| closed form, exactly at resonance (any capacitance) | %.1f mA | %.0f mA |" % (
                 cf["worst_supply_mA"], cf0["worst_supply_mA"]),
-            "", "The switch's capacitances %d %% low / high: EN low draws %.1f / %.1f mA with the resistors, "
+            "", "The switch's capacitances x %.2f / x %.2f: EN low draws %.1f / %.1f mA with the resistors, "
             "%.1f / %.1f mA without; coil a's field %.2f / %.2f A/m." % (
-                round(d.SWITCH_C_SPREAD * 100),
-                sim["spread"][1 - d.SWITCH_C_SPREAD]["open"]["worst_mA"],
-                sim["spread"][1 + d.SWITCH_C_SPREAD]["open"]["worst_mA"],
-                sim["spread"][1 - d.SWITCH_C_SPREAD]["open_without"]["worst_mA"],
-                sim["spread"][1 + d.SWITCH_C_SPREAD]["open_without"]["worst_mA"],
-                sim["spread"][1 - d.SWITCH_C_SPREAD]["coil"]["H"], sim["spread"][1 + d.SWITCH_C_SPREAD]["coil"]["H"]),
+                lo, hi, sim["spread"][lo]["open"]["worst_mA"], sim["spread"][hi]["open"]["worst_mA"],
+                sim["spread"][lo]["open_without"]["worst_mA"], sim["spread"][hi]["open_without"]["worst_mA"],
+                sim["spread"][lo]["coil"]["H"], sim["spread"][hi]["coil"]["H"]),
             "", "What the resistors cost: %.0f %% of the port's power (closed form); with them shorted, the "
             "same network would give coil h %.2f A/m against %.2f (they set the drive level, so the match "
             "can leave C1 its margin); the coil's Q is set by the switches' R_on either way. Gating TVDD "

@@ -266,7 +266,7 @@ def simulate(c=None):
     inductance L_MARGIN low and high with its nominal parts and with a C1
     retuned from the catalogue (AC); the interlock with and without the TX
     series resistors (EN low throughout, and low for 1 us, 100 us, for ever
-    with the field on); the switch's capacitances +-SWITCH_C_SPREAD."""
+    with the field on); the switch's capacitances at each of SWITCH_C_SCALES."""
     c = c or fg.coil()
     if "all" in _CACHE and _CACHE["all"][0] == _fingerprint(c):
         return _CACHE["all"][1]
@@ -286,7 +286,7 @@ def simulate(c=None):
     # without the resistors: EN low (for ever is the same) and a 1 us glitch
     jobs[("open", "without", "steady")] = (run_open, (c,), {"r_series": 0.0, "glitch": "off"})
     jobs[("open", "without", "1 us")] = (run_open, (c,), {"r_series": 0.0, "glitch": 1e-6})
-    for k in (1 - d.SWITCH_C_SPREAD, 1 + d.SWITCH_C_SPREAD):
+    for k in d.SWITCH_C_SCALES:
         jobs[("spread", k, "coil")] = (run_coil, (c, 0), {"c_scale": k, "tran": False})
         jobs[("spread", k, "open")] = (run_open, (c,), {"glitch": "off", "c_scale": k})
         jobs[("spread", k, "open_without")] = (run_open, (c,), {"r_series": 0.0, "glitch": "off", "c_scale": k})
