@@ -211,7 +211,8 @@ def pins_with_return(chain_return):
     with open(pins.__file__) as f:
         text = f.read()
     line = "NFC_CHAIN_RETURN = %s" % pins.NFC_CHAIN_RETURN
-    assert text.count(line) == 1, "hardware/pins.py: %r not found once" % line
+    if text.count(line) != 1:
+        raise ValueError("hardware/pins.py: %r not found once" % line)
     return text.replace(line, "NFC_CHAIN_RETURN = %s" % bool(chain_return)).encode()
 
 
