@@ -248,8 +248,8 @@ def test_the_controller_power_path(boards):
         assert ctrl.net(j, "USB_C", a) == ctrl.net(pico, "PICO", b)
         assert ctrl.net(j, "USB_C", a) in (ctrl.net(esd, "USBLC6", "IO1"), ctrl.net(esd, "USBLC6", "IO2"))
     # The source sees at most USB 2.0's 10 uF at attach: the bulk is behind the soft start.
-    q, = ctrl.kinds["PMOS"]
-    assert ctrl.net(q, "PMOS", "D") == "+5V" and ctrl.net(q, "PMOS", "S") == "VBUS_FUSED"
+    soft, = [q for q in ctrl.kinds["PMOS"] if ctrl.net(q, "PMOS", "S") == "VBUS_FUSED"]
+    assert ctrl.net(soft, "PMOS", "D") == "+5V"
     seen = 0.0
     from boardgen.orderable import parse_value
     for net in ("VBUS_IN", "VBUS_FUSED"):
@@ -260,6 +260,26 @@ def test_the_controller_power_path(boards):
                 if other == "GND":
                     seen += parse_value(_values("controller")[ref], "F")
     assert 0 < seen <= 10e-6
+
+
+def test_the_pico_s_vsys_comes_through_a_p_fet_its_own_usb_turns_off(boards):
+    # Pico data sheet 4.5, Figure 16: the board's 5 V on the drain (the body
+    # diode conducts towards VSYS, never back), VSYS on the source, the
+    # gate on the Pico's VBUS: with the Pico on its own USB the FET is off
+    # and the board's dead 5 V sees only its leakage, into the bleeder.
+    ctrl, _rank = boards
+    pico, = ctrl.kinds["PICO"]
+    fet, = [q for q in ctrl.kinds["PMOS"] if ctrl.net(q, "PMOS", "S") == "VSYS"]
+    assert ctrl.net(fet, "PMOS", "D") == "+5V"
+    assert ctrl.net(fet, "PMOS", "G") == ctrl.net(pico, "PICO", "VBUS")
+    assert sorted(ctrl.nets[ctrl.net(pico, "PICO", "VBUS")]) == sorted([(pico, "40"), (fet, "1")])
+    assert sorted(ctrl.nets["VSYS"]) == sorted([(pico, "39"), (fet, "2")])
+    values = _values("controller")
+    bleeders = [ref for ref, pin in ctrl.nets["+5V"]
+                if ctrl.parts[ref][0] == "R0603" and ctrl.where[(ref, "2" if pin == "1" else "1")] == "GND"]
+    assert [values[ref] for ref in bleeders] == ["10k"]
+    # the worst leakage the check allows for: 5 uA at 55 C (AO3401A data sheet)
+    assert 5e-6 * 10e3 < 0.1
 
 
 def _values(board):

@@ -106,7 +106,7 @@ BLOCKS = [
     (20, 60, 200, 90, "USB-C (controller)", ["5.1k Rd on CC1, CC2, USBLC6 ESD",
                                              "D+/D- to the Pico's TP3/TP2"]),
     (20, 190, 200, 110, "Power (controller)", ["polyfuse 2.5 A, soft start (P-FET)",
-                                               "+5V -> Schottky -> VSYS", "AP2112K: +3V3_BUS",
+                                               "+5V -> P-FET -> VSYS", "AP2112K: +3V3_BUS",
                                                "220 uF + 100 uF a rank"]),
     (20, 340, 200, 70, "CC sense", ["(CC1+CC2)/2 via 2x100k", "-> GP27 (ADC1)"]),
     (300, 60, 220, 350, "Raspberry Pi Pico", ["GP0-7 reed rows", "GP8-15 reed columns",

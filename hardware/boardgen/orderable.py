@@ -86,8 +86,6 @@ PARTS = {
     ("D_SIGNAL", "D_SIGNAL"): Order("onsemi", "1N4148WT1G", "C2099", SEEN,
                                     "SOD-123; LCSC C2099 is JSCJ's 1N4148W, the same SOD-123 part "
                                     "(second source)"),
-    ("D_SCHOTTKY", "D_SCHOTTKY"): Order("onsemi", "MBR120VLSFT1G", "", DATASHEET,
-                                        "1 A 20 V, SOD-123FL (onsemi data sheet)"),
     ("POLYFUSE", "2.5A"): Order("Bourns", "MF-MSMF250-2", "", DATASHEET,
                                 "1812, 2.5 A hold (Bourns MF-MSMF data sheet)"),
     ("USB_C", "USB_C"): Order("GCT", "USB4105-GF-A", "", DATASHEET,

@@ -129,9 +129,6 @@ _define("REED", "SW", _two("SW"), "vortex:Reed_Littelfuse_MDSR-7",
         "reed switch NO, 10-15 AT, 12.7 mm glass", 0.55, DK + ", qty 100")
 _define("D_SIGNAL", "D", [(1, "K", PASSIVE), (2, "A", PASSIVE)], "Diode_SMD:D_SOD-123",
         "signal diode", 0.01, LCSC + ", qty 100")
-_define("D_SCHOTTKY", "D", [(1, "K", PASSIVE), (2, "A", PASSIVE)], "Diode_SMD:D_SOD-123F",
-        "Schottky 1 A 20 V, board 5 V into the Pico's VSYS",
-        0.30, DK + ", qty 1")
 _define("POLYFUSE", "F", _two("F"), "Fuse:Fuse_1812_4532Metric",
         "PTC resettable fuse, 2.5 A hold", 0.35, DK + ", qty 1")
 # The USB4105's pads as KiCad draws them: each GND and VBUS contact is a pad
@@ -188,7 +185,7 @@ _define("LVC541", "U", [(1, "OE1", INPUT)] + [(2 + k, "A%d" % (k + 1), INPUT) fo
         LCSC + ", qty 5")
 _define("PMOS", "Q", [(1, "G", INPUT), (2, "S", PASSIVE), (3, "D", PASSIVE)],
         "Package_TO_SOT_SMD:SOT-23",
-        "P-MOSFET -30 V -4 A, 44 mOhm at -4.5 V: the 5 V soft start", 0.05, LCSC + ", qty 10")
+        "P-MOSFET -30 V -4 A, 60 mOhm at -4.5 V: the 5 V soft start, the Pico's VSYS", 0.05, LCSC + ", qty 10")
 _define("USBLC6", "U", [(1, "IO1", PASSIVE), (2, "GND", PWRIN), (3, "IO2", PASSIVE),
                         (4, "IO2B", PASSIVE), (5, "VBUS", PASSIVE), (6, "IO1B", PASSIVE)],
         "Package_TO_SOT_SMD:SOT-23-6", "USB ESD protection, 2 data lines and VBUS", 0.20, LCSC + ", qty 5")

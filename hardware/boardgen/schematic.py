@@ -153,7 +153,7 @@ def power_path():
     """USB-C (power and USB data) with its ESD array, the polyfuse, the soft
     start (the bulk capacitors of all nine boards charge through a P-MOSFET
     whose gate a Miller capacitor slows: USB 2.0 7.2.4.1 allows 10 uF at
-    attach), the 5 V rail, the Pico's VSYS through a Schottky, and the
+    attach), the 5 V rail, the Pico's VSYS through a P-MOSFET, and the
     CC sensing network."""
     gnd = NETS["GND"]
     j = make("USB_C")
@@ -195,11 +195,27 @@ def power_path():
         _res("5.1k 1%", cc, gnd)
         _res("%dk 1%%" % (d.CC_SUM_OHM / 1000), cc, sense)
     _cap("C0402", "100nF", sense, gnd)
-    # The Pico: 5 V into VSYS through a Schottky (Pico data sheet 4.5).
+    # The Pico: 5 V into VSYS through a P-MOSFET whose gate is the Pico's
+    # VBUS (Pico data sheet 4.5, Figure 16: "power ORing using P-channel
+    # MOSFET"). The board's 5 V alone: the Pico's own VBUS divider holds the
+    # gate low, the FET is on (AO3401A: VGS(th) -1.3 V at most, 60 mOhm at
+    # -4.5 V: a few mV at the Pico's current, where a Schottky dropped 0.3 V).
+    # The Pico's micro-USB alone: VBUS is at 5 V, the FET is off and its body
+    # diode reverse-biased, so VSYS feeds the board's dead 5 V with IDSS,
+    # 1 uA at 25 C and 5 uA at 55 C (AOS AO3401A data sheet, rev. 3): into
+    # the bleeder below that is 10-50 mV. A Schottky's reverse current is
+    # milliamperes once warm (onsemi's 20 V 1 A low-VF family: MBRM120L
+    # 0.10 mA at 10 V and 25 C, 18 mA at 85 C), which would lift the dead
+    # rail, and the rank boards' rails through their LDOs, by volts.
     vsys = _net("VSYS", True)
-    dsch = make("D_SCHOTTKY")
-    v5 += dsch["A"]
-    vsys += dsch["K"]
+    q = make("PMOS")
+    v5 += q["D"]
+    vsys += q["S"]
+    _net("PICO_VBUS")
+    NETS["PICO_VBUS"] += q["G"]
+    # The dead rail's bleeder: 10 k holds it under 0.3 V up to 30 uA of
+    # leakage into it (0.5 mA, 2.5 mW while the board runs).
+    _res("10k", v5, gnd)
 
 
 def pico():
@@ -209,11 +225,12 @@ def pico():
         if pin.name in ("GND", "AGND"):
             gnd += pin
     NETS["VSYS"] += u["VSYS"]
+    NETS["PICO_VBUS"] += u["VBUS"]
     _net("+3V3", True)
     NETS["+3V3"] += u["3V3"]
     NETS["USB_DP"] += u["USB_DP"]
     NETS["USB_DM"] += u["USB_DM"]
-    _nc(u["VBUS"], u["3V3_EN"], u["ADC_VREF"], u["RUN"])
+    _nc(u["3V3_EN"], u["ADC_VREF"], u["RUN"])
     for const, names in ROLE_NETS.items():
         gpios = getattr(pins, const)
         pairs = zip(gpios, names) if isinstance(names, tuple) else [(gpios, names)]
