@@ -13,6 +13,7 @@ import pins
 from vortex.hal.cp.bus import SPIBus
 from vortex.hal.cp.store import ReadOnlyStore
 from vortex.hal.cp.watchdog import Watchdog
+from vortex.hal.frontend import FrontEnd
 from vortex.hal.store import FileStore
 
 
@@ -161,6 +162,8 @@ def test_each_part_is_made_on_its_pins(circuitpython):
     # No reader selected between transactions, not even while the pin is made.
     assert strobe.first is True and strobe.value and latch.first is False
     assert len(p.tiles.readers) == pins.NFC_READERS
+    # The scanner schedules the readers' coils on the front end they talk through.
+    assert isinstance(p.tiles.front, FrontEnd) and p.tiles.readers[0].front is p.tiles.front
     assert [c[:2] for c in made.of("neopixel")] == [(gp(pins.LED_PIN), pins.LED_COUNT)]
     assert made.of("keys") == [((gp(pins.BUTTON_A), gp(pins.BUTTON_B)),)]
     assert p.buttons() == 0

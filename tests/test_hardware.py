@@ -597,6 +597,38 @@ def test_a_feeds_file_needs_each_coil_of_the_rank_board_once(tmp_path):
         assert why in str(e.value) and "\n" not in str(e.value), str(e.value)
 
 
+EM_HEAD = "case,pour_gap_mm,board,L_nH,R_mOhm,Q,steps,cells"
+
+
+@pytest.mark.parametrize("rows, why", [
+    (["free space,,no,abc,873,79,85,1"], "data line 2: the gap, L and R must be numbers"),
+    (["free space,,no,812,873,79,85,1", "board,1.0,yes,750,inf,1,1,1"],
+     "data line 3: L and R positive and finite, board yes or no"),      # r == inf too
+    (["free space,,no,812,873,79,85,1", "board,1.0,maybe,750,900,1,1,1"],
+     "data line 3: L and R positive and finite, board yes or no"),
+    (["a,1.0,yes,750,900,1,1,1", "b,2.0,yes,760,900,1,1,1"], ": more than one row is the board's"),
+])
+def test_a_bad_field_solution_is_refused_naming_the_file_and_line(tmp_path, rows, why):
+    """What a maker sees when coil_em.csv is off: one line, the file, the data
+    line (the header is line 1; comments are not counted) and the reason."""
+    from boardgen.figures import read_coil_em
+    path = tmp_path / "coil_em.csv"
+    path.write_text("\n".join(["# a comment", EM_HEAD] + rows) + "\n")
+    with pytest.raises(ValueError) as e:
+        read_coil_em(str(path))
+    assert str(e.value) == str(path) + ("" if why.startswith(":") else " ") + why
+
+
+def test_a_coil_off_its_inductance_keeps_the_field_at_the_switch_s_maximum_ron():
+    # M8's margin at the switch's design-maximum Ron too (rfsim and the report
+    # read only the typical): the field stays inside ISO/IEC 14443-2's limits.
+    from boardgen import dims as d
+    from boardgen.figures import coil
+    for pc in coil()["coils"]:
+        for k, m in pc["margin"].items():
+            assert 0 < m["H_ron_max"] < m["H"] and d.H_MIN_A_PER_M <= m["H_ron_max"] <= 7.5, (pc["file"], k)
+
+
 def test_the_led_budgets_fit_the_source_and_the_fuse():
     # What the firmware lets the LEDs draw (power.LED_BUDGET_MA, per source)
     # plus the fixed loads stays inside 90 % of the source's rating and
@@ -726,6 +758,13 @@ def test_the_thresholds_keep_their_margin_over_the_batch_and_typical_parts(sense
     assert d.SENSE_S_MIN_V_PER_T <= sn["s_lo"] < sn["s_hi"] <= d.SENSE_S_MAX_V_PER_T
     # hysteresis wider than the noise's sigma at the batch's high sensitivity
     assert sn["ON"] - sn["OFF"] > sn["noise_pp"] / d.NOISE_SIGMAS_PP
+
+
+def test_the_weakest_piece_alone_bounds_the_occupied_case(sense):
+    # own_min: the weakest piece with no neighbours; their return field only
+    # takes from it (B_occ), and every point of the typical map reads more.
+    sn, _sc, _r = sense
+    assert sn["B_occ"] < sn["own_min"] < min(abs(v) for v in sn["grid"].values())
 
 
 def test_the_pole_mix_extremes_match_every_arrangement():

@@ -105,6 +105,24 @@ def test_memory_says_the_heap_and_the_ai_s_turns_short_of_it():
     assert h.ask("memory 1") == [("error", "no arguments expected, got 1")]
 
 
+def test_an_ai_turn_short_of_memory_is_an_event_with_its_text():
+    # docs/protocol.md: `memory <text>` to a host subscribed to memory, once
+    # for each shortfall (the board counts them: board.short); none to a
+    # host that is not.
+    h = Host()
+    h.ask("subscribe memory")
+    b = h.board
+    b.short, b.short_text = 1, "out of memory: the AI searched again with a 512-byte table"
+    h.rig.tick()
+    assert h.read() == [("memory", "out of memory: the AI searched again with a 512-byte table")]
+    h.rig.tick()
+    assert h.read() == []                       # the same shortfall: said once
+    h.ask("unsubscribe memory")
+    b.short += 1
+    h.rig.tick()
+    assert h.read() == []
+
+
 def test_power_says_what_the_source_offers_and_the_budget():
     h = Host()
     # A board not told of its source budgets what a USB 2.0 port leaves the

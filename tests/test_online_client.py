@@ -3,13 +3,16 @@ brokers: Debian's mosquitto with the project's configuration, and the
 embedded amqtt of a local game. What the room's protocol relies on: QoS 1
 messages queued for a player away, the will when a client vanishes, a
 publish made while the broker is down delivered once it is back."""
+import logging
+import socket
+import sys
 import time
 
 import pytest
 
 import host_sim  # noqa: F401
 from host_sim.online.client import Address, Connection
-from host_sim.online.broker import Embedded, Mosquitto
+from host_sim.online.broker import Embedded, Mosquitto, BrokerError, free_port
 
 pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed "
                     "(make test installs it from requirements-dev.txt)")
@@ -96,6 +99,20 @@ def test_broker_restart_keeps_the_queue(mosquitto):
     a.close()
 
 
+def test_close_sends_all_that_was_published_before(mosquitto):
+    """close() waits for the broker's acks: actions published just before
+    leaving, more than paho keeps in flight (20), all reach the room."""
+    b = client(mosquitto, "b", subscribe=["r/#"])
+    a = client(mosquitto, "a")
+    until(a, up), until(b, up)
+    for n in range(40):
+        a.publish("r/action", b"%d" % n)
+    a.close()
+    seen = until(b, lambda seen: len([e for e in seen if e[0] == "message"]) == 40, timeout=3)
+    assert [e[2] for e in seen if e[0] == "message"] == [b"%d" % n for n in range(40)]
+    b.close()
+
+
 def test_project_config_is_the_one_started(tmp_path):
     from host_sim.online.broker import mosquitto_missing, CONFIG
     if mosquitto_missing():
@@ -121,3 +138,56 @@ def test_embedded_broker():
         until(c, got("r/state", b"retained"))
         for x in (a, b, c):
             x.close()
+
+
+def test_embedded_broker_stopped_leaves_its_port_free():
+    """A local game's broker stopped: a later game's starts on the same port."""
+    with Embedded() as broker:
+        port = broker.port
+    with Embedded(port) as again:
+        a = client(again, "a")
+        until(a, up)
+        a.close()
+
+
+def test_embedded_broker_says_nothing_over_the_game(caplog):
+    """Even with logging turned up, amqtt and its state machines (transitions)
+    stay quiet (a port checked by a bare connect is "no data to decode")."""
+    caplog.set_level(logging.DEBUG)
+    with Embedded() as broker:
+        socket.create_connection(("127.0.0.1", broker.port)).close()
+        a = client(broker, "a", subscribe=["r/#"])
+        until(a, up)
+        a.close()
+    assert [r.name for r in caplog.records if r.name.split(".")[0] in ("amqtt", "transitions")] \
+        == []
+
+
+def test_embedded_broker_without_amqtt_says_what_to_do(monkeypatch):
+    monkeypatch.setitem(sys.modules, "amqtt.broker", None)  # (an import of it fails)
+    port = free_port()
+    with pytest.raises(BrokerError) as e:
+        Embedded(port).start()
+    assert str(e.value) == (
+        "no broker on 127.0.0.1:%d and no embedded one: amqtt is not installed (pip install "
+        "'vortex-board[local-broker]', or make test's .venv); or give --broker ADDRESS" % port)
+
+
+def test_embedded_broker_that_does_not_listen_says_so(monkeypatch):
+    import amqtt.broker
+
+    class Mute:  # an amqtt that starts without a word and listens nowhere
+        def __init__(self, config, loop=None):
+            pass
+
+        async def start(self):
+            pass
+
+        async def shutdown(self):
+            pass
+    monkeypatch.setattr(amqtt.broker, "Broker", Mute)
+    broker = Embedded()
+    with pytest.raises(BrokerError) as e:
+        broker.start()
+    broker.stop()
+    assert str(e.value) == "the embedded broker did not start on %s: no answer" % broker.address

@@ -17,7 +17,7 @@ from vortex.engine import Position, LIGHT, DARK
 from vortex.engine.notation import action_text
 from vortex.app.session import Settings, NO_AI
 from vortex.online import protocol as p, sign
-from vortex.online.protocol import WATCH
+from vortex.online.protocol import WATCH, ProtocolError
 from host_sim.scenario import Rig
 from host_sim.online.client import Address, Connection
 from host_sim.online.player import Player, RoomCache
@@ -165,7 +165,7 @@ def test_a_late_joiner_is_laid_out_as_the_room(mosquitto):
     dark.player.close()
     late = Seat(mosquitto, DARK, "dddddddd")  # another computer, same secret: takes the seat
     step(light, late, until=lambda: late.actions() == game(4))
-    assert any("laid out" in line for line in late.said)
+    assert "the room's game: 4 actions, laid out on the board" in late.said
 
 
 def test_a_seat_whose_holder_is_gone_goes_to_a_player_choosing_one(mosquitto, tmp_path):
@@ -224,6 +224,176 @@ def test_each_program_of_a_user_is_a_player_of_its_own(tmp_path):
     again.wait()
 
 
+def test_each_id_of_a_user_held_in_this_process(tmp_path, monkeypatch):
+    """player_id in this process (the programs above are out of mutmut's
+    sight): the device id first, the next free one while its lock is held
+    (as another program holds it); a lock file only its user can open."""
+    import stat
+    from host_sim.online import player
+    monkeypatch.setattr(player, "_PLAYER", {})
+    folder = str(tmp_path)
+    base = player.device_id(folder)
+    held = []  # (id, fd) of each id taken: its lock
+    mask = os.umask(0o022)
+    try:
+        assert player.player_id(folder) == base
+        held.append(player._PLAYER.pop(folder))  # another program's now: its lock still held
+        assert player.player_id(folder) == base + "-2"
+    finally:
+        os.umask(mask)
+        for _, fd in held + list(player._PLAYER.values()):
+            os.close(fd)
+    assert stat.S_IMODE(os.stat(os.path.join(folder, "player-1.lock")).st_mode) == 0o600
+
+
+def test_the_users_id_and_rooms_are_kept_in_the_users_folders(tmp_path, monkeypatch):
+    """Given no folder: $XDG_CONFIG_HOME/vortex/online-id (the id, read back
+    every time) and $XDG_CACHE_HOME/vortex/rooms; ~/.config and ~/.cache
+    without them (docs/online.md)."""
+    from host_sim.online import player
+    monkeypatch.setattr(player, "_PLAYER", {})
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    kept = tmp_path / "config" / "vortex"
+    kept.mkdir(parents=True)
+    (kept / "online-id").write_text("0123abcd\n")
+    assert player.device_id() == "0123abcd"
+    try:
+        assert player.player_id() == "0123abcd" and (kept / "player-1.lock").exists()
+    finally:
+        for _, fd in player._PLAYER.values():
+            os.close(fd)
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    made = player.device_id()
+    assert (tmp_path / "home" / ".config" / "vortex" / "online-id").read_text() == made + "\n"
+    assert RoomCache().folder == str(tmp_path / "home" / ".cache" / "vortex" / "rooms")
+
+
+def nowhere():
+    """A broker's address where nothing listens."""
+    from host_sim.online.broker import free_port
+    return Address.parse("127.0.0.1:%d" % free_port())
+
+
+class Unplugged:
+    """Player.connection that never connects."""
+
+    def __init__(self, *args, **kw):
+        pass
+
+    def start(self):
+        return self
+
+    def close(self, goodbye=None):
+        pass
+
+
+class Feed:
+    """Player.connection fed by the test: the events it is given, what the
+    player publishes kept (no broker: poll's answer and counts exactly)."""
+
+    def __init__(self, *args, **kw):
+        self.coming, self.sent = [], []
+
+    def start(self):
+        return self
+
+    def events(self, timeout=0.0):
+        out, self.coming[:] = list(self.coming), []
+        return out
+
+    def publish(self, topic, payload, retain=False):
+        self.sent.append((topic, payload, retain))
+
+    def close(self, goodbye=None):
+        pass
+
+
+def fed(seat=LIGHT, **kw):
+    pl = Player(nowhere(), ROOM, SECRET, seat, device="aaaaaaaa", cache=False, **kw)
+    pl.connection = Feed
+    return pl.start()
+
+
+def test_a_broker_not_there_is_said_now_and_then():
+    """Each failed try counted; said the 1st, 5th and every 20th time, not every second."""
+    logged = []
+    pl = fed(log=logged.append)
+    pl.conn.coming[:] = [("unreachable", None, "no answer")] * 40
+    pl.poll()
+    assert pl.failures == 40
+    assert logged == ["cannot reach the broker %s: trying again" % pl.address] * 4  # 1, 5, 20, 40
+
+
+def test_poll_says_when_the_room_changed_and_counts_each_refusal():
+    """poll() is True for what changes the room (a refusal, the game read,
+    the seat settled), False for a repeat; every refusal is counted (the
+    page's count)."""
+    logged = []
+    pl = fed(log=logged.append, settle_s=60)
+    pl.conn.coming.append(("up", None, b"new session"))
+    assert pl.poll() is False
+    bad = ("message", p.topic(ROOM, p.ACTION), b"\xff\xfe garbage")
+    pl.conn.coming[:] = [bad, bad]
+    assert pl.poll() is True
+    assert pl.refused == 2 and len([line for line in logged if line.startswith("refused")]) == 2
+    dark = Room(ROOM, None, SECRET, DARK, "dark-1")  # (its game: one action)
+    dark.begin(START, [Position().parse_action(game(1)[0])])
+    state = ("message", p.topic(ROOM, p.STATE), bytes(dark.state()))
+    pl.conn.coming.append(state)
+    assert pl.poll() is True and pl.room.actions == game(1)
+    pl.conn.coming.append(state)  # the same state again (QoS 1 delivers twice)
+    assert pl.poll() is False
+    pl.settle_s = 0  # the retained messages are read: the seat settles, the game is the room's
+    assert pl.poll() is True and pl.ready()
+
+
+def test_a_player_not_started_is_not_in_the_room():
+    pl = Player(nowhere(), ROOM, SECRET, LIGHT, device="aaaaaaaa", cache=False)
+    assert not pl.ready() and pl.side is None
+    with pytest.raises(ProtocolError, match="^not in the room yet: waiting for the broker$"):
+        pl.act("W@d4")
+
+
+def test_a_broker_not_there_is_said_and_tried_again():
+    """Nothing listens: each failed try wakes the front-end's loop (wake),
+    is counted, said (the first time) and handed to `unreachable` (options:
+    a local broker started then); the page shows the seat, not connected."""
+    address = nowhere()
+    logged, woken, tries = [], [], []
+    pl = Player(address, ROOM, SECRET, DARK, log=logged.append, device="aaaaaaaa", cache=False,
+                wake=lambda: woken.append(1))
+    pl.unreachable = lambda: tries.append(1)
+    pl.start()
+    try:
+        end = time.monotonic() + 5
+        while not (pl.failures and woken):
+            pl.poll(0.05)
+            assert time.monotonic() < end, (pl.failures, woken, logged)
+        assert tries == [1] * pl.failures
+        assert logged[0] == "cannot reach the broker %s: trying again" % address
+        view = Follow(pl, None, None, None).view()
+        assert view == {"room": ROOM, "broker": str(address), "connected": False, "seat": "dark",
+                        "opponent": None, "line": "room %s: joining on %s..." % (ROOM, address),
+                        "refused": 0, "waiting": None}
+    finally:
+        pl.close()
+
+
+def test_a_kept_game_that_is_not_the_rooms_is_said_and_not_taken(tmp_path):
+    """This computer's copy signed with another secret: one line, no game kept."""
+    address = nowhere()
+    cache = RoomCache(str(tmp_path))
+    cache.save(address, ROOM, LIGHT, bytes(Room(ROOM, START, "guess", LIGHT, "eve").state()))
+    logged = []
+    pl = Player(address, ROOM, SECRET, LIGHT, log=logged.append, device="aaaaaaaa", cache=cache)
+    pl.connection = Unplugged  # (read before connecting: no broker needed)
+    pl.start().close()
+    assert logged[0].startswith("this computer's copy of room %s is not this room's: " % ROOM)
+    assert "bad signature" in logged[0] and pl.room.start is None
+
+
 def test_not_your_turn_is_taken_back(mosquitto):
     light, dark = seated(mosquitto)
     dark.play("W@d4")  # light's turn: dark's hands moved for light
@@ -257,6 +427,7 @@ def test_a_client_killed_mid_action_comes_back(mosquitto):
     light.join()  # same computer, same seat: the same client id and session
     step(light, dark, until=lambda: light.player.ready() and dark.follow.presence().endswith(
         "is here"))
+    assert "connected to %s (session kept)" % light.player.address in light.logged
     room = light.player.room.actions
     if len(room) == 2:  # the action never reached the broker: played again
         light.play(texts[2])
@@ -498,6 +669,80 @@ def test_a_strangers_claims_over_both_seats_are_put_back(mosquitto):
     step(light, dark, third, until=lambda: third.player.ready())
     assert third.player.side == WATCH
     eve.close()
+
+
+RIVAL = "light-0000000000"  # a client id smaller than any player's light id
+
+
+@pytest.mark.parametrize("seat", [None, LIGHT], ids=["chosen", "given"])
+def test_a_seat_claimed_by_two_players_of_the_room(mosquitto, seat):
+    """Another player of the room (the secret known) claims light, which
+    ours holds, with a smaller client id: a player that chose its seat
+    yields and takes dark (its claim on the broker); one given light
+    keeps it and says that someone else plays it."""
+    a = Seat(mosquitto, seat, "aaaaaaaa")
+    step(a, until=lambda: a.player.ready() and a.player.side == LIGHT)
+    mine = a.player.room.client
+    rival = raw(mosquitto)
+    rival.publish(p.topic(ROOM, p.SEAT, LIGHT), Room(ROOM, START, SECRET, LIGHT, RIVAL).seat(),
+                  retain=True)
+    if seat is None:
+        step(a, until=lambda: a.player.side == DARK and a.player.ready())
+        assert "light's seat went to %s: taking dark" % RIVAL in a.logged
+        assert retained(mosquitto, p.SEAT, DARK).startswith(a.player.room.client.encode())
+    else:
+        step(a, until=lambda: "light's seat is claimed by %s too: is someone else playing it?"
+             % RIVAL in a.logged)
+        assert a.player.side == LIGHT and a.player.room.client == mine
+    rival.close()
+
+
+def test_a_holder_said_gone_by_a_stranger_says_it_is_here(mosquitto):
+    """A stranger publishes light's presence as offline (a will, forged):
+    light puts its presence back on the broker, where the others read it."""
+    light = Seat(mosquitto, LIGHT, "aaaaaaaa")
+    step(light, until=lambda: light.player.ready())
+    mine = light.player.room.client
+    eve = raw(mosquitto)
+    eve.publish(p.topic(ROOM, p.PRESENCE, mine), p.OFFLINE, retain=True)
+    step(light, until=lambda: retained(mosquitto, p.PRESENCE, mine, wait=0.2)
+         == light.player.room.presence())
+    eve.close()
+
+
+def test_a_spectator_waits_for_the_rooms_game_and_says_so(mosquitto):
+    """Light's seat claimed and no state on the broker (taken off, light
+    away): a spectator says whose game it waits for (not a seat of its
+    own), and the room's news as it comes, each line marked as the room's."""
+    lid = "light-1234567890"
+    eve = raw(mosquitto)
+    eve.publish(p.topic(ROOM, p.SEAT, LIGHT), Room(ROOM, START, SECRET, LIGHT, lid).seat(),
+                retain=True)
+    time.sleep(0.2)
+    watcher = Seat(mosquitto, WATCH, "cccccccc", secret=None)
+    step(watcher, until=lambda: watcher.follow.presence() == (
+        "room %s: watching; waiting for the room's game from light (%s, away)" % (ROOM, lid)))
+    assert "room: light's seat: %s" % lid in watcher.said
+    end = time.monotonic() + 0.5
+    while time.monotonic() < end:  # still waiting, nothing new: nothing to show again
+        assert watcher.follow.step(0.05) == ""
+    eve.close()
+
+
+def test_a_board_that_cannot_show_the_opponents_action_says_why(mosquitto):
+    """Light's board set to have its AI play dark: dark's action is not
+    requested on it, and the reason is said."""
+    light = Seat(mosquitto, LIGHT, "aaaaaaaa")
+    step(light, until=lambda: light.player.ready())  # (a new room: dark joins its game)
+    dark = Seat(mosquitto, DARK, "bbbbbbbb")
+    step(light, dark, until=lambda: light.follow.presence().endswith("is here")
+         and dark.follow.presence().endswith("is here"))
+    exchange(light, dark, game(1))
+    light.rig.board.settings.ai_side = DARK
+    text = game(2)[1]
+    dark.play(text)
+    step(light, dark, until=lambda: "cannot show %s: the board's AI plays dark" % text
+         in light.said)
 
 
 def test_a_refusal_reaches_an_idle_page_at_once(mosquitto, monkeypatch):

@@ -101,7 +101,7 @@ PACKAGES = {
         "test_hal_nfc_front.py", "test_hal_pixels.py", "test_hal_reed.py", "test_hal_store.py",
         "test_hal_store_lfs.py", "test_hal_tag.py", "test_hal_tiles.py", "test_probe_rank.py",
         "test_hal_cp_parts.py", "test_hal_nfc_edges.py", "test_hal_edges.py",
-        "test_hal_tiles_clock.py"]),
+        "test_hal_tiles_clock.py", "test_hal_mp_parts.py", "test_hal_nfc_chain.py"]),
     "record": (["vortex/record.py"], [], ["test_record.py", "test_record_properties.py"]),
     "tag": (["vortex/tag.py"], [], ["test_hal_tag.py", "test_hal_mfrc522.py", "test_hal_tiles.py"]),
     # (most of host_sim's own tests run its commands as processes, out of mutmut's sight:
@@ -123,7 +123,11 @@ PACKAGES = {
         "test_online_play.py", "test_host_bridge.py"] + ["test_online_client.py::" + t for t in (
             "test_address", "test_address_refused_in_words", "test_queued_while_away_and_will",
             "test_publish_while_the_broker_is_down", "test_broker_restart_keeps_the_queue",
-            "test_embedded_broker")]),
+            "test_embedded_broker", "test_close_sends_all_that_was_published_before",
+            "test_embedded_broker_stopped_leaves_its_port_free",
+            "test_embedded_broker_says_nothing_over_the_game",
+            "test_embedded_broker_without_amqtt_says_what_to_do",
+            "test_embedded_broker_that_does_not_listen_says_so")]),
     "host_sim": (["host_sim"], [], [
         "test_board_sim.py", "test_terminal.py", "test_virtual_tray.py", "test_web_api.py",
         "test_link_serial.py", "test_app_scenarios.py", "test_host_cli.py", "test_host_bridge.py",

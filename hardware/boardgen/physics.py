@@ -117,7 +117,6 @@ def drive_series(l_coil, r_coil, r_switch, l0, c_n, c1, v_diff, r_series=0.0, r_
         "i_port": abs(i_port),
         "i_ant": abs(i_ant),
         "v_switch": abs(v_node),
-        "v_antenna": abs(i_ant * (r_coil + 1j * w * l_coil)),
         "p_port": (i_port * z_half * i_port.conjugate()).real,
         "p_series": abs(i_port) ** 2 * r_series,
         "p_switch": abs(i_ant) ** 2 * r_switch,
