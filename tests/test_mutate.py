@@ -134,9 +134,6 @@ NOT_YET_RECORDED = {
     "host_sim": "its sample is about 880 of 8,768 mutants, and mutmut's first pass (which test "
                 "reaches which function) alone took over 13 minutes on the shared machine: "
                 "`make mutate PKG=host_sim` is left for a quiet machine (docs/testing.md)",
-    "host_online": "added by issue 38's online part, whose tests were written against each "
-                   "survivor of a run made before scores were recorded; its first recorded run "
-                   "(about an hour: the tests start mosquitto) is left for a quiet machine",
 }
 
 

@@ -4,7 +4,11 @@ embedded amqtt of a local game. What the room's protocol relies on: QoS 1
 messages queued for a player away, the will when a client vanishes, a
 publish made while the broker is down delivered once it is back."""
 import logging
+import os
+import re
+import shutil
 import socket
+import subprocess
 import sys
 import time
 
@@ -191,3 +195,87 @@ def test_embedded_broker_that_does_not_listen_says_so(monkeypatch):
         broker.start()
     broker.stop()
     assert str(e.value) == "the embedded broker did not start on %s: no answer" % broker.address
+
+
+def small_mosquitto(tmp_path, conf, **kw):
+    """mosquitto (skipped where there is none) with a configuration of the test's own."""
+    from host_sim.online.broker import mosquitto_missing
+    if mosquitto_missing():
+        pytest.skip(mosquitto_missing())
+    (tmp_path / "test.conf").write_text(conf)
+    return Mosquitto(str(tmp_path / "broker"), config=str(tmp_path / "test.conf"), **kw)
+
+
+def test_mosquitto_that_does_not_start_says_why(tmp_path):
+    """A mosquitto that exits at once (a word its configuration does not know)
+    is a BrokerError with its log's last line, read from the log in its
+    folder (an earlier line not UTF-8 is no matter)."""
+    (tmp_path / "broker").mkdir()
+    (tmp_path / "broker" / "mosquitto.log").write_bytes(b"an earlier run \xff\n")
+    m = small_mosquitto(tmp_path, "allow_anonymous true\n", extra="bogus_option 1\n")
+    with pytest.raises(BrokerError) as e:
+        m.start()
+    assert re.fullmatch(r"mosquitto did not start on port %d: \d+: Error found at %s:6\."
+                        % (m.port, re.escape(str(tmp_path / "broker" / "mosquitto.conf"))),
+                        str(e.value)), str(e.value)
+    log = (tmp_path / "broker" / "mosquitto.log").read_bytes()
+    assert log.startswith(b"an earlier run") and b'"bogus_option"' in log
+
+
+def test_mosquitto_found_on_path(tmp_path, monkeypatch):
+    """No mosquitto at /usr/sbin but one on PATH (another system's): that one is run."""
+    import host_sim.online.broker as broker
+    if broker.mosquitto_missing():
+        pytest.skip(broker.mosquitto_missing())
+    real = broker.MOSQUITTO if os.access(broker.MOSQUITTO, os.X_OK) else shutil.which("mosquitto")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "mosquitto").symlink_to(real)
+    monkeypatch.setattr(broker, "MOSQUITTO", str(tmp_path / "none" / "mosquitto"))
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    with small_mosquitto(tmp_path, "allow_anonymous true\n") as m:
+        assert m.exe == str(tmp_path / "bin" / "mosquitto")
+        a = client(m, "a")
+        until(a, up)
+        a.close()
+
+
+def test_user_and_password_from_the_environment(tmp_path, monkeypatch):
+    """A broker asking for a password: the one in VORTEX_MQTT_PASSWORD lets the player in."""
+    if not shutil.which("mosquitto_passwd"):
+        pytest.skip("no mosquitto_passwd")
+    subprocess.run(["mosquitto_passwd", "-c", "-b", str(tmp_path / "pw"), "alice", "s3cret"],
+                   check=True, capture_output=True)
+    monkeypatch.setenv("VORTEX_MQTT_USER", "alice")
+    monkeypatch.setenv("VORTEX_MQTT_PASSWORD", "s3cret")
+    with small_mosquitto(tmp_path, "allow_anonymous false\npassword_file %s\n"
+                         % (tmp_path / "pw")) as m:
+        a = client(m, "a")
+        until(a, up)
+        a.close()
+
+
+def test_keepalive_told_to_the_broker(tmp_path):
+    """The broker is told KEEPALIVE_S (k10 in its log), the id and the session
+    kept (c0): a vanished player's will is sent within 15 s, not paho's 90."""
+    with small_mosquitto(tmp_path, "allow_anonymous true\nlog_dest stderr\nlog_type all\n"
+                         "connection_messages true\n") as m:
+        a = client(m, "vortex-ab12-light")
+        until(a, up)
+        a.close()
+        log = (tmp_path / "broker" / "mosquitto.log").read_text()
+    assert " as vortex-ab12-light (p2, c0, k10)." in log, log
+
+
+def test_a_port_nothing_listens_on_is_not_taken_for_a_broker():
+    # A broker process that lives but never opens its port (a wrong config's
+    # listener elsewhere): the wait gives up, so start() says so instead of
+    # handing the player a port that refuses it.
+    from host_sim.online.broker import _wait_listening
+    port = free_port()
+    t = time.monotonic()
+    assert _wait_listening(port, timeout=0.3) is False
+    assert time.monotonic() - t >= 0.3
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))
+        s.listen()
+        assert _wait_listening(port, timeout=0.3) is True
