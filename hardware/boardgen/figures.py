@@ -543,7 +543,7 @@ def _bisect(ok, lo, hi):
     return lo
 
 
-def scan(sn):
+def scan():
     """The scan's timing and current: one rank powered (its 8 sensors and its
     mux), each cell read through the mux onto the one ADC line."""
     slew_us = (d.SENSE_VOUT_MAX_V - d.SENSE_VOUT_MIN_V) * d.SENSE_LINE_C_F / (d.SENSE_SOURCE_UA * 1e-6) * 1e6
@@ -709,7 +709,7 @@ def figures():
     return {"stack": stack(), "coil": c, "today": today(c), "unselected": unselected(c),
             "soft_start": soft_start(), "node_sensitivity": node_sensitivity(c),
             "magnet": magnet_read_cost(c), "cc": cc_thresholds(),
-            "sensor": sn, "scan": scan(sn), "reed_dead_zone": reed_dead_zone(),
+            "sensor": sn, "scan": scan(), "reed_dead_zone": reed_dead_zone(),
             # the design's computed reader current, and the data sheet's typical
             "budget": led_budgets(8, c["supply_mA"]),
             "budget_datasheet": led_budgets(8, d.MFRC522_TX_TYP_A * 1000),
