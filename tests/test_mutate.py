@@ -130,11 +130,7 @@ def test_a_run_s_score_is_recorded_with_its_digest_and_read_back(tmp_path):
 
 # Packages whose first recorded run is still to come, and why (strict: a
 # score recorded makes its test pass, and its name must then leave the list).
-NOT_YET_RECORDED = {
-    "host_sim": "its sample is about 880 of 8,768 mutants, and mutmut's first pass (which test "
-                "reaches which function) alone took over 13 minutes on the shared machine: "
-                "`make mutate PKG=host_sim` is left for a quiet machine (docs/testing.md)",
-}
+NOT_YET_RECORDED = {}
 
 
 @pytest.mark.parametrize("pkg", [pytest.param(p, marks=pytest.mark.xfail(
