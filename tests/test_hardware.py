@@ -251,14 +251,13 @@ def test_the_controller_power_path(boards):
     soft, = [q for q in ctrl.kinds["PMOS"] if ctrl.net(q, "PMOS", "S") == "VBUS_FUSED"]
     assert ctrl.net(soft, "PMOS", "D") == "+5V"
     seen = 0.0
-    from boardgen.orderable import parse_value
     for net in ("VBUS_IN", "VBUS_FUSED"):
         for ref, pin in ctrl.nets[net]:
             kind = ctrl.parts[ref][0]
             if CATALOGUE[kind][0] == "C":                 # a capacitor, whatever its kind
                 other = ctrl.where[(ref, "2" if pin == "1" else "1")]
                 if other == "GND":
-                    seen += parse_value(_values("controller")[ref], "F")
+                    seen += orderable.parse_value(_values("controller")[ref], "F")
     assert 0 < seen <= 10e-6
 
 
@@ -278,11 +277,10 @@ def test_the_pico_s_vsys_comes_through_a_p_fet_its_own_usb_turns_off(boards):
     bleeders = [ref for ref, pin in ctrl.nets["+5V"]
                 if ctrl.parts[ref][0] == "R0603" and ctrl.where[(ref, "2" if pin == "1" else "1")] == "GND"]
     assert [values[ref] for ref in bleeders] == ["10k"]
-    from boardgen.orderable import parse_value
     bleeder, = bleeders
     # The prototype plan's pass mark for the dead rail, 0.1 V, at the FET's
     # worst leakage: 5 uA at 55 C (AOS AO3401A data sheet, IDSS).
-    assert 5e-6 * parse_value(values[bleeder], "") < 0.1
+    assert 5e-6 * orderable.parse_value(values[bleeder], "") < 0.1
 
 
 def _values(board):
