@@ -187,3 +187,14 @@ def test_stale_packages_are_those_whose_code_changed_since_their_score_or_never_
     mutate.record({"package": "tag", "digest": mutate.digest("tag")}, records=str(tmp_path))
     mutate.record({"package": "record", "digest": "0" * 64}, records=str(tmp_path))
     assert mutate.stale(["tag", "record", "link"], records=str(tmp_path)) == ["record", "link"]
+
+
+def test_no_source_is_mutated_by_two_packages():
+    """Each file's mutants are counted once: a file in two packages' sources
+    (host_sim/online was, in host_sim and host_online) is scored twice, and
+    by the set of tests that does not aim at it."""
+    owner = {}
+    for pkg in sorted(mutate.PACKAGES):
+        for name in mutate.source_files(pkg):
+            assert name not in owner, (name, owner.get(name), pkg)
+            owner[name] = pkg
